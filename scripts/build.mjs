@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// One esbuild script for everything that runs: the extension client (vscode external), the language
+// server and the CLI (everything bundled), and, with --tests, the test and bench programs.
+//   node scripts/build.mjs [--production] [--watch] [--tests]
+import { chmod, readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import * as esbuild from 'esbuild';
+
+const root = new URL('..', import.meta.url).pathname;
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const withTests = process.argv.includes('--tests');
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  // jsonc-parser's UMD entry loads its parts through a require wrapper esbuild cannot follow.
+  mainFields: ['module', 'main'],
+  sourcemap: !production,
+  sourcesContent: false,
+  minify: production,
+  logLevel: 'warning',
+  plugins: [problemMatcherPlugin()],
+};
+
+const contexts = [
+  { ...common, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+  { ...common, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist' },
+  { ...common, entryPoints: { cli: 'server/src/cli/bin.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+];
+
+if (withTests) {
+  const entryPoints = await findFiles(join(root, 'test'), (name) => name.endsWith('.test.ts') || name.endsWith('.bench.ts'));
+  contexts.push({
+    ...common,
+    sourcemap: true,
+    minify: false,
+    entryPoints: Object.fromEntries(entryPoints.map((file) => [relative(join(root, 'test'), file).replace(/\.ts$/, ''), file])),
+    outdir: 'out/test',
+    external: ['vscode'],
+  });
+}
+
+const built = await Promise.all(contexts.map((options) => esbuild.context(options)));
+if (watch) {
+  await Promise.all(built.map((context) => context.watch()));
+} else {
+  try {
+    await Promise.all(built.map((context) => context.rebuild()));
+  } catch {
+    process.exitCode = 1;
+  } finally {
+    await Promise.all(built.map((context) => context.dispose()));
+  }
+  if (process.exitCode !== 1) await chmod(join(root, 'dist/cli.js'), 0o755);
+}
+
+async function findFiles(folder, accept) {
+  const found = [];
+  for (const entry of await readdir(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) found.push(...(await findFiles(path, accept)));
+    else if (accept(entry.name)) found.push(path);
+  }
+  return found;
+}
+
+// Prints build start/end and errors as file:line:column, which VS Code's $esbuild-watch matcher reads.
+function problemMatcherPlugin() {
+  return {
+    name: 'problem-matcher',
+    setup(build) {
+      build.onStart(() => {
+        if (watch) console.log('[watch] build started');
+      });
+      build.onEnd((result) => {
+        for (const { text, location } of result.errors) {
+          console.error(`✘ [ERROR] ${text}`);
+          if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+        }
+        if (watch) console.log('[watch] build finished');
+      });
+    },
+  };
+}
