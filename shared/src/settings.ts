@@ -1,0 +1,71 @@
+/**
+ * The `rolloutEvidence.*` settings as the server reads them. The manifest declares the same keys for the
+ * settings UI; a test keeps the two in step.
+ */
+import { ArtifactKind, isArtifactKind } from './artifactKinds';
+
+export const settingsSection = 'rolloutEvidence';
+
+export interface RolloutEvidenceSettings {
+  /** Extra glob → artifact kind associations, consulted before the built-in BenchFlow layout. */
+  readonly artifacts: Readonly<Record<string, ArtifactKind>>;
+  /** Problems reported per file before the rest are summarised in one notice. */
+  readonly maxNumberOfProblems: number;
+}
+
+export const defaultSettings: RolloutEvidenceSettings = {
+  artifacts: {},
+  maxNumberOfProblems: 1000,
+};
+
+export interface SettingsProblem {
+  readonly setting: string;
+  readonly message: string;
+}
+
+/**
+ * Settings arrive as untyped JSON from the user's files. Keep what is well formed, fall back to the
+ * default for the rest, and say what was ignored so the user can fix it.
+ */
+export function sanitizeSettings(raw: unknown): { settings: RolloutEvidenceSettings; problems: SettingsProblem[] } {
+  const problems: SettingsProblem[] = [];
+  const source = isPlainObject(raw) ? raw : {};
+
+  let maxNumberOfProblems = defaultSettings.maxNumberOfProblems;
+  const rawMax = source['maxNumberOfProblems'];
+  if (rawMax !== undefined && rawMax !== null) {
+    if (typeof rawMax === 'number' && Number.isInteger(rawMax) && rawMax >= 1) {
+      maxNumberOfProblems = rawMax;
+    } else {
+      problems.push({
+        setting: `${settingsSection}.maxNumberOfProblems`,
+        message: `expected a whole number of at least 1, found ${JSON.stringify(rawMax)}; using ${maxNumberOfProblems}`,
+      });
+    }
+  }
+
+  const artifacts: Record<string, ArtifactKind> = Object.create(null);
+  const rawArtifacts = source['artifacts'];
+  if (isPlainObject(rawArtifacts)) {
+    for (const [pattern, kind] of Object.entries(rawArtifacts)) {
+      if (pattern.trim() === '') {
+        problems.push({ setting: `${settingsSection}.artifacts`, message: 'an empty pattern was ignored' });
+      } else if (isArtifactKind(kind)) {
+        artifacts[pattern] = kind;
+      } else {
+        problems.push({
+          setting: `${settingsSection}.artifacts`,
+          message: `pattern ${JSON.stringify(pattern)} maps to ${JSON.stringify(kind)}, which is not an artifact kind; ignored`,
+        });
+      }
+    }
+  } else if (rawArtifacts !== undefined && rawArtifacts !== null) {
+    problems.push({ setting: `${settingsSection}.artifacts`, message: 'expected an object of glob → kind; ignored' });
+  }
+
+  return { settings: { artifacts, maxNumberOfProblems }, problems };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
