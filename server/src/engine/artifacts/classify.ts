@@ -1,0 +1,30 @@
+/**
+ * Decides which artifact kind a file is, from its path: the user's own patterns first, then the real
+ * BenchFlow layout.
+ */
+import { Minimatch } from 'minimatch';
+import { artifactKinds, normalizeArtifactGlob, type ArtifactKind } from '../../../../shared/src/artifactKinds';
+
+interface KindPattern {
+  readonly matcher: Minimatch;
+  readonly kind: ArtifactKind;
+}
+
+export class ArtifactClassifier {
+  private readonly patterns: readonly KindPattern[];
+
+  constructor(userPatterns: Readonly<Record<string, ArtifactKind>> = {}) {
+    const user = Object.entries(userPatterns).map(([glob, kind]) => compile(normalizeArtifactGlob(glob), kind));
+    const builtIn = artifactKinds.flatMap((info) => info.patterns.map((glob) => compile(glob, info.kind)));
+    this.patterns = [...user, ...builtIn];
+  }
+
+  kindOf(path: string): ArtifactKind | undefined {
+    const forward = path.replace(/\\/g, '/');
+    return this.patterns.find((pattern) => pattern.matcher.match(forward))?.kind;
+  }
+}
+
+function compile(glob: string, kind: ArtifactKind): KindPattern {
+  return { matcher: new Minimatch(glob, { dot: true, nocase: process.platform === 'win32' }), kind };
+}

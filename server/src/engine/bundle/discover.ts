@@ -1,0 +1,157 @@
+/**
+ * Finds rollout bundles on disk the way BenchFlow's experiment-review validator does (a `result.json`
+ * file, a folder holding one, or every one found below), and also accepts a folder with `trajectory/`
+ * or `benchguard/` as a rollout, since a run that is still going has no result.json yet.
+ */
+import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactClassifier } from '../artifacts/classify';
+
+export interface ArtifactFile {
+  /** Absolute path. */
+  readonly path: string;
+  readonly kind: ArtifactKind;
+}
+
+export interface DiscoveredBundle {
+  /** The rollout folder, or for loose files the folder holding them. */
+  readonly root: string;
+  /** True for artifact files found outside any rollout, checked on their own. */
+  readonly loose: boolean;
+  readonly files: readonly ArtifactFile[];
+}
+
+export interface Discovery {
+  readonly bundles: readonly DiscoveredBundle[];
+  /** Folders or files that exist but could not be read; each a one-line message. */
+  readonly ioErrors: readonly string[];
+}
+
+/** A path the user named that does not exist, or is not something we can check. */
+export class DiscoveryUsageError extends Error {}
+
+/** Folders never searched: tool caches, and the agent-collected output of a rollout, which is not evidence. */
+const skippedFolders = new Set(['node_modules', '.git']);
+const rolloutOutputFolder = 'artifacts';
+
+interface MutableBundle {
+  root: string;
+  loose: boolean;
+  files: ArtifactFile[];
+}
+
+export function discoverBundles(paths: readonly string[], classifier: ArtifactClassifier): Discovery {
+  const bundles = new Map<string, MutableBundle>();
+  const ioErrors: string[] = [];
+  const visitedFolders = new Set<string>();
+
+  const bundleAt = (root: string, loose: boolean): MutableBundle => {
+    const key = `${loose ? 'loose' : 'rollout'}:${root}`;
+    let bundle = bundles.get(key);
+    if (!bundle) {
+      bundle = { root, loose, files: [] };
+      bundles.set(key, bundle);
+    }
+    return bundle;
+  };
+
+  const walk = (folder: string, enclosingRollout: MutableBundle | undefined): void => {
+    if (visitedFolders.has(folder)) return;
+    visitedFolders.add(folder);
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch (error) {
+      ioErrors.push(`cannot read folder ${folder}: ${errorMessage(error)}`);
+      return;
+    }
+    const rollout = isRolloutFolder(entries) ? bundleAt(folder, false) : enclosingRollout;
+    for (const entry of entries) {
+      const path = join(folder, entry.name);
+      const isFolder = entry.isDirectory();
+      // A folder that carries an artifact's name is kept as that artifact, so the check reports that it
+      // is a folder instead of the file being silently absent.
+      const kind = isFolder || isFileEntry(entry, path) ? classifier.kindOf(path) : undefined;
+      if (kind) {
+        if (!rollout) bundleAt(folder, true).files.push({ path, kind });
+        // Inside a rollout only its own layout counts: the folder itself and one level of
+        // trajectory/, agent/, benchguard/ and the like.
+        else if (depthBelow(rollout.root, folder) <= 1) rollout.files.push({ path, kind });
+      } else if (isFolder && !skippedFolders.has(entry.name)) {
+        if (rollout?.root === folder && entry.name === rolloutOutputFolder) continue;
+        walk(path, rollout);
+      }
+    }
+  };
+
+  for (const given of paths) {
+    const path = resolve(given);
+    let isFolder: boolean;
+    try {
+      isFolder = statSync(path).isDirectory();
+    } catch (error) {
+      throw new DiscoveryUsageError(`cannot check ${given}: ${errorMessage(error)}`);
+    }
+    if (isFolder) {
+      walk(path, undefined);
+    } else if (basename(path) === 'result.json') {
+      walk(dirname(path), undefined);
+    } else {
+      const kind = classifier.kindOf(path);
+      if (!kind) {
+        throw new DiscoveryUsageError(
+          `${given} is not a known rollout artifact; name a rollout folder, or map the file to a kind with --map GLOB=KIND`,
+        );
+      }
+      bundleAt(dirname(path), true).files.push({ path, kind });
+    }
+  }
+
+  const sorted = [...bundles.values()]
+    .filter((bundle) => bundle.files.length > 0 || !bundle.loose)
+    .map((bundle) => ({ ...bundle, files: uniqueSorted(bundle.files) }))
+    .sort((a, b) => a.root.localeCompare(b.root) || Number(a.loose) - Number(b.loose));
+  return { bundles: sorted, ioErrors };
+}
+
+function isRolloutFolder(entries: readonly Dirent[]): boolean {
+  return entries.some(
+    (entry) =>
+      (entry.name === 'result.json' && !entry.isDirectory()) ||
+      ((entry.name === 'trajectory' || entry.name === 'benchguard') && entry.isDirectory()),
+  );
+}
+
+/** Regular files, and symbolic links to them; linked folders are never followed (no cycles). */
+function isFileEntry(entry: Dirent, path: string): boolean {
+  if (entry.isFile()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function depthBelow(root: string, folder: string): number {
+  const relativePath = relative(root, folder);
+  return relativePath === '' ? 0 : relativePath.split(sep).length;
+}
+
+function uniqueSorted(files: readonly ArtifactFile[]): ArtifactFile[] {
+  const byPath = new Map(files.map((file) => [file.path, file]));
+  return [...byPath.values()].sort((a, b) => a.path.localeCompare(b.path));
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return 'no such file or folder';
+    if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+    if (code === 'EISDIR') return 'is a folder, not a file';
+    if (code === 'ENOTDIR') return 'a part of the path is not a folder';
+    return error.message;
+  }
+  return String(error);
+}

@@ -1,0 +1,99 @@
+/**
+ * The engine's entry point for single files: check an artifact held in memory (the editor) or on disk
+ * (the CLI), against the schema of its kind.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { rangeOnLine, type Finding } from '../findings';
+import { SchemaRegistry } from '../schema/validators';
+import { linesOfFile, linesOfText, type SourceLine } from '../text/sourceLines';
+import { describeInvalidUtf8, firstInvalidUtf8Offset, isUtf8 } from '../text/utf8';
+import { LineIndex } from '../text/lineIndex';
+import { checkJsonDocument } from './jsonCheck';
+import { formatBytes, JsonlCheck } from './jsonlCheck';
+import { maxRecordBytes, type CheckOptions, type FileReport } from './report';
+
+export interface FileCheckOptions extends CheckOptions {
+  readonly onBytesRead?: (bytesRead: number) => void;
+}
+
+/** How often a cancellable check gives the event loop a turn, in lines. */
+const linesBetweenYields = 2000;
+
+export class ArtifactChecker {
+  constructor(private readonly schemas: SchemaRegistry = new SchemaRegistry()) {}
+
+  checkText(text: string, kind: ArtifactKind, options: CheckOptions): FileReport {
+    const validate = this.schemas.validatorFor(kind);
+    if (artifactKindInfo(kind).format === 'json') return checkJsonDocument(text, kind, validate, options);
+    return this.checkLines(linesOfText(text), kind, options);
+  }
+
+  /**
+   * Like `checkText`, but gives the event loop a turn every few thousand lines and stops early when
+   * `isCancelled` says so (returning undefined), so that a language server stays responsive.
+   */
+  async checkTextCancellable(
+    text: string,
+    kind: ArtifactKind,
+    options: CheckOptions,
+    isCancelled: () => boolean,
+  ): Promise<FileReport | undefined> {
+    if (isCancelled()) return undefined;
+    if (artifactKindInfo(kind).format === 'json') return this.checkText(text, kind, options);
+    const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options);
+    let sinceYield = 0;
+    for (const line of linesOfText(text)) {
+      check.addLine(line);
+      if (++sinceYield === linesBetweenYields) {
+        sinceYield = 0;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (isCancelled()) return undefined;
+      }
+    }
+    const report = check.finish();
+    return isCancelled() ? undefined : report;
+  }
+
+  /** Throws a Node.js system error (ENOENT, EISDIR, EACCES, …) when the file cannot be read. */
+  checkFile(path: string, kind: ArtifactKind, options: FileCheckOptions): FileReport {
+    if (artifactKindInfo(kind).format === 'jsonl') {
+      return this.checkLines(linesOfFile(path, { maxLineBytes: maxRecordBytes, onBytesRead: options.onBytesRead }), kind, options);
+    }
+    const validate = this.schemas.validatorFor(kind);
+    const size = statSync(path).size;
+    if (size > maxRecordBytes) {
+      const finding: Finding = {
+        code: 'record-too-large',
+        severity: 'error',
+        message: `This file is ${formatBytes(size)}; JSON artifacts over ${formatBytes(maxRecordBytes)} are not parsed.`,
+        range: rangeOnLine(0, 0, 0),
+      };
+      return { kind, findings: [finding], counts: { error: 1, warning: 0, information: 0, hint: 0 }, omitted: 0, records: 0 };
+    }
+    const bytes = readFileSync(path);
+    options.onBytesRead?.(bytes.length);
+    const text = bytes.toString('utf8');
+    return checkJsonDocument(text, kind, validate, options, isUtf8(bytes) ? [] : [invalidUtf8Finding(bytes)]);
+  }
+
+  private checkLines(lines: Iterable<SourceLine>, kind: ArtifactKind, options: CheckOptions): FileReport {
+    const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options);
+    for (const line of lines) check.addLine(line);
+    return check.finish();
+  }
+}
+
+function invalidUtf8Finding(bytes: Buffer): Finding {
+  const offset = firstInvalidUtf8Offset(bytes);
+  const hasByteOrderMark = offset >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  // The prefix is well formed, so its decoded length places the bad byte where an editor shows it.
+  const prefix = bytes.subarray(hasByteOrderMark ? 3 : 0, offset).toString('utf8');
+  const position = new LineIndex(prefix).positionAt(prefix.length);
+  return {
+    code: 'not-utf8',
+    severity: 'error',
+    message: describeInvalidUtf8(bytes.subarray(offset), offset),
+    range: { start: position, end: { line: position.line, character: position.character + 1 } },
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * Collects a file's findings up to a limit and counts the rest, so that a file with a million broken
+ * lines costs a counter, not a million diagnostics, and the user is told how many were left out.
+ */
+import type { Finding, Severity } from '../findings';
+
+export type SeverityCounts = Record<Severity, number>;
+
+export class FindingCollector {
+  readonly findings: Finding[] = [];
+  readonly counts: SeverityCounts = { error: 0, warning: 0, information: 0, hint: 0 };
+  omitted = 0;
+
+  constructor(private readonly maxFindings: number) {}
+
+  add(finding: Finding): void {
+    this.counts[finding.severity]++;
+    if (this.findings.length < this.maxFindings) this.findings.push(finding);
+    else this.omitted++;
+  }
+
+  addAll(findings: readonly Finding[]): void {
+    for (const finding of findings) this.add(finding);
+  }
+}
+
+/** The notice shown (as a `problems-limited` diagnostic or a CLI line) when findings were left out. */
+export function limitNotice(omitted: number, maxFindings: number, settingName: string): string {
+  const total = omitted + maxFindings;
+  return `Showing the first ${maxFindings} of ${total} problems in this file; ${omitted} more were found but not listed. Raise ${settingName} to see them.`;
+}

@@ -1,0 +1,54 @@
+/**
+ * Checks a JSON artifact (result.json, config.json, …): one document, one record.
+ */
+import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { comparePositions, type Finding } from '../findings';
+import { jsonTypeOf } from '../parse/jsonKind';
+import { parseJsonText } from '../parse/jsonText';
+import { schemaFindings } from '../schema/schemaFindings';
+import type { RecordValidator } from '../schema/validators';
+import { LineIndex } from '../text/lineIndex';
+import { FindingCollector } from './collector';
+import type { CheckOptions, FileReport } from './report';
+
+export function checkJsonDocument(
+  text: string,
+  kind: ArtifactKind,
+  validate: RecordValidator,
+  options: CheckOptions,
+  earlierFindings: readonly Finding[] = [],
+): FileReport {
+  const collector = new FindingCollector(options.maxFindings);
+  collector.addAll(earlierFindings);
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const lines = new LineIndex(body);
+  const report = (records: number): FileReport => ({ kind, findings: collector.findings, counts: collector.counts, omitted: collector.omitted, records });
+
+  if (body.trim() === '') {
+    collector.add({ code: 'json-syntax', severity: 'error', message: 'The file is empty; expected a JSON object.', range: lines.rangeAt(0, 0) });
+    return report(0);
+  }
+  const parsed = parseJsonText(body);
+  if (!parsed.ok) {
+    collector.add({ code: 'json-syntax', severity: 'error', message: parsed.message, range: lines.rangeAt(parsed.offset, parsed.length) });
+    return report(0);
+  }
+  const type = jsonTypeOf(parsed.value);
+  if (type !== 'object') {
+    const start = body.length - body.trimStart().length;
+    collector.add({
+      code: 'record-not-object',
+      severity: 'error',
+      message: `This artifact must be a JSON object; it is ${type === 'null' ? 'null' : `${type === 'array' ? 'an' : 'a'} ${type}`}.`,
+      range: lines.rangeAt(start, body.trim().length),
+    });
+    return report(1);
+  }
+  const errors = validate(parsed.value);
+  if (errors.length > 0) {
+    const findings = schemaFindings(errors, { text: body, value: parsed.value, rangeAt: (offset, length) => lines.rangeAt(offset, length) });
+    // ajv reports in schema order; people read a document top to bottom.
+    collector.addAll(findings.sort((a, b) => comparePositions(a.range.start, b.range.start)));
+  }
+  return report(1);
+}

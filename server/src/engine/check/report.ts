@@ -1,0 +1,23 @@
+import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { Finding } from '../findings';
+import type { SeverityCounts } from './collector';
+
+/** The outcome of checking one artifact file on its own. */
+export interface FileReport {
+  readonly kind: ArtifactKind;
+  /** Findings in file order, at most the configured maximum. */
+  readonly findings: readonly Finding[];
+  /** Every finding counted by severity, including those left out. */
+  readonly counts: Readonly<SeverityCounts>;
+  /** Findings left out because of the maximum. */
+  readonly omitted: number;
+  /** Records read: non-blank JSONL lines, or 1 for a JSON document that parsed. */
+  readonly records: number;
+}
+
+export interface CheckOptions {
+  readonly maxFindings: number;
+}
+
+/** Records larger than this are reported, not parsed: V8 cannot hold much larger strings anyway. */
+export const maxRecordBytes = 64 * 1024 * 1024;

@@ -1,0 +1,43 @@
+/**
+ * What the engine reports: findings placed on exact text ranges. Lines and characters are 0-based and
+ * characters count UTF-16 code units, as LSP and SARIF do; presenters convert for people.
+ */
+import type { DiagnosticCode } from './codes';
+
+export type Severity = 'error' | 'warning' | 'information' | 'hint';
+
+export interface TextPosition {
+  readonly line: number;
+  readonly character: number;
+}
+
+export interface TextRange {
+  readonly start: TextPosition;
+  readonly end: TextPosition;
+}
+
+/** Evidence in another place (possibly another file) that explains a finding. */
+export interface RelatedEvidence {
+  /** Path of the file holding the evidence. */
+  readonly file: string;
+  readonly range: TextRange;
+  readonly message: string;
+}
+
+export interface Finding {
+  readonly code: DiagnosticCode;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly range: TextRange;
+  readonly related?: readonly RelatedEvidence[];
+}
+
+export function rangeOnLine(line: number, startCharacter: number, endCharacter: number): TextRange {
+  return { start: { line, character: startCharacter }, end: { line, character: endCharacter } };
+}
+
+export const severityRank: Readonly<Record<Severity, number>> = { error: 0, warning: 1, information: 2, hint: 3 };
+
+export function comparePositions(a: TextPosition, b: TextPosition): number {
+  return a.line - b.line || a.character - b.character;
+}

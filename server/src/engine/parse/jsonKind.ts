@@ -1,0 +1,21 @@
+/** Names JSON value types the way messages should, distinguishing what `typeof` lumps together. */
+export type JsonTypeName = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null';
+
+export function jsonTypeOf(value: unknown): JsonTypeName {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  switch (typeof value) {
+    case 'string':
+      return 'string';
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    default:
+      return 'object';
+  }
+}
+
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,126 @@
+/**
+ * Lines of a JSONL file, from text already in memory (the editor's document) or streamed from disk (the
+ * CLI). Both yield the same line numbering: LF or CRLF endings, a leading UTF-8 byte order mark
+ * dropped, and a last line without a newline kept and marked as unterminated.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { describeInvalidUtf8, firstInvalidUtf8Offset, isUtf8 } from './utf8';
+
+export interface SourceLine {
+  /** 0-based line number. */
+  readonly number: number;
+  /** The line without its line ending (and without a byte order mark on the first line). */
+  readonly text: string;
+  /** False only for a last line that has no newline after it. */
+  readonly terminated: boolean;
+  /** Set when the line's bytes are not valid UTF-8: where the first bad byte sits, and what it is. */
+  readonly invalidUtf8?: { readonly character: number; readonly message: string };
+  /** Set instead of `text` being meaningful when the line is longer than `maxLineBytes`. */
+  readonly oversizedBytes?: number;
+}
+
+const byteOrderMark = '\uFEFF';
+
+export function* linesOfText(text: string): Generator<SourceLine> {
+  let start = text.startsWith(byteOrderMark) ? 1 : 0;
+  let number = 0;
+  while (start < text.length) {
+    const newline = text.indexOf('\n', start);
+    if (newline === -1) {
+      yield { number, text: stripCarriageReturn(text.slice(start)), terminated: false };
+      return;
+    }
+    yield { number, text: stripCarriageReturn(text.slice(start, newline)), terminated: true };
+    start = newline + 1;
+    number++;
+  }
+}
+
+function stripCarriageReturn(line: string): string {
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
+}
+
+export interface FileLineOptions {
+  /** Lines longer than this are reported by size instead of being decoded and parsed. */
+  readonly maxLineBytes: number;
+  readonly chunkBytes?: number;
+  /** Called after each chunk with the bytes read so far, for progress reporting. */
+  readonly onBytesRead?: (bytesRead: number) => void;
+}
+
+/**
+ * Streams a file in fixed-size chunks so that memory stays bounded by the longest line, not by the file.
+ * Throws the underlying error when the file cannot be opened or read.
+ */
+export function* linesOfFile(path: string, options: FileLineOptions): Generator<SourceLine> {
+  const chunk = Buffer.allocUnsafe(options.chunkBytes ?? 1 << 20);
+  const descriptor = openSync(path, 'r');
+  try {
+    const pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let fileOffsetOfLine = 0;
+    let number = 0;
+    let bytesRead = 0;
+
+    const makeLine = (parts: Buffer[], lineBytes: number, terminated: boolean): SourceLine => {
+      const line = lineOfBytes(parts, lineBytes, number, fileOffsetOfLine, terminated, options.maxLineBytes);
+      fileOffsetOfLine += lineBytes + (terminated ? 1 : 0);
+      number++;
+      return line;
+    };
+
+    for (;;) {
+      const count = readSync(descriptor, chunk, 0, chunk.length, null);
+      if (count === 0) break;
+      bytesRead += count;
+      let start = 0;
+      for (;;) {
+        const newline = chunk.indexOf(10, start);
+        if (newline === -1 || newline >= count) break;
+        const piece = chunk.subarray(start, newline);
+        if (pendingBytes === 0) {
+          yield makeLine([piece], piece.length, true);
+        } else {
+          pending.push(piece);
+          yield makeLine(pending.splice(0), pendingBytes + piece.length, true);
+          pendingBytes = 0;
+        }
+        start = newline + 1;
+      }
+      if (start < count) {
+        // Copy: the chunk buffer is reused by the next read.
+        pending.push(Buffer.from(chunk.subarray(start, count)));
+        pendingBytes += count - start;
+      }
+      options.onBytesRead?.(bytesRead);
+    }
+    if (pendingBytes > 0) yield makeLine(pending, pendingBytes, false);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+function lineOfBytes(
+  parts: Buffer[],
+  lineBytes: number,
+  number: number,
+  fileOffset: number,
+  terminated: boolean,
+  maxLineBytes: number,
+): SourceLine {
+  if (lineBytes > maxLineBytes) return { number, text: '', terminated, oversizedBytes: lineBytes };
+  let bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, lineBytes);
+  if (bytes.length > 0 && bytes[bytes.length - 1] === 13) bytes = bytes.subarray(0, bytes.length - 1);
+  let bomBytes = 0;
+  if (number === 0 && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    bomBytes = 3;
+    bytes = bytes.subarray(3);
+  }
+  const text = bytes.toString('utf8');
+  if (isUtf8(bytes)) return { number, text, terminated };
+  const badOffset = firstInvalidUtf8Offset(bytes);
+  // Everything before the first bad byte is well formed, so it decodes to exactly the editor's columns.
+  const character = bytes.subarray(0, badOffset).toString('utf8').length;
+  const message = describeInvalidUtf8(bytes.subarray(badOffset), fileOffset + bomBytes + badOffset);
+  return { number, text, terminated, invalidUtf8: { character, message } };
+}
