@@ -1,0 +1,117 @@
+/**
+ * The machine-readable report, version 1. Its shape is documented in README and only ever extended:
+ * fields are added, never renamed or removed.
+ */
+import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { CheckedBundle } from '../../engine/bundle/checkBundle';
+import type { DiagnosticCode } from '../../engine/codes';
+import type { Finding, Severity } from '../../engine/findings';
+import { displayPath, pathInBundle, type CheckRun } from '../checkRun';
+
+export interface JsonReport {
+  readonly version: 1;
+  readonly rollouts: readonly JsonBundle[];
+  readonly summary: JsonSummary;
+}
+
+export interface JsonBundle {
+  /** The rollout folder, relative to the working directory. */
+  readonly root: string;
+  /** True for artifact files found outside any rollout. */
+  readonly loose: boolean;
+  readonly files: readonly JsonFile[];
+  readonly diagnostics: readonly JsonDiagnostic[];
+}
+
+export interface JsonFile {
+  /** Relative to the bundle's root. */
+  readonly file: string;
+  readonly kind: ArtifactKind;
+  readonly records?: number;
+  /** Problems found but not listed because of --max-problems. */
+  readonly omitted?: number;
+  /** Why the file could not be read; then it has no records and no diagnostics. */
+  readonly error?: string;
+}
+
+export interface JsonDiagnostic {
+  readonly file: string;
+  /** 1-based; columns count UTF-16 code units and the end is exclusive. */
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+  readonly severity: Severity;
+  readonly code: DiagnosticCode;
+  readonly message: string;
+  readonly related: readonly JsonRelated[];
+}
+
+export interface JsonRelated {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+}
+
+export interface JsonSummary {
+  readonly rollouts: number;
+  readonly files: number;
+  readonly errors: number;
+  readonly warnings: number;
+  readonly information: number;
+  readonly hints: number;
+  readonly omitted: number;
+  /** One message per path that exists but could not be read. */
+  readonly unreadable: readonly string[];
+}
+
+export function formatJson(run: CheckRun): string {
+  const { cwd } = run.request;
+  const report: JsonReport = {
+    version: 1,
+    rollouts: run.bundles.map((bundle) => ({
+      root: displayPath(cwd, bundle.root),
+      loose: bundle.loose,
+      files: bundle.files.map(
+        (file): JsonFile => ({
+          file: pathInBundle(bundle, file.path),
+          kind: file.kind,
+          ...(file.report ? { records: file.report.records, omitted: file.report.omitted } : { error: file.ioError }),
+        }),
+      ),
+      diagnostics: bundle.files.flatMap((file) => (file.report?.findings ?? []).map((finding) => jsonDiagnostic(bundle, file.path, finding))),
+    })),
+    summary: {
+      rollouts: run.totals.rollouts,
+      files: run.totals.files,
+      errors: run.totals.error,
+      warnings: run.totals.warning,
+      information: run.totals.information,
+      hints: run.totals.hint,
+      omitted: run.totals.omitted,
+      unreadable: run.ioErrors,
+    },
+  };
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+function jsonDiagnostic(bundle: CheckedBundle, path: string, finding: Finding): JsonDiagnostic {
+  const { start, end } = finding.range;
+  return {
+    file: pathInBundle(bundle, path),
+    line: start.line + 1,
+    column: start.character + 1,
+    endLine: end.line + 1,
+    endColumn: end.character + 1,
+    severity: finding.severity,
+    code: finding.code,
+    message: finding.message,
+    related: (finding.related ?? []).map((related) => ({
+      file: pathInBundle(bundle, related.file),
+      line: related.range.start.line + 1,
+      column: related.range.start.character + 1,
+      message: related.message,
+    })),
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * `rollout-evidence`: the headless checker for benchmark CI, on the same engine as the language server.
+ *
+ * Exit status: 0 no errors, 1 errors found, 2 a usage or I/O failure (with a one-line message on stderr).
+ */
+import { parseArgs } from 'node:util';
+import { artifactKindNames, isArtifactKind, type ArtifactKind } from '../../../shared/src/artifactKinds';
+import { defaultSettings } from '../../../shared/src/settings';
+import { DiscoveryUsageError } from '../engine/bundle/discover';
+import { version } from '../version';
+import { exitStatusOf, runCheck, type CheckRun, type ExitStatus } from './checkRun';
+import { formatJson } from './formats/json';
+import { formatSarif } from './formats/sarif';
+import { formatText } from './formats/text';
+import { progressLine } from './progress';
+
+const formats = { text: formatText, json: formatJson, sarif: formatSarif } as const satisfies Record<string, (run: CheckRun) => string>;
+type FormatName = keyof typeof formats;
+
+const usage = `Usage: rollout-evidence check [PATH ...] [options]
+
+Checks BenchFlow rollout bundles: every JSONL line and JSON artifact against its schema.
+PATH is a rollout folder, a result.json, a folder searched for rollouts, or one artifact
+file. With no PATH the current folder is searched.
+
+Options:
+  --format text|json|sarif   output format (default: text)
+  --max-problems N           problems listed per file before the rest are counted (default: ${defaultSettings.maxNumberOfProblems})
+  --map GLOB=KIND            treat files matching GLOB as artifact KIND (repeatable)
+                             KIND: ${artifactKindNames.join(', ')}
+  -h, --help                 show this help
+  -v, --version              show the version
+
+Exit status: 0 no errors, 1 errors found, 2 usage or I/O failure.`;
+
+class UsageError extends Error {}
+
+export function main(argv: readonly string[]): ExitStatus {
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        format: { type: 'string', default: 'text' },
+        'max-problems': { type: 'string' },
+        map: { type: 'string', multiple: true, default: [] },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'v', default: false },
+      },
+    });
+    if (values.help) {
+      process.stdout.write(`${usage}\n`);
+      return 0;
+    }
+    if (values.version) {
+      process.stdout.write(`${version}\n`);
+      return 0;
+    }
+    const [command, ...paths] = positionals;
+    if (command === undefined) throw new UsageError('missing command: use "rollout-evidence check [PATH ...]"');
+    if (command === 'help') {
+      process.stdout.write(`${usage}\n`);
+      return 0;
+    }
+    if (command !== 'check') throw new UsageError(`unknown command "${command}": the command is "check"`);
+
+    const format = parseFormat(values.format);
+    const run = runCheck(
+      {
+        paths: paths.length > 0 ? paths : ['.'],
+        maxProblems: parseMaxProblems(values['max-problems']),
+        artifactMap: parseArtifactMap(values.map),
+        cwd: process.cwd(),
+      },
+      progressLine(process.stderr),
+    );
+    if (run.bundles.length === 0) {
+      throw new UsageError(`no rollout or artifact found under ${paths.length > 0 ? paths.join(', ') : 'the current folder'}`);
+    }
+    process.stdout.write(formats[format](run));
+    for (const message of run.ioErrors) process.stderr.write(`rollout-evidence: ${message}\n`);
+    return exitStatusOf(run);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof DiscoveryUsageError || isParseArgsError(error)) {
+      process.stderr.write(`rollout-evidence: ${(error as Error).message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+function parseFormat(raw: string | undefined): FormatName {
+  if (raw === 'text' || raw === 'json' || raw === 'sarif') return raw;
+  throw new UsageError(`--format must be text, json or sarif, not "${raw}"`);
+}
+
+function parseMaxProblems(raw: string | undefined): number {
+  if (raw === undefined) return defaultSettings.maxNumberOfProblems;
+  const count = Number(raw);
+  if (!/^\d+$/.test(raw) || count < 1) throw new UsageError(`--max-problems must be a whole number of at least 1, not "${raw}"`);
+  return count;
+}
+
+function parseArtifactMap(entries: readonly string[] | undefined): Record<string, ArtifactKind> {
+  const map: Record<string, ArtifactKind> = Object.create(null);
+  for (const entry of entries ?? []) {
+    const separator = entry.lastIndexOf('=');
+    const glob = entry.slice(0, separator);
+    const kind = entry.slice(separator + 1);
+    if (separator <= 0 || !isArtifactKind(kind)) {
+      throw new UsageError(`--map takes GLOB=KIND with KIND one of ${artifactKindNames.join(', ')}; got "${entry}"`);
+    }
+    map[glob] = kind;
+  }
+  return map;
+}
+
+function isParseArgsError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+}
