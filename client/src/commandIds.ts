@@ -1,0 +1,5 @@
+/** Command ids, as contributed in the manifest (a test keeps the two equal). */
+export const commandIds = {
+  restartServer: 'rolloutEvidence.restartServer',
+  showOutput: 'rolloutEvidence.showOutput',
+} as const;

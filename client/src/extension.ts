@@ -1,0 +1,57 @@
+/**
+ * The Rollout Evidence extension: a thin client that starts the language server and offers its commands
+ * and status. Everything that judges evidence lives in the server's engine.
+ */
+import * as vscode from 'vscode';
+import { settingsSection } from '../../shared/src/settings';
+import { commandIds } from './commandIds';
+import { documentSelector } from './documentSelector';
+import { readSettings, ServerController } from './serverController';
+import { ServerStatus } from './serverStatus';
+
+let controller: ServerController | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel('Rollout Evidence', { log: true });
+  const status = new ServerStatus(documentSelector(readSettings()));
+  controller = new ServerController(context, output, status);
+  const server = controller;
+  context.subscriptions.push(output, status, server);
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand(commandIds.showOutput, () => output.show(true)),
+    vscode.commands.registerCommand(commandIds.restartServer, async () => {
+      output.info('Restarting the language server on request.');
+      try {
+        await server.restart();
+        void vscode.window.setStatusBarMessage('Rollout Evidence: language server restarted', 3000);
+      } catch (error) {
+        await explainStartFailure(error, output);
+      }
+    }),
+    // The document selector is fixed when a client starts, so new artifact patterns need a new client.
+    vscode.workspace.onDidChangeConfiguration(async (event) => {
+      if (!event.affectsConfiguration(`${settingsSection}.artifacts`)) return;
+      output.info('rolloutEvidence.artifacts changed: restarting the language server with the new patterns.');
+      await server.restart().catch((error: unknown) => explainStartFailure(error, output));
+    }),
+  );
+
+  try {
+    await server.start();
+  } catch (error) {
+    // Not awaited: activation must not wait for the user to dismiss a message.
+    void explainStartFailure(error, output);
+  }
+}
+
+export async function deactivate(): Promise<void> {
+  await controller?.stop();
+  controller = undefined;
+}
+
+async function explainStartFailure(error: unknown, output: vscode.LogOutputChannel): Promise<void> {
+  const reason = error instanceof Error ? error.message : String(error);
+  const choice = await vscode.window.showErrorMessage(`Rollout Evidence: the language server could not start (${reason}).`, 'Show Output');
+  if (choice === 'Show Output') output.show(true);
+}

@@ -1,0 +1,88 @@
+/**
+ * Owns the language client: starts it, restarts it on request or when the document selector must
+ * change, and reports every state change to the status item.
+ */
+import * as vscode from 'vscode';
+import { LanguageClient, RevealOutputChannelOn, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { validationReportNotification, type InitializationOptions } from '../../shared/src/protocol';
+import { sanitizeSettings, settingsSection, type RolloutEvidenceSettings } from '../../shared/src/settings';
+import { documentSelector } from './documentSelector';
+import type { ServerStatus } from './serverStatus';
+
+export class ServerController implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly output: vscode.LogOutputChannel,
+    private readonly status: ServerStatus,
+  ) {}
+
+  get isRunning(): boolean {
+    return this.client?.state === State.Running;
+  }
+
+  async start(): Promise<void> {
+    const settings = readSettings();
+    const client = this.createClient(settings);
+    this.client = client;
+    this.status.selector = documentSelector(settings);
+    this.status.setState('starting');
+    client.onDidChangeState(({ newState }) => {
+      if (this.client !== client) return;
+      if (newState === State.Running) this.status.setState('running');
+      else if (newState === State.Starting) this.status.setState('starting');
+      else this.status.setState('stopped', 'The language server is not running. Click to restart it; the output shows why it stopped.');
+    });
+    client.onNotification(validationReportNotification, (report) => this.status.recordValidation(report));
+    try {
+      await client.start();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.output.error(`The language server could not start: ${reason}`);
+      this.status.setState('stopped', `The language server could not start: ${reason}`);
+      throw error;
+    }
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client && client.state !== State.Stopped) {
+      await client.stop().catch((error: unknown) => this.output.warn(`Stopping the language server: ${String(error)}`));
+    }
+    await client?.dispose().catch(() => undefined);
+  }
+
+  dispose(): void {
+    void this.stop();
+  }
+
+  private createClient(settings: RolloutEvidenceSettings): LanguageClient {
+    const module = this.context.asAbsolutePath('dist/server.js');
+    const serverOptions: ServerOptions = {
+      run: { module, transport: TransportKind.ipc },
+      debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
+    };
+    const initializationOptions: InitializationOptions = { jsonDocumentsValidatedByClient: true };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: documentSelector(settings),
+      outputChannel: this.output,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      initializationOptions,
+      synchronize: { configurationSection: settingsSection },
+      diagnosticPullOptions: { onChange: true, onSave: true },
+      progressOnInitialization: true,
+    };
+    return new LanguageClient('rolloutEvidence', 'Rollout Evidence', serverOptions, clientOptions);
+  }
+}
+
+export function readSettings(): RolloutEvidenceSettings {
+  return sanitizeSettings(vscode.workspace.getConfiguration(settingsSection)).settings;
+}

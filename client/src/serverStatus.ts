@@ -1,0 +1,77 @@
+/**
+ * The language status item: the truth about the server (starting, running, stopped) and what the last
+ * validation of the active file cost and found.
+ */
+import * as vscode from 'vscode';
+import type { ValidationReport } from '../../shared/src/protocol';
+import { commandIds } from './commandIds';
+
+export type ServerState = 'starting' | 'running' | 'stopped';
+
+export class ServerStatus implements vscode.Disposable {
+  private readonly item: vscode.LanguageStatusItem;
+  private readonly reports = new Map<string, ValidationReport>();
+  private state: ServerState = 'starting';
+  private failure: string | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(selector: vscode.DocumentSelector) {
+    this.item = vscode.languages.createLanguageStatusItem('rolloutEvidence.status', selector);
+    this.item.name = 'Rollout Evidence';
+    this.subscriptions.push(
+      vscode.window.onDidChangeActiveTextEditor(() => this.render()),
+      vscode.workspace.onDidCloseTextDocument((document) => this.reports.delete(document.uri.toString())),
+    );
+    this.render();
+  }
+
+  /** The selector follows the user's artifact patterns, which can change while the extension runs. */
+  set selector(selector: vscode.DocumentSelector) {
+    this.item.selector = selector;
+  }
+
+  setState(state: ServerState, failure?: string): void {
+    this.state = state;
+    this.failure = failure;
+    this.render();
+  }
+
+  recordValidation(report: ValidationReport): void {
+    this.reports.set(report.uri, report);
+    this.render();
+  }
+
+  dispose(): void {
+    this.item.dispose();
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+
+  private render(): void {
+    const item = this.item;
+    item.busy = this.state === 'starting';
+    if (this.state !== 'running') {
+      item.severity = this.state === 'stopped' ? vscode.LanguageStatusSeverity.Error : vscode.LanguageStatusSeverity.Information;
+      item.text = this.state === 'stopped' ? 'Rollout Evidence: server stopped' : 'Rollout Evidence: starting…';
+      item.detail = this.failure;
+      item.command = this.state === 'stopped' ? { title: 'Restart', command: commandIds.restartServer } : undefined;
+      return;
+    }
+    item.severity = vscode.LanguageStatusSeverity.Information;
+    item.command = { title: 'Show Output', command: commandIds.showOutput };
+    const uri = vscode.window.activeTextEditor?.document.uri.toString();
+    const report = uri ? this.reports.get(uri) : undefined;
+    if (!report) {
+      item.text = 'Rollout Evidence';
+      item.detail = 'not validated yet';
+      return;
+    }
+    item.text = `Rollout Evidence: ${formatDuration(report.durationMs)}`;
+    const problems = `${report.problemCount} problem${report.problemCount === 1 ? '' : 's'}`;
+    const omitted = report.omittedCount > 0 ? ` (+${report.omittedCount} not listed)` : '';
+    item.detail = report.kind ? `${report.kind} · ${problems}${omitted} · last validation` : 'not a rollout artifact';
+  }
+}
+
+function formatDuration(milliseconds: number): string {
+  return milliseconds < 1000 ? `${Math.max(1, Math.round(milliseconds))} ms` : `${(milliseconds / 1000).toFixed(1)} s`;
+}
