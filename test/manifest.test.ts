@@ -1,0 +1,64 @@
+/** The manifest, README and code each say some of the same things; these tests keep them saying it alike. */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { artifactKindNames, artifactKinds } from '../shared/src/artifactKinds';
+import { defaultSettings } from '../shared/src/settings';
+import { commandIds } from '../client/src/commandIds';
+import { allDiagnosticCodes } from '../server/src/engine/codes';
+import { repoRoot } from './support/repo';
+
+interface Manifest {
+  main: string;
+  activationEvents: string[];
+  contributes: {
+    commands: { command: string; title: string; category: string }[];
+    configuration: { properties: Record<string, { default?: unknown; additionalProperties?: { enum?: string[] } }> };
+    jsonValidation: { fileMatch: string[]; url: string }[];
+  };
+}
+
+const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Manifest;
+const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+
+describe('manifest', () => {
+  it('contributes a JSON schema for every JSON artifact pattern, through VS Code’s jsonValidation', () => {
+    const contributed = manifest.contributes.jsonValidation.flatMap((entry) => entry.fileMatch.map((pattern) => `${pattern} -> ${entry.url}`));
+    const expected = artifactKinds.filter((info) => info.format === 'json').flatMap((info) => info.patterns.map((pattern) => `${pattern} -> ./schemas/${info.schemaFile}`));
+    assert.deepEqual(contributed.sort(), expected.sort());
+  });
+
+  it('activates on JSONL and on workspaces holding rollout artifacts', () => {
+    assert.ok(manifest.activationEvents.includes('onLanguage:jsonl'));
+    for (const event of manifest.activationEvents.filter((e) => e.startsWith('workspaceContains:'))) {
+      const pattern = event.slice('workspaceContains:'.length);
+      assert.ok(artifactKinds.some((info) => info.patterns.includes(pattern)), `${pattern} is an artifact pattern`);
+    }
+  });
+
+  it('contributes exactly the commands the client registers, each in our category', () => {
+    assert.deepEqual(manifest.contributes.commands.map((c) => c.command).sort(), Object.values(commandIds).sort());
+    for (const command of manifest.contributes.commands) assert.equal(command.category, 'Rollout Evidence');
+  });
+
+  it('declares settings with the defaults the server uses', () => {
+    const properties = manifest.contributes.configuration.properties;
+    assert.equal(properties['rolloutEvidence.maxNumberOfProblems']!.default, defaultSettings.maxNumberOfProblems);
+    assert.deepEqual(properties['rolloutEvidence.artifacts']!.default, defaultSettings.artifacts);
+    assert.deepEqual(properties['rolloutEvidence.artifacts']!.additionalProperties!.enum, [...artifactKindNames]);
+  });
+});
+
+describe('README', () => {
+  it('documents every diagnostic code', () => {
+    const missing = allDiagnosticCodes.filter((code) => !readme.includes(`\`${code}\``));
+    assert.deepEqual(missing, []);
+  });
+
+  it('shows the quick start commands and every setting', () => {
+    assert.ok(readme.includes('npm ci && npm start'));
+    assert.ok(readme.includes('npm test'));
+    for (const setting of Object.keys(manifest.contributes.configuration.properties)) assert.ok(readme.includes(`\`${setting}\``), setting);
+  });
+});

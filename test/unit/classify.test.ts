@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { artifactKinds } from '../../shared/src/artifactKinds';
+import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
+
+describe('artifact kinds by path', () => {
+  const classifier = new ArtifactClassifier();
+
+  it('follows the real BenchFlow layout', () => {
+    const expectations: Record<string, string | undefined> = {
+      '/jobs/j/r/trajectory/acp_trajectory.jsonl': 'acp-trajectory',
+      '/jobs/j/r/agent/acp_trajectory.jsonl': 'acp-trajectory',
+      '/jobs/j/r/trajectory/llm_trajectory.jsonl': 'llm-trajectory',
+      '/jobs/j/r/results.jsonl': 'results',
+      '/jobs/j/results.jsonl': 'results',
+      '/jobs/j/r/rewards.jsonl': 'rewards',
+      '/jobs/j/r/benchguard/action_records.jsonl': 'action-records',
+      '/jobs/j/r/result.json': 'result',
+      '/jobs/j/r/config.json': 'config',
+      '/jobs/j/r/run_config.json': 'config',
+      '/jobs/j/r/metadata.json': 'config',
+      '/jobs/j/r/benchguard/preflight.json': 'preflight',
+      '/jobs/j/r/timing.json': 'timing',
+      '/jobs/j/r/acp_trajectory.jsonl': undefined,
+      '/jobs/j/r/preflight.json': undefined,
+      '/jobs/j/r/prompts.json': undefined,
+      '/jobs/j/r/trainer/verifiers.jsonl': undefined,
+    };
+    for (const [path, kind] of Object.entries(expectations)) assert.equal(classifier.kindOf(path), kind, path);
+  });
+
+  it('reads Windows paths', () => {
+    assert.equal(classifier.kindOf('C:\\jobs\\r\\trajectory\\acp_trajectory.jsonl'), 'acp-trajectory');
+  });
+
+  it('consults user patterns first; a pattern without a slash names a file anywhere', () => {
+    const custom = new ArtifactClassifier({ '*.traj.jsonl': 'acp-trajectory', '**/special/result.json': 'config' });
+    assert.equal(custom.kindOf('/a/b/run1.traj.jsonl'), 'acp-trajectory');
+    assert.equal(custom.kindOf('/a/special/result.json'), 'config');
+    assert.equal(custom.kindOf('/a/other/result.json'), 'result');
+  });
+
+  it('covers every pattern of the kind table', () => {
+    for (const info of artifactKinds) {
+      for (const pattern of info.patterns) assert.equal(classifier.kindOf(pattern.replace('**', '/x')), info.kind, pattern);
+    }
+  });
+});

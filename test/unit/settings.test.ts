@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { defaultSettings, sanitizeSettings } from '../../shared/src/settings';
+
+describe('settings from the user', () => {
+  it('default when absent or not an object', () => {
+    for (const raw of [undefined, null, 'x', 3, []]) {
+      const { settings, problems } = sanitizeSettings(raw);
+      assert.deepEqual({ ...settings, artifacts: { ...settings.artifacts } }, defaultSettings);
+      assert.deepEqual(problems, []);
+    }
+  });
+
+  it('keep what is well formed and say what was ignored', () => {
+    // Parsed, as settings files are: a literal would turn "__proto__" into a prototype instead of a key.
+    const { settings, problems } = sanitizeSettings(
+      JSON.parse('{"maxNumberOfProblems":0,"artifacts":{"**/a.jsonl":"acp-trajectory","**/b.jsonl":"trajectory","":"result","__proto__":"result"}}'),
+    );
+    assert.equal(settings.maxNumberOfProblems, defaultSettings.maxNumberOfProblems);
+    assert.deepEqual(Object.entries(settings.artifacts), [
+      ['**/a.jsonl', 'acp-trajectory'],
+      ['__proto__', 'result'],
+    ]);
+    assert.deepEqual(
+      problems.map((problem) => problem.setting),
+      ['rolloutEvidence.maxNumberOfProblems', 'rolloutEvidence.artifacts', 'rolloutEvidence.artifacts'],
+    );
+    assert.match(problems[1]!.message, /"trajectory", which is not an artifact kind/);
+  });
+
+  it('accept a whole number of at least one', () => {
+    assert.equal(sanitizeSettings({ maxNumberOfProblems: 7 }).settings.maxNumberOfProblems, 7);
+    assert.equal(sanitizeSettings({ maxNumberOfProblems: 2.5 }).problems.length, 1);
+  });
+});

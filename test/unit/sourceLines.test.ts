@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { linesOfFile, linesOfText, type SourceLine } from '../../server/src/engine/text/sourceLines';
+import { temporaryFolder } from '../support/repo';
+
+const folder = temporaryFolder();
+after(() => folder.remove());
+
+function plain(lines: Iterable<SourceLine>) {
+  return [...lines].map(({ number, text, terminated }) => ({ number, text, terminated }));
+}
+
+function fileLines(content: string | Buffer, chunkBytes?: number, maxLineBytes = 1 << 20): SourceLine[] {
+  const path = join(folder.path, `f${Math.random().toString(36).slice(2)}.jsonl`);
+  writeFileSync(path, content);
+  return [...linesOfFile(path, { maxLineBytes, ...(chunkBytes ? { chunkBytes } : {}) })];
+}
+
+const samples: Record<string, string> = {
+  'LF endings': '{"a":1}\n{"b":2}\n',
+  'CRLF endings': '{"a":1}\r\n{"b":2}\r\n',
+  'a byte order mark': '\uFEFF{"a":1}\n{"b":2}\n',
+  'blank lines': '{"a":1}\n\n   \n{"b":2}\n',
+  'no newline at the end': '{"a":1}\n{"b":2}',
+  'multi-byte text': '{"t":"héllo – 世界 😀"}\n{"u":"ü"}\n',
+  'an empty text': '',
+  'a lone newline': '\n',
+};
+
+describe('source lines', () => {
+  it('splits LF and CRLF the same way and drops the carriage return', () => {
+    assert.deepEqual(plain(linesOfText(samples['CRLF endings']!)), plain(linesOfText(samples['LF endings']!)));
+    assert.deepEqual(plain(linesOfText('{"a":1}\r\n{"b":2}\r\n')), [
+      { number: 0, text: '{"a":1}', terminated: true },
+      { number: 1, text: '{"b":2}', terminated: true },
+    ]);
+  });
+
+  it('drops a leading byte order mark without shifting columns', () => {
+    assert.equal([...linesOfText(samples['a byte order mark']!)][0]!.text, '{"a":1}');
+  });
+
+  it('keeps blank lines so that line numbers stay those of the file', () => {
+    assert.deepEqual(
+      plain(linesOfText(samples['blank lines']!)).map((line) => [line.number, line.text]),
+      [
+        [0, '{"a":1}'],
+        [1, ''],
+        [2, '   '],
+        [3, '{"b":2}'],
+      ],
+    );
+  });
+
+  it('marks only an unterminated last line', () => {
+    const lines = plain(linesOfText(samples['no newline at the end']!));
+    assert.deepEqual(lines.map((line) => line.terminated), [true, false]);
+    assert.deepEqual(plain(linesOfText('')), []);
+    assert.deepEqual(plain(linesOfText('\n')), [{ number: 0, text: '', terminated: true }]);
+  });
+
+  for (const [name, text] of Object.entries(samples)) {
+    it(`streams a file with ${name} into the same lines as the text, across tiny chunks`, () => {
+      const expected = plain(linesOfText(text));
+      assert.deepEqual(plain(fileLines(text)), expected);
+      // Chunks of 1–3 bytes split CRLF pairs, the BOM and multi-byte characters across reads.
+      for (const chunkBytes of [1, 2, 3]) assert.deepEqual(plain(fileLines(text, chunkBytes)), expected, `chunk ${chunkBytes}`);
+    });
+  }
+
+  it('places the first byte that is not UTF-8 at its exact column and file offset', () => {
+    const prefix = Buffer.from('{"ok":1}\n{"t":"é', 'utf8');
+    const content = Buffer.concat([prefix, Buffer.from([0xff, 0xfe]), Buffer.from('"}\n', 'utf8')]);
+    const lines = fileLines(content, 4);
+    assert.equal(lines[0]!.invalidUtf8, undefined);
+    const bad = lines[1]!.invalidUtf8!;
+    assert.equal(bad.character, '{"t":"é'.length);
+    assert.match(bad.message, new RegExp(`byte offset ${prefix.length}\\b`));
+    assert.match(bad.message, /ff fe/);
+  });
+
+  it('recognises a UTF-16 file by its byte order mark', () => {
+    const lines = fileLines(Buffer.from('\uFEFF{"a":1}\n', 'utf16le'));
+    assert.match(lines[0]!.invalidUtf8!.message, /UTF-16/);
+  });
+
+  it('reports a line over the size bound by size, and numbers the lines after it correctly', () => {
+    const lines = fileLines(`{"a":1}\n{"big":"${'x'.repeat(100)}"}\n{"c":3}\n`, 16, 64);
+    assert.equal(lines[1]!.oversizedBytes, '{"big":""}'.length + 100);
+    assert.equal(lines[2]!.number, 2);
+    assert.equal(lines[2]!.text, '{"c":3}');
+  });
+});
