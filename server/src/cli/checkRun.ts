@@ -20,6 +20,8 @@ export interface CheckRequest {
 
 export interface Totals extends SeverityCounts {
   readonly rollouts: number;
+  /** Artifact files checked outside any rollout. */
+  readonly looseFiles: number;
   readonly files: number;
   readonly omitted: number;
 }
@@ -47,9 +49,10 @@ export function runCheck(request: CheckRequest, progress: ProgressLine): CheckRu
   progress.clear();
 
   const ioErrors = [...discovery.ioErrors];
-  const totals = { rollouts: 0, files: 0, omitted: 0, error: 0, warning: 0, information: 0, hint: 0 };
+  const totals = { rollouts: 0, looseFiles: 0, files: 0, omitted: 0, error: 0, warning: 0, information: 0, hint: 0 };
   for (const bundle of bundles) {
-    if (!bundle.loose) totals.rollouts++;
+    if (bundle.loose) totals.looseFiles += bundle.files.length;
+    else totals.rollouts++;
     for (const file of bundle.files) {
       totals.files++;
       if (file.ioError !== undefined) ioErrors.push(`cannot read ${displayPath(request.cwd, file.path)}: ${file.ioError}`);

@@ -75,11 +75,11 @@ export function main(argv: readonly string[]): ExitStatus {
       },
       progressLine(process.stderr),
     );
+    for (const message of run.ioErrors) process.stderr.write(`rollout-evidence: ${message}\n`);
     if (run.bundles.length === 0) {
       throw new UsageError(`no rollout or artifact found under ${paths.length > 0 ? paths.join(', ') : 'the current folder'}`);
     }
     process.stdout.write(formats[format](run));
-    for (const message of run.ioErrors) process.stderr.write(`rollout-evidence: ${message}\n`);
     return exitStatusOf(run);
   } catch (error) {
     if (error instanceof UsageError || error instanceof DiscoveryUsageError || isParseArgsError(error)) {

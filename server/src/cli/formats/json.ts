@@ -56,6 +56,8 @@ export interface JsonRelated {
 
 export interface JsonSummary {
   readonly rollouts: number;
+  /** Artifact files checked outside any rollout. */
+  readonly looseFiles: number;
   readonly files: number;
   readonly errors: number;
   readonly warnings: number;
@@ -84,6 +86,7 @@ export function formatJson(run: CheckRun): string {
     })),
     summary: {
       rollouts: run.totals.rollouts,
+      looseFiles: run.totals.looseFiles,
       files: run.totals.files,
       errors: run.totals.error,
       warnings: run.totals.warning,

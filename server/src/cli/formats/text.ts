@@ -41,7 +41,8 @@ function location(finding: Finding): string {
 
 function summaryLine(run: CheckRun): string {
   const { totals } = run;
-  const checked = `Checked ${plural(totals.rollouts, 'rollout')} (${plural(totals.files, 'file')})`;
+  const where = [plural(totals.rollouts, 'rollout'), ...(totals.looseFiles > 0 ? [plural(totals.looseFiles, 'loose file')] : [])];
+  const checked = `Checked ${plural(totals.files, 'file')} (${where.join(', ')})`;
   const counts = [plural(totals.error, 'error'), plural(totals.warning, 'warning'), `${totals.information} information`];
   if (totals.hint > 0) counts.push(plural(totals.hint, 'hint'));
   const unreadable = run.ioErrors.length > 0 ? `; ${plural(run.ioErrors.length, 'path')} could not be read` : '';

@@ -35,6 +35,8 @@ function locateSyntaxError(text: string, parseFailure: unknown): { offset: numbe
   if (trailingComma !== -1) {
     return { offset: trailingComma, length: 1, message: `Trailing comma before '${text[first.offset]}': JSON allows none.${nulNote}` };
   }
+  const inString = badCharacterInString(text, first);
+  if (inString) return { ...inString, message: `${inString.message}${nulNote}` };
   const length = Math.max(1, Math.min(first.length, text.length - first.offset));
   const found = describeTextAt(text, first.offset);
   return { offset: first.offset, length, message: `${explainParseError(first.error)}, found ${found}.${nulNote}` };
@@ -48,6 +50,29 @@ function trailingCommaBefore(text: string, error: ParseError): number {
   let index = error.offset - 1;
   while (index >= 0 && /\s/.test(text[index]!)) index--;
   return text[index] === ',' ? index : -1;
+}
+
+/**
+ * The scanner reports string faults on the whole string token; point at the character that is wrong.
+ */
+function badCharacterInString(text: string, error: ParseError): { offset: number; length: number; message: string } | undefined {
+  const end = Math.min(text.length, error.offset + error.length);
+  for (let index = error.offset + 1; index < end; index++) {
+    const code = text.charCodeAt(index);
+    if (error.error === ParseErrorCode.InvalidCharacter && code < 0x20) {
+      return { offset: index, length: 1, message: `Control character U+${code.toString(16).toUpperCase().padStart(4, '0')} must be escaped inside a string.` };
+    }
+    if (text[index] !== '\\') continue;
+    const escape = text.slice(index, index + 6);
+    if (error.error === ParseErrorCode.InvalidEscapeCharacter && !/^\\["\\/bfnrtu]/.test(escape)) {
+      return { offset: index, length: 2, message: `Invalid escape sequence ${JSON.stringify(escape.slice(0, 2))} in a string.` };
+    }
+    if (error.error === ParseErrorCode.InvalidUnicode && escape[1] === 'u' && !/^\\u[0-9a-fA-F]{4}$/.test(escape)) {
+      return { offset: index, length: escape.length, message: 'Invalid \\u escape: it needs four hexadecimal digits.' };
+    }
+    index++;
+  }
+  return undefined;
 }
 
 function describeTextAt(text: string, offset: number): string {
