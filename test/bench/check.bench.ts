@@ -1,0 +1,183 @@
+/**
+ * `npm run bench`: what the full check of a 50 MB trajectory costs against the bare baseline (split
+ * into lines, JSON.parse each), measured in the same run, each measurement in a fresh process so that
+ * its peak memory is its own. Targets: the check costs at most 2x the baseline; peak memory stays
+ * within 3x the file size. Prints the numbers; never fails on them (machines differ).
+ */
+import { fork } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
+
+const megabyte = 1024 * 1024;
+const targetBytes = 50 * megabyte;
+const runs = 3;
+
+type Mode = 'idle' | 'baseline' | 'check-file' | 'check-text';
+
+interface Measurement {
+  readonly milliseconds: number;
+  readonly peakRssBytes: number;
+  readonly records: number;
+  readonly problems: number;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Child side: one measurement, reported to the parent.
+
+function measure(mode: Mode, path: string): Measurement {
+  if (mode === 'idle') return { milliseconds: 0, peakRssBytes: 0, records: 0, problems: 0 };
+  if (mode === 'baseline') {
+    const started = performance.now();
+    let records = 0;
+    for (const line of readFileSync(path, 'utf8').split('\n')) {
+      if (line.length === 0) continue;
+      JSON.parse(line);
+      records++;
+    }
+    return { milliseconds: performance.now() - started, peakRssBytes: 0, records, problems: 0 };
+  }
+  // Schema compilation happens once per process and is timed apart (see compileMilliseconds).
+  const checker = new ArtifactChecker();
+  const started = performance.now();
+  const options = { maxFindings: 1000 };
+  const report = mode === 'check-file' ? checker.checkFile(path, 'acp-trajectory', options) : checker.checkText(readFileSync(path, 'utf8'), 'acp-trajectory', options);
+  return {
+    milliseconds: performance.now() - started,
+    peakRssBytes: 0,
+    records: report.records,
+    problems: report.counts.error + report.counts.warning,
+  };
+}
+
+if (process.env['ROLLOUT_EVIDENCE_BENCH_CHILD']) {
+  const [mode, path] = process.argv.slice(2) as [Mode, string];
+  const result = measure(mode, path);
+  process.send!({ ...result, peakRssBytes: process.resourceUsage().maxRSS * 1024 });
+} else {
+  main();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Parent side.
+
+function runChild(mode: Mode, path: string): Promise<Measurement> {
+  return new Promise((resolve, reject) => {
+    const child = fork(__filename, [mode, path], { env: { ...process.env, ROLLOUT_EVIDENCE_BENCH_CHILD: '1' }, stdio: 'inherit' });
+    let result: Measurement | undefined;
+    child.on('message', (message) => (result = message as Measurement));
+    child.on('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`${mode} exited with ${code}`))));
+  });
+}
+
+async function medianOf(mode: Mode, path: string): Promise<Measurement> {
+  const results: Measurement[] = [];
+  for (let run = 0; run < runs; run++) results.push(await runChild(mode, path));
+  results.sort((a, b) => a.milliseconds - b.milliseconds);
+  const median = results[Math.floor(results.length / 2)]!;
+  return { ...median, peakRssBytes: Math.max(...results.map((result) => result.peakRssBytes)) };
+}
+
+/** Writes records until the file reaches `bytes`; the mix decides the shape of the lines. */
+function writeTrajectory(path: string, bytes: number, record: (index: number) => unknown): number {
+  const descriptor = openSync(path, 'w');
+  let written = 0;
+  let lines = 0;
+  const batch: string[] = [];
+  while (written < bytes) {
+    const line = `${JSON.stringify(record(lines++))}\n`;
+    batch.push(line);
+    written += Buffer.byteLength(line);
+    if (batch.length === 1000) writeSync(descriptor, batch.splice(0).join(''));
+  }
+  writeSync(descriptor, batch.join(''));
+  closeSync(descriptor);
+  return lines;
+}
+
+const words = 'the agent ran a command and read the output of the test suite before editing the source file again'.split(' ');
+const prose = (index: number, length: number) => {
+  let text = '';
+  for (let k = 0; text.length < length; k++) text += `${words[(index * 7 + k) % words.length]} `;
+  return text;
+};
+
+/** About 1.4 KB a line: long text in messages, thoughts and tool output, as real trajectories have. */
+function stringHeavy(index: number): unknown {
+  switch (index % 4) {
+    case 0:
+      return { type: 'agent_thought', text: prose(index, 1300) };
+    case 1:
+      return {
+        type: 'tool_call',
+        tool_call_id: `call_${index}`,
+        kind: 'execute',
+        title: `pytest -q tests/test_${index % 97}.py`,
+        status: 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: prose(index, 1150) } }],
+      };
+    case 2:
+      return { type: 'agent_message', text: prose(index, 1350) };
+    default:
+      return { type: 'user_message', text: prose(index, 1350) };
+  }
+}
+
+/** About 180 bytes a line: many short keys and numbers, the slow case for JSON.parse. */
+function keyHeavy(index: number): unknown {
+  return index % 2 === 0
+    ? { type: 'tool_call', tool_call_id: `call_${index}`, kind: 'bash', title: `ls -la src/components/${index % 97}`, status: index % 10 === 0 ? 'in_progress' : 'completed', content: [{ type: 'diff', n: index, ok: true, ms: index % 1000 }] }
+    : { type: 'agent_timeout', reason: 'wall_clock_timeout', timeout_sec: index % 300, pending_tool_call_ids: [`call_${index - 1}`, `call_${index - 3}`], terminal_trajectory_complete: false };
+}
+
+function compileMilliseconds(): number {
+  const started = performance.now();
+  new ArtifactChecker();
+  return performance.now() - started;
+}
+
+async function main(): Promise<void> {
+  const folder = mkdtempSync(join(tmpdir(), 'rollout-evidence-bench-'));
+  try {
+    const idle = await medianOf('idle', '');
+    console.log(`Node ${process.version}; each figure is the median of ${runs} runs, each in a fresh process.`);
+    console.log(`Schema compilation (once per process, not in the times below): ${compileMilliseconds().toFixed(0)} ms`);
+    console.log(`Peak RSS of an idle Node process: ${(idle.peakRssBytes / megabyte).toFixed(0)} MB\n`);
+
+    const mixes = [
+      ['string-heavy records (~1.4 KB/line)', stringHeavy],
+      ['key/number-heavy records (~180 B/line)', keyHeavy],
+    ] as const;
+    for (const [name, record] of mixes) {
+      const path = join(folder, `${record.name}.jsonl`);
+      const lines = writeTrajectory(path, targetBytes, record);
+      const size = statSync(path).size;
+      console.log(`${name}: ${(size / megabyte).toFixed(1)} MB, ${lines} lines, ${(size / lines).toFixed(0)} B/line`);
+
+      const baseline = await medianOf('baseline', path);
+      const rows: [string, Measurement][] = [
+        ['baseline: read, split, JSON.parse', baseline],
+        ['check, streamed from disk (CLI)', await medianOf('check-file', path)],
+        ['check of text in memory (editor)', await medianOf('check-text', path)],
+      ];
+      for (const [label, result] of rows) {
+        const ratio = result.milliseconds / baseline.milliseconds;
+        const memory = result.peakRssBytes / size;
+        console.log(
+          `  ${label.padEnd(36)} ${result.milliseconds.toFixed(0).padStart(6)} ms  ${(size / megabyte / (result.milliseconds / 1000)).toFixed(0).padStart(4)} MB/s` +
+            `  ${ratio.toFixed(2)}x baseline  peak RSS ${(result.peakRssBytes / megabyte).toFixed(0).padStart(4)} MB = ${memory.toFixed(2)}x file` +
+            `  (${result.records} records, ${result.problems} problems)`,
+        );
+      }
+      const [, streamed] = rows[1]!;
+      const ratio = streamed.milliseconds / baseline.milliseconds;
+      const memory = streamed.peakRssBytes / size;
+      console.log(
+        `  target (CLI check): time ≤ 2x baseline: ${ratio.toFixed(2)}x ${ratio <= 2 ? 'met' : 'MISSED'}; peak memory ≤ 3x file: ${memory.toFixed(2)}x ${memory <= 3 ? 'met' : 'MISSED'}\n`,
+      );
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
