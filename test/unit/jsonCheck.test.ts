@@ -38,7 +38,9 @@ describe('JSON artifact checks', () => {
   });
 
   it('reports an empty document, a syntax error, and a value that is not an object', () => {
-    assert.match(checker.checkText('  \n', 'result', options).findings[0]!.message, /empty/);
+    const [empty] = checker.checkText('  \n', 'result', options).findings;
+    assert.deepEqual([empty!.code, empty!.severity], ['artifact-empty', 'error']);
+    assert.match(empty!.message, /must hold a JSON object/);
     const syntax = checker.checkText('{\n  "task_name": "x",\n  "rewards": {"reward": 1,}\n}\n', 'result', options).findings[0]!;
     assert.equal(syntax.code, 'json-syntax');
     assert.deepEqual(syntax.range.start, { line: 2, character: 25 });

@@ -19,7 +19,10 @@ export const diagnosticCodes = {
   'json-syntax': { severity: 'error', summary: 'A JSON artifact is not valid JSON.' },
   'record-not-object': { severity: 'error', summary: 'A record (a JSONL line or a JSON artifact) is valid JSON but not an object.' },
   schema: { severity: 'error', summary: "A record does not match its artifact's JSON Schema." },
-  'artifact-empty': { severity: 'warning', summary: 'An artifact file holds no records.' },
+  'artifact-empty': {
+    severity: 'warning',
+    summary: 'An artifact file holds no records (an error for a JSON artifact, which must hold an object).',
+  },
   'not-utf8': { severity: 'error', summary: 'A file contains bytes that are not valid UTF-8.' },
   'record-too-large': { severity: 'error', summary: 'A single record is larger than the engine will parse.' },
   'problems-limited': {

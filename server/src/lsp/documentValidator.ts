@@ -48,12 +48,14 @@ export class DocumentValidator {
     const kind = this.classifierFor(settings).kindOf(pathOfUri(document.uri));
     const startedAt = performance.now();
     let diagnostics: Diagnostic[] = [];
+    let problemCount = 0;
     let omitted = 0;
     if (kind) {
       const fileReport = await this.checker.checkTextCancellable(document.getText(), kind, { maxFindings: settings.maxNumberOfProblems }, isCancelled);
       if (!fileReport) return undefined;
       const leaveToClient = this.jsonDocumentsValidatedByClient && artifactKindInfo(kind).format === 'json';
       diagnostics = fileReport.findings.filter((finding) => !(leaveToClient && codesOwnedByClientJsonSupport.has(finding.code))).map(toDiagnostic);
+      problemCount = diagnostics.length;
       omitted = fileReport.omitted;
       if (omitted > 0) diagnostics.push(limitDiagnostic(omitted, settings.maxNumberOfProblems));
     }
@@ -62,7 +64,7 @@ export class DocumentValidator {
       version: document.version,
       kind: kind ?? null,
       durationMs: performance.now() - startedAt,
-      problemCount: diagnostics.length - (omitted > 0 ? 1 : 0),
+      problemCount,
       omittedCount: omitted,
     };
     const validation = { resultId, diagnostics, report };

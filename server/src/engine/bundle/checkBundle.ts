@@ -5,7 +5,8 @@
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
 import type { ArtifactChecker, FileCheckOptions } from '../check/artifactChecker';
 import type { FileReport } from '../check/report';
-import { errorMessage, type DiscoveredBundle } from './discover';
+import type { DiscoveredBundle } from './discover';
+import { describeFileError } from './fileErrors';
 
 export interface CheckedFile {
   readonly path: string;
@@ -31,7 +32,7 @@ export function checkBundle(
     try {
       return { ...file, report: checker.checkFile(file.path, file.kind, options) };
     } catch (error) {
-      return { ...file, ioError: errorMessage(error) };
+      return { ...file, ioError: describeFileError(error) };
     }
   });
   return { root: bundle.root, loose: bundle.loose, files };

@@ -7,6 +7,7 @@ import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
 import type { ArtifactClassifier } from '../artifacts/classify';
+import { describeFileError } from './fileErrors';
 
 export interface ArtifactFile {
   /** Absolute path. */
@@ -63,7 +64,7 @@ export function discoverBundles(paths: readonly string[], classifier: ArtifactCl
     try {
       entries = readdirSync(folder, { withFileTypes: true });
     } catch (error) {
-      ioErrors.push(`cannot read folder ${folder}: ${errorMessage(error)}`);
+      ioErrors.push(`cannot read folder ${folder}: ${describeFileError(error)}`);
       return;
     }
     const rollout = isRolloutFolder(entries) ? bundleAt(folder, false) : enclosingRollout;
@@ -91,7 +92,7 @@ export function discoverBundles(paths: readonly string[], classifier: ArtifactCl
     try {
       isFolder = statSync(path).isDirectory();
     } catch (error) {
-      throw new DiscoveryUsageError(`cannot check ${given}: ${errorMessage(error)}`);
+      throw new DiscoveryUsageError(`cannot check ${given}: ${describeFileError(error)}`);
     }
     if (isFolder) {
       walk(path, undefined);
@@ -142,16 +143,4 @@ function depthBelow(root: string, folder: string): number {
 function uniqueSorted(files: readonly ArtifactFile[]): ArtifactFile[] {
   const byPath = new Map(files.map((file) => [file.path, file]));
   return [...byPath.values()].sort((a, b) => a.path.localeCompare(b.path));
-}
-
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return 'no such file or folder';
-    if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-    if (code === 'EISDIR') return 'is a folder, not a file';
-    if (code === 'ENOTDIR') return 'a part of the path is not a folder';
-    return error.message;
-  }
-  return String(error);
 }

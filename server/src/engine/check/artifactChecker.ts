@@ -4,14 +4,15 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/artifactKinds';
-import { rangeOnLine, type Finding } from '../findings';
+import type { Finding } from '../findings';
 import { SchemaRegistry } from '../schema/validators';
 import { linesOfFile, linesOfText, type SourceLine } from '../text/sourceLines';
 import { describeInvalidUtf8, firstInvalidUtf8Offset, isUtf8 } from '../text/utf8';
 import { LineIndex } from '../text/lineIndex';
 import { checkJsonDocument } from './jsonCheck';
-import { formatBytes, JsonlCheck } from './jsonlCheck';
-import { maxRecordBytes, type CheckOptions, type FileReport } from './report';
+import { FindingCollector } from './collector';
+import { JsonlCheck } from './jsonlCheck';
+import { maxRecordBytes, recordTooLarge, type CheckOptions, type FileReport } from './report';
 
 export interface FileCheckOptions extends CheckOptions {
   readonly onBytesRead?: (bytesRead: number) => void;
@@ -63,13 +64,9 @@ export class ArtifactChecker {
     const validate = this.schemas.validatorFor(kind);
     const size = statSync(path).size;
     if (size > maxRecordBytes) {
-      const finding: Finding = {
-        code: 'record-too-large',
-        severity: 'error',
-        message: `This file is ${formatBytes(size)}; JSON artifacts over ${formatBytes(maxRecordBytes)} are not parsed.`,
-        range: rangeOnLine(0, 0, 0),
-      };
-      return { kind, findings: [finding], counts: { error: 1, warning: 0, information: 0, hint: 0 }, omitted: 0, records: 0 };
+      const collector = new FindingCollector(options.maxFindings);
+      collector.add(recordTooLarge('file', size, 0));
+      return collector.report(kind, 0);
     }
     const bytes = readFileSync(path);
     options.onBytesRead?.(bytes.length);

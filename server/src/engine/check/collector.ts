@@ -2,7 +2,9 @@
  * Collects a file's findings up to a limit and counts the rest, so that a file with a million broken
  * lines costs a counter, not a million diagnostics, and the user is told how many were left out.
  */
+import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
 import type { Finding, Severity } from '../findings';
+import type { FileReport } from './report';
 
 export type SeverityCounts = Record<Severity, number>;
 
@@ -21,6 +23,10 @@ export class FindingCollector {
 
   addAll(findings: readonly Finding[]): void {
     for (const finding of findings) this.add(finding);
+  }
+
+  report(kind: ArtifactKind, records: number): FileReport {
+    return { kind, findings: this.findings, counts: this.counts, omitted: this.omitted, records };
   }
 }
 

@@ -3,7 +3,7 @@
  */
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
 import { comparePositions, type Finding } from '../findings';
-import { jsonTypeOf } from '../parse/jsonKind';
+import { jsonTypeOf, withArticle } from '../parse/jsonKind';
 import { parseJsonText } from '../parse/jsonText';
 import { schemaFindings } from '../schema/schemaFindings';
 import type { RecordValidator } from '../schema/validators';
@@ -22,10 +22,11 @@ export function checkJsonDocument(
   collector.addAll(earlierFindings);
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const lines = new LineIndex(body);
-  const report = (records: number): FileReport => ({ kind, findings: collector.findings, counts: collector.counts, omitted: collector.omitted, records });
+  const report = (records: number): FileReport => collector.report(kind, records);
 
   if (body.trim() === '') {
-    collector.add({ code: 'json-syntax', severity: 'error', message: 'The file is empty; expected a JSON object.', range: lines.rangeAt(0, 0) });
+    // An error, unlike an empty JSONL file: a JSON artifact must hold one object.
+    collector.add({ code: 'artifact-empty', severity: 'error', message: 'This file is empty; it must hold a JSON object.', range: lines.rangeAt(0, 0) });
     return report(0);
   }
   const parsed = parseJsonText(body);
@@ -39,7 +40,7 @@ export function checkJsonDocument(
     collector.add({
       code: 'record-not-object',
       severity: 'error',
-      message: `This artifact must be a JSON object; it is ${type === 'null' ? 'null' : `${type === 'array' ? 'an' : 'a'} ${type}`}.`,
+      message: `This artifact must be a JSON object; it is ${withArticle(type)}.`,
       range: lines.rangeAt(start, body.trim().length),
     });
     return report(1);

@@ -5,13 +5,13 @@
  */
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
 import { rangeOnLine } from '../findings';
-import { jsonTypeOf } from '../parse/jsonKind';
+import { jsonTypeOf, withArticle } from '../parse/jsonKind';
 import { parseJsonText } from '../parse/jsonText';
 import { schemaFindings } from '../schema/schemaFindings';
 import type { RecordValidator } from '../schema/validators';
 import type { SourceLine } from '../text/sourceLines';
 import { FindingCollector } from './collector';
-import { maxRecordBytes, type CheckOptions, type FileReport } from './report';
+import { recordTooLarge, type CheckOptions, type FileReport } from './report';
 
 export class JsonlCheck {
   private readonly collector: FindingCollector;
@@ -29,12 +29,7 @@ export class JsonlCheck {
     const { number, text } = line;
     if (line.oversizedBytes !== undefined) {
       this.records++;
-      this.collector.add({
-        code: 'record-too-large',
-        severity: 'error',
-        message: `This line is ${formatBytes(line.oversizedBytes)}; records over ${formatBytes(maxRecordBytes)} are not parsed.`,
-        range: rangeOnLine(number, 0, 0),
-      });
+      this.collector.add(recordTooLarge('line', line.oversizedBytes, number));
       return;
     }
     if (line.invalidUtf8) {
@@ -70,7 +65,7 @@ export class JsonlCheck {
       this.collector.add({
         code: 'record-not-object',
         severity: 'error',
-        message: `Each line of a JSONL artifact must be a JSON object; this one is ${type === 'null' ? 'null' : `${type === 'array' ? 'an' : 'a'} ${type}`}.`,
+        message: `Each line of a JSONL artifact must be a JSON object; this one is ${withArticle(type)}.`,
         range: rangeOnLine(number, first, lastNonBlank(text) + 1),
       });
       return;
@@ -93,12 +88,11 @@ export class JsonlCheck {
       this.collector.add({
         code: 'artifact-empty',
         severity: 'warning',
-        message: 'This JSONL artifact holds no records.',
+        message: 'This file holds no records.',
         range: rangeOnLine(0, 0, 0),
       });
     }
-    const { findings, counts, omitted } = this.collector;
-    return { kind: this.kind, findings, counts, omitted, records: this.records };
+    return this.collector.report(this.kind, this.records);
   }
 }
 
@@ -118,10 +112,4 @@ function lastNonBlank(text: string): number {
 
 function isJsonWhitespace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0d || code === 0x0a;
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${bytes} bytes`;
 }

@@ -1,5 +1,5 @@
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
-import type { Finding } from '../findings';
+import { rangeOnLine, type Finding } from '../findings';
 import type { SeverityCounts } from './collector';
 
 /** The outcome of checking one artifact file on its own. */
@@ -21,3 +21,18 @@ export interface CheckOptions {
 
 /** Records larger than this are reported, not parsed: V8 cannot hold much larger strings anyway. */
 export const maxRecordBytes = 64 * 1024 * 1024;
+
+export function recordTooLarge(what: 'line' | 'file', bytes: number, line: number): Finding {
+  return {
+    code: 'record-too-large',
+    severity: 'error',
+    message: `This ${what} is ${formatBytes(bytes)}; records over ${formatBytes(maxRecordBytes)} are not parsed.`,
+    range: rangeOnLine(line, 0, 0),
+  };
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}

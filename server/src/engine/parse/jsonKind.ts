@@ -19,3 +19,9 @@ export function jsonTypeOf(value: unknown): JsonTypeName {
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** "an object", "an array", "a string", … and plain "null", for messages. */
+export function withArticle(type: JsonTypeName | string): string {
+  if (type === 'null') return 'null';
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+}

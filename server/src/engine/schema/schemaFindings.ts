@@ -6,7 +6,7 @@
 import type { ErrorObject } from 'ajv';
 import { parseTree, type Node as SyntaxNode } from 'jsonc-parser';
 import type { Finding, TextRange } from '../findings';
-import { isJsonObject, jsonTypeOf } from '../parse/jsonKind';
+import { isJsonObject, jsonTypeOf, withArticle } from '../parse/jsonKind';
 
 export interface RecordText {
   /** The record's JSON text: one JSONL line, or a whole JSON document. */
@@ -150,7 +150,7 @@ function expectation(error: ErrorObject): string {
     case 'type':
       return `expected ${String(params['type'])
         .split(',')
-        .map((type) => (type === 'null' ? 'null' : `${article(type)} ${type}`))
+        .map(withArticle)
         .join(' or ')}`;
     case 'enum':
       return `expected one of ${(params['allowedValues'] as unknown[]).map((allowed) => JSON.stringify(allowed)).join(', ')}`;
@@ -171,10 +171,6 @@ function expectation(error: ErrorObject): string {
     default:
       return `expected a value that ${error.message ?? 'matches the schema'}`;
   }
-}
-
-function article(type: string): string {
-  return /^[aeiou]/.test(type) ? 'an' : 'a';
 }
 
 function recordLabel(root: unknown): string {
@@ -215,7 +211,7 @@ function valueAtPointer(root: unknown, segments: readonly string[]): unknown {
 
 const maxShownCharacters = 40;
 
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   const type = jsonTypeOf(value);
   switch (type) {
     case 'string': {
@@ -231,7 +227,7 @@ export function describeValue(value: unknown): string {
     case 'array':
       return `an array of ${(value as unknown[]).length} items`;
     case 'object':
-      return 'an object';
+      return withArticle(type);
   }
 }
 
