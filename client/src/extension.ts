@@ -8,6 +8,7 @@ import { commandIds } from './commandIds';
 import { documentSelector } from './documentSelector';
 import { readSettings, ServerController } from './serverController';
 import { ServerStatus } from './serverStatus';
+import { errorMessage } from '../../shared/src/errors';
 
 let controller: ServerController | undefined;
 
@@ -51,7 +52,7 @@ export async function deactivate(): Promise<void> {
 }
 
 async function explainStartFailure(error: unknown, output: vscode.LogOutputChannel): Promise<void> {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorMessage(error);
   const choice = await vscode.window.showErrorMessage(`Rollout Evidence: the language server could not start (${reason}).`, 'Show Output');
   if (choice === 'Show Output') output.show(true);
 }

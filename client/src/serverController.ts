@@ -8,6 +8,7 @@ import { validationReportNotification, type InitializationOptions } from '../../
 import { sanitizeSettings, settingsSection, type RolloutEvidenceSettings } from '../../shared/src/settings';
 import { documentSelector } from './documentSelector';
 import type { ServerStatus } from './serverStatus';
+import { errorMessage } from '../../shared/src/errors';
 
 export class ServerController implements vscode.Disposable {
   private client: LanguageClient | undefined;
@@ -17,10 +18,6 @@ export class ServerController implements vscode.Disposable {
     private readonly output: vscode.LogOutputChannel,
     private readonly status: ServerStatus,
   ) {}
-
-  get isRunning(): boolean {
-    return this.client?.state === State.Running;
-  }
 
   async start(): Promise<void> {
     const settings = readSettings();
@@ -38,7 +35,7 @@ export class ServerController implements vscode.Disposable {
     try {
       await client.start();
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       this.output.error(`The language server could not start: ${reason}`);
       this.status.setState('stopped', `The language server could not start: ${reason}`);
       throw error;
@@ -53,10 +50,8 @@ export class ServerController implements vscode.Disposable {
   async stop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
-    if (client && client.state !== State.Stopped) {
-      await client.stop().catch((error: unknown) => this.output.warn(`Stopping the language server: ${String(error)}`));
-    }
-    await client?.dispose().catch(() => undefined);
+    // dispose() stops a running server first.
+    await client?.dispose().catch((error: unknown) => this.output.warn(`Stopping the language server: ${String(error)}`));
   }
 
   dispose(): void {

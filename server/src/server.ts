@@ -17,6 +17,7 @@ import { registerPullDiagnostics, registerPushDiagnostics, type DiagnosticsDeliv
 import { DocumentValidator } from './lsp/documentValidator';
 import { SettingsCache } from './lsp/settingsCache';
 import { version } from './version';
+import { errorDetail } from '../../shared/src/errors';
 
 const transports = ['--stdio', '--node-ipc', '--socket=', '--pipe='];
 if (!process.argv.slice(2).some((argument) => transports.some((transport) => argument.startsWith(transport)))) {
@@ -60,8 +61,8 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
 });
 
 // A bug in one request must not take down the server the user's editor depends on.
-process.on('uncaughtException', (error) => connection.console.error(`Uncaught exception: ${error.stack ?? error.message}`));
-process.on('unhandledRejection', (reason) => connection.console.error(`Unhandled rejection: ${String(reason)}`));
+process.on('uncaughtException', (error) => connection.console.error(`Uncaught exception: ${errorDetail(error)}`));
+process.on('unhandledRejection', (reason) => connection.console.error(`Unhandled rejection: ${errorDetail(reason)}`));
 
 documents.listen(connection);
 connection.listen();

@@ -190,6 +190,29 @@ describe('rollout-evidence check', () => {
     });
   });
 
+  it('checks hostile files without crashing: a 10 MB line, deep nesting, NUL bytes, __proto__ keys', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    writeTree(folder.path, {
+      'hostile/trajectory/acp_trajectory.jsonl': [
+        JSON.stringify({ type: 'user_message', text: 'x'.repeat(10 * 1024 * 1024) }),
+        `{"type":"tool_call","tool_call_id":"a","status":"pending","content":[${deep}]}`,
+        '\u0000\u0000\u0000',
+        '{"__proto__":{"type":"tool_call"},"constructor":{"status":"done"}}',
+        '',
+      ].join('\n'),
+      'hostile/result.json': `{"rewards": ${deep}}`,
+    });
+    const { status, stdout, stderr } = cli(['check', join(folder.path, 'hostile'), '--format', 'json']);
+    assert.equal(status, 1, stderr);
+    const diagnostics = (JSON.parse(stdout) as JsonReport).rollouts[0]!.diagnostics.map((d) => `${d.file}:${d.line} ${d.code}`);
+    assert.deepEqual(diagnostics, [
+      'result.json:1 schema',
+      'trajectory/acp_trajectory.jsonl:2 schema',
+      'trajectory/acp_trajectory.jsonl:3 jsonl-syntax',
+      'trajectory/acp_trajectory.jsonl:4 schema',
+    ]);
+  });
+
   it('prints help and version', () => {
     assert.match(cli(['--help']).stdout, /^Usage: rollout-evidence check/);
     const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };

@@ -1,10 +1,11 @@
 /** The `rollout-evidence` executable. */
 import { main } from './main';
+import { errorDetail } from '../../../shared/src/errors';
 
 try {
   process.exitCode = main(process.argv.slice(2));
 } catch (error) {
   // main() turns every expected failure into exit status 2 with a message; reaching here is a bug.
-  process.stderr.write(`rollout-evidence: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(`rollout-evidence: internal error: ${errorDetail(error)}\n`);
   process.exitCode = 2;
 }

@@ -13,6 +13,7 @@ import {
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DocumentValidator } from './documentValidator';
 import { cancelledError, runSafeAsync } from './runner';
+import { errorDetail } from '../../../shared/src/errors';
 
 export interface DiagnosticsDelivery {
   /** Something outside the documents changed (settings): every open document must be validated again. */
@@ -73,15 +74,21 @@ export function registerPushDiagnostics(
           (validation) => {
             if (validation && !isStale()) void connection.sendDiagnostics({ uri: document.uri, version, diagnostics: validation.diagnostics });
           },
-          (error: unknown) => connection.console.error(`Validating ${document.uri} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+          (error: unknown) => connection.console.error(`Validating ${document.uri} failed: ${errorDetail(error)}`),
         );
       }, delayMs),
     );
   };
 
-  documents.onDidOpen((event) => schedule(event.document, 0));
-  documents.onDidChangeContent((event) => schedule(event.document, pushDelayMs));
+  // Opening fires a content change too: validate an opened document at once, an edited one after a pause.
+  const opened = new Set<string>();
+  documents.onDidChangeContent((event) => {
+    const uri = event.document.uri;
+    schedule(event.document, opened.has(uri) ? pushDelayMs : 0);
+    opened.add(uri);
+  });
   documents.onDidClose((event) => {
+    opened.delete(event.document.uri);
     clearTimeout(pending.get(event.document.uri));
     pending.delete(event.document.uri);
     void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });

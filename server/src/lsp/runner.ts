@@ -3,6 +3,7 @@
  * and turns an unexpected exception into a logged fallback answer rather than a dead server.
  */
 import { LSPErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver/node';
+import { errorDetail } from '../../../shared/src/errors';
 
 export interface Logger {
   error(message: string): void;
@@ -28,7 +29,7 @@ export function runSafeAsync<T, E>(
       work().then(
         (result) => resolve(token.isCancellationRequested ? cancelledError() : result),
         (error: unknown) => {
-          logger.error(`${description} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          logger.error(`${description} failed: ${errorDetail(error)}`);
           resolve(fallback);
         },
       );

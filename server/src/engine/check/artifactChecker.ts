@@ -25,8 +25,7 @@ export class ArtifactChecker {
   constructor(private readonly schemas: SchemaRegistry = new SchemaRegistry()) {}
 
   checkText(text: string, kind: ArtifactKind, options: CheckOptions): FileReport {
-    const validate = this.schemas.validatorFor(kind);
-    if (artifactKindInfo(kind).format === 'json') return checkJsonDocument(text, kind, validate, options);
+    if (artifactKindInfo(kind).format === 'json') return checkJsonDocument(text, kind, this.schemas.validatorFor(kind), options);
     return this.checkLines(linesOfText(text), kind, options);
   }
 
@@ -61,7 +60,6 @@ export class ArtifactChecker {
     if (artifactKindInfo(kind).format === 'jsonl') {
       return this.checkLines(linesOfFile(path, { maxLineBytes: maxRecordBytes, onBytesRead: options.onBytesRead }), kind, options);
     }
-    const validate = this.schemas.validatorFor(kind);
     const size = statSync(path).size;
     if (size > maxRecordBytes) {
       const collector = new FindingCollector(options.maxFindings);
@@ -71,7 +69,7 @@ export class ArtifactChecker {
     const bytes = readFileSync(path);
     options.onBytesRead?.(bytes.length);
     const text = bytes.toString('utf8');
-    return checkJsonDocument(text, kind, validate, options, isUtf8(bytes) ? [] : [invalidUtf8Finding(bytes)]);
+    return checkJsonDocument(text, kind, this.schemas.validatorFor(kind), options, isUtf8(bytes) ? [] : [invalidUtf8Finding(bytes)]);
   }
 
   private checkLines(lines: Iterable<SourceLine>, kind: ArtifactKind, options: CheckOptions): FileReport {

@@ -3,6 +3,7 @@
  * reliable position, so the scanner of jsonc-parser runs only on text that has already failed.
  */
 import { ParseErrorCode, parse as parseTolerant, type ParseError } from 'jsonc-parser';
+import { errorMessage } from '../../../../shared/src/errors';
 
 export type JsonParseOutcome =
   | { readonly ok: true; readonly value: unknown }
@@ -28,8 +29,7 @@ function locateSyntaxError(text: string, parseFailure: unknown): { offset: numbe
   const nulNote = nul === -1 ? '' : ' The text contains NUL bytes: is this a binary file?';
   const first = errors[0];
   if (!first) {
-    const detail = parseFailure instanceof Error ? parseFailure.message : String(parseFailure);
-    return { offset: 0, length: text.length, message: `Not valid JSON: ${detail}.${nulNote}` };
+    return { offset: 0, length: text.length, message: `Not valid JSON: ${errorMessage(parseFailure)}.${nulNote}` };
   }
   const trailingComma = trailingCommaBefore(text, first);
   if (trailingComma !== -1) {
