@@ -33,14 +33,25 @@ const contexts = [
 ];
 
 if (withTests) {
-  const entryPoints = await findFiles(join(root, 'test'), (name) => name.endsWith('.test.ts') || name.endsWith('.bench.ts'));
+  const testsDir = join(root, 'test');
+  const editorTestsDir = join(testsDir, 'vscode');
+  const nodeEntries = await findFiles(testsDir, (path) => !path.startsWith(editorTestsDir) && (path.endsWith('.test.ts') || path.endsWith('.bench.ts')));
+  // Real-editor tests: a launcher and a shim that run on this Node, and suites that run inside the
+  // VS Code extension host, which provides `vscode`; mocha and the browser driver stay in node_modules.
+  const editorEntries = [
+    join(editorTestsDir, 'run.ts'),
+    join(editorTestsDir, 'codeShim.ts'),
+    ...(await findFiles(editorTestsDir, (path) => /\/(suite|installed)\/[^/]+\.ts$/.test(path))),
+  ];
+  const outName = (file) => relative(testsDir, file).replace(/\.ts$/, '');
   contexts.push({
     ...common,
     sourcemap: true,
     minify: false,
-    entryPoints: Object.fromEntries(entryPoints.map((file) => [relative(join(root, 'test'), file).replace(/\.ts$/, ''), file])),
+    entryPoints: Object.fromEntries([...nodeEntries, ...editorEntries].map((file) => [outName(file), file])),
     outdir: 'out/test',
-    external: ['vscode'],
+    external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron'],
+    banner: { js: '#!/usr/bin/env node' },
   });
 }
 
@@ -55,7 +66,11 @@ if (watch) {
   } finally {
     await Promise.all(built.map((context) => context.dispose()));
   }
-  if (process.exitCode !== 1) await chmod(join(root, 'dist/cli.js'), 0o755);
+  if (process.exitCode !== 1) {
+    await chmod(join(root, 'dist/cli.js'), 0o755);
+    // runTests() executes the shim directly, as it would a VS Code binary.
+    if (withTests) await chmod(join(root, 'out/test/vscode/codeShim.js'), 0o755);
+  }
 }
 
 async function findFiles(folder, accept) {
@@ -63,7 +78,7 @@ async function findFiles(folder, accept) {
   for (const entry of await readdir(folder, { withFileTypes: true })) {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) found.push(...(await findFiles(path, accept)));
-    else if (accept(entry.name)) found.push(path);
+    else if (accept(path)) found.push(path);
   }
   return found;
 }

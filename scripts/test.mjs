@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// Runs every built test file (out/test/**/*.test.js) with node's test runner, prints the spec report,
-// and ends with the closing line CI reads: "N passed, N failed".
-//   node scripts/test.mjs [substring ...]   only files whose path contains one of the substrings
+// Runs every built test: the node suites (out/test/**/*.test.js) with node's test runner and its spec
+// report, then the real-editor suites in VS Code (out/test/vscode/run.js). Ends with the closing line
+// CI reads, over both: "N passed, N failed".
+//   node scripts/test.mjs [substring ...]   only node test files whose path contains a substring
+//                                           (the real-editor suites run when "vscode" is among them)
+//   ROLLOUT_EVIDENCE_SKIP_EDITOR=1          skip the real-editor suites (they are on by default)
+import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
@@ -10,34 +14,58 @@ import { spec } from 'node:test/reporters';
 
 const root = new URL('..', import.meta.url).pathname;
 const filters = process.argv.slice(2);
-const files = findTests(join(root, 'out/test')).filter(
-  (file) => filters.length === 0 || filters.some((filter) => relative(root, file).includes(filter)),
-);
-if (files.length === 0) {
+const editorTests = join(root, 'out/test/vscode');
+const selected = (path) => filters.length === 0 || filters.some((filter) => relative(root, path).includes(filter));
+const files = findTests(join(root, 'out/test')).filter(selected);
+const withEditor = selected(join(editorTests, 'run.js')) && process.env.ROLLOUT_EVIDENCE_SKIP_EDITOR !== '1';
+if (files.length === 0 && !withEditor) {
   console.error('No built test files found under out/test: run "npm test", which builds them first.');
   process.exit(2);
 }
 
-let passed = 0;
-let failed = 0;
-const stream = run({ files, concurrency: Math.max(1, availableParallelism()), timeout: 10 * 60 * 1000 });
-// Suites report too; count only tests, as the runner's own summary does.
-stream.on('test:pass', (event) => {
-  if (event.details?.type !== 'suite' && !event.skip && !event.todo) passed++;
-});
-stream.on('test:fail', (event) => {
-  if (event.details?.type !== 'suite') failed++;
-});
-stream.compose(spec).pipe(process.stdout);
-stream.on('end', () => {
-  // After the spec reporter has flushed its own summary, so this stays the last line.
-  setImmediate(() => {
-    process.stdout.write(`${passed} passed, ${failed} failed\n`);
-    process.exitCode = failed > 0 ? 1 : 0;
-  });
-});
+const node = files.length > 0 ? await runNodeTests(files) : { passed: 0, failed: 0 };
+const editor = withEditor ? await runEditorTests() : { passed: 0, failed: 0 };
+const passed = node.passed + editor.passed;
+const failed = node.failed + editor.failed;
+if (withEditor) console.log(`\nnode suites: ${node.passed} passed, ${node.failed} failed; real-editor suites: ${editor.passed} passed, ${editor.failed} failed`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exitCode = failed > 0 ? 1 : 0;
 
+function runNodeTests(testFiles) {
+  return new Promise((resolve) => {
+    const counts = { passed: 0, failed: 0 };
+    const stream = run({ files: testFiles, concurrency: Math.max(1, availableParallelism()), timeout: 10 * 60 * 1000 });
+    // Suites report too; count only tests, as the runner's own summary does.
+    stream.on('test:pass', (event) => {
+      if (event.details?.type !== 'suite' && !event.skip && !event.todo) counts.passed++;
+    });
+    stream.on('test:fail', (event) => {
+      if (event.details?.type !== 'suite') counts.failed++;
+    });
+    const report = stream.compose(spec);
+    report.pipe(process.stdout, { end: false });
+    report.on('end', () => resolve(counts));
+  });
+}
+
+/** The real-editor launcher prints its own "N passed, N failed" last; anything else counts as a failure. */
+function runEditorTests() {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(editorTests, 'run.js')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let last = '';
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      last = (last + chunk.toString()).slice(-4096);
+    });
+    child.on('close', (code) => {
+      const match = /(\d+) passed, (\d+) failed\s*$/.exec(last);
+      if (match && (code === 0) === (match[2] === '0')) resolve({ passed: Number(match[1]), failed: Number(match[2]) });
+      else resolve({ passed: match ? Number(match[1]) : 0, failed: Math.max(1, match ? Number(match[2]) : 1) });
+    });
+  });
+}
 function findTests(folder) {
+  if (folder === editorTests) return [];
   let entries;
   try {
     entries = readdirSync(folder, { withFileTypes: true });

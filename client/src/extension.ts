@@ -27,14 +27,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         await server.restart();
         void vscode.window.setStatusBarMessage('Rollout Evidence: language server restarted', 3000);
       } catch (error) {
-        await explainStartFailure(error, output);
+        // Not awaited: the command is done; the message waits for the user on its own.
+        void explainStartFailure(error, output);
       }
     }),
     // The document selector is fixed when a client starts, so new artifact patterns need a new client.
     vscode.workspace.onDidChangeConfiguration(async (event) => {
       if (!event.affectsConfiguration(`${settingsSection}.artifacts`)) return;
       output.info('rolloutEvidence.artifacts changed: restarting the language server with the new patterns.');
-      await server.restart().catch((error: unknown) => explainStartFailure(error, output));
+      await server.restart().catch((error: unknown) => void explainStartFailure(error, output));
     }),
   );
 

@@ -1,0 +1,47 @@
+/**
+ * One check through the user's eyes: in the real workbench, open the faulty example trajectory, open
+ * the Problems panel, and find our diagnostic's text there. Leaves a screenshot for a person to look at.
+ */
+import * as assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { VsCodeServerTools } from './environment';
+import { openWorkbench } from './workbench';
+
+const stepTimeoutMs = 60_000;
+
+export async function checkProblemsPanel(options: {
+  readonly tools: VsCodeServerTools;
+  readonly extensionPath: string;
+  readonly workspace: string;
+  readonly file: string;
+  readonly expectedText: string;
+  readonly screenshot: string;
+  readonly log: (line: string) => void;
+}): Promise<void> {
+  const workbench = await openWorkbench({ tools: options.tools, folder: options.workspace, extensionDevelopmentPaths: [options.extensionPath], log: options.log });
+  const page = workbench.page;
+  try {
+    await page.locator('.monaco-workbench').waitFor({ timeout: stepTimeoutMs });
+
+    // Quick Open: the command palette without its ">" prefix searches files.
+    await page.keyboard.press('F1');
+    const quickInput = page.locator('.quick-input-widget input');
+    await quickInput.waitFor({ timeout: stepTimeoutMs });
+    await quickInput.fill(options.file);
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: stepTimeoutMs });
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: options.file.split('/').pop()! }).waitFor({ timeout: stepTimeoutMs });
+
+    await page.keyboard.press('Control+Shift+M');
+    const panel = page.locator('.markers-panel');
+    await panel.getByText(options.expectedText, { exact: false }).first().waitFor({ timeout: stepTimeoutMs });
+    const shown = await panel.innerText();
+    assert.ok(shown.includes(options.expectedText), `the Problems panel shows "${options.expectedText}"`);
+    assert.ok(shown.includes('rollout-evidence'), 'the Problems panel names our source');
+  } finally {
+    mkdirSync(dirname(options.screenshot), { recursive: true });
+    await page.screenshot({ path: options.screenshot }).catch((error: unknown) => options.log(`no screenshot: ${String(error)}`));
+    await workbench.close();
+  }
+}
