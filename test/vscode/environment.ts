@@ -71,9 +71,12 @@ function isInstalled(name: string, target: string): boolean {
 function installLocked(name: string, target: string, env: Record<string, string>): void {
   mkdirSync(target, { recursive: true });
   for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(lockedTools, name, file), join(target, file));
+  // Under `npm test` the environment carries the outer npm's settings, among them a user agent naming
+  // Node 20, which code-server's install script reads as the Node it runs on: start from a clean slate.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')));
   const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
     cwd: target,
-    env: { ...process.env, ...env },
+    env: { ...inherited, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
     timeout: installTimeoutMs,
   });
