@@ -67,13 +67,14 @@ interface SuiteRun {
 
 async function runSuite(editor: Editor, suite: SuiteRun, scratch: string): Promise<SuiteCounts> {
   say(`suite: ${suite.name}`);
-  const resultsFile = join(scratch, `${suite.name.replace(/\W+/g, '-')}.json`);
+  const slug = suite.name.replace(/\W+/g, '-');
+  const resultsFile = join(scratch, `${slug}.json`);
   try {
     await runTests({
       vscodeExecutablePath: editor.kind === 'desktop' ? editor.executable : join(__dirname, 'codeShim.js'),
       extensionDevelopmentPath: suite.extensionDevelopmentPath,
       extensionTestsPath: suite.extensionTestsPath,
-      launchArgs: [suite.workspace, `--extensions-dir=${suite.extensionsDir}`, `--user-data-dir=${join(scratch, 'user-data')}`],
+      launchArgs: [suite.workspace, `--extensions-dir=${suite.extensionsDir}`, `--user-data-dir=${join(scratch, `user-data-${slug}`)}`],
       extensionTestsEnv: editorEnvironment(editor, resultsFile, suite.env),
     });
   } catch (error) {
@@ -111,79 +112,82 @@ function emptyHostExtension(folder: string): string {
   return folder;
 }
 
+/** The suites edit documents: each gets its own copy of the examples, never the repository's files. */
+function copyOfExamples(scratch: string, name: string): string {
+  const workspace = join(scratch, name);
+  cpSync(examplesDir, workspace, { recursive: true });
+  return workspace;
+}
+
+function integrationSuite(editor: Editor, scratch: string): Promise<SuiteCounts> {
+  return runSuite(
+    editor,
+    {
+      name: 'integration',
+      extensionDevelopmentPath: repoRoot,
+      extensionTestsPath: join(__dirname, 'suite/index.js'),
+      workspace: copyOfExamples(scratch, 'workspace'),
+      extensionsDir: join(scratch, 'no-extensions'),
+    },
+    scratch,
+  );
+}
+
+async function installedSuite(editor: Editor, scratch: string): Promise<SuiteCounts> {
+  const extensionsDir = join(scratch, 'installed-extensions');
+  try {
+    installPackagedExtension(editor, extensionsDir);
+  } catch (error) {
+    say(`the packaged extension could not be installed: ${errorMessage(error)}`);
+    return { passed: 0, failed: 1 };
+  }
+  return runSuite(
+    editor,
+    {
+      name: 'installed .vsix',
+      extensionDevelopmentPath: emptyHostExtension(mkdtempSync(join(scratch, 'host-'))),
+      extensionTestsPath: join(__dirname, 'installed/index.js'),
+      workspace: copyOfExamples(scratch, 'workspace-installed'),
+      extensionsDir,
+      env: { ROLLOUT_EVIDENCE_EXTENSIONS_DIR: extensionsDir },
+    },
+    scratch,
+  );
+}
+
+async function problemsPanelCheck(editor: Editor, scratch: string): Promise<SuiteCounts> {
+  if (editor.kind !== 'server') {
+    say('the Problems panel check drives the web workbench: it runs with the VS Code server only');
+    return { passed: 0, failed: 0 };
+  }
+  const screenshot = join(repoRoot, 'test-output/problems-panel.png');
+  try {
+    await checkProblemsPanel({
+      tools: editor.tools,
+      extensionPath: repoRoot,
+      workspace: copyOfExamples(scratch, 'workspace-ui'),
+      file: 'jobs/2026-08-22__10-00-00/regex-log__bab1cbf6/trajectory/acp_trajectory.jsonl',
+      expectedText: 'Trailing comma before',
+      screenshot,
+      log: say,
+    });
+    say(`✔ the Problems panel shows the diagnostic (screenshot: ${screenshot})`);
+    return { passed: 1, failed: 0 };
+  } catch (error) {
+    say(`✖ the Problems panel check failed (screenshot: ${screenshot}): ${errorDetail(error)}`);
+    return { passed: 0, failed: 1 };
+  }
+}
+
 async function main(): Promise<number> {
   const scratch = mkdtempSync(join(tmpdir(), 'rollout-evidence-real-editor-'));
   const totals = { passed: 0, failed: 0 };
-  const add = (counts: SuiteCounts) => {
-    totals.passed += counts.passed;
-    totals.failed += counts.failed;
-  };
   try {
     const editor = await prepareEditor(chooseEditor());
-    // The suites edit documents: they get a copy of the examples, never the files in the repository.
-    const workspace = join(scratch, 'workspace');
-    cpSync(examplesDir, workspace, { recursive: true });
-
-    add(
-      await runSuite(
-        editor,
-        {
-          name: 'integration',
-          extensionDevelopmentPath: repoRoot,
-          extensionTestsPath: join(__dirname, 'suite/index.js'),
-          workspace,
-          extensionsDir: join(scratch, 'no-extensions'),
-        },
-        scratch,
-      ),
-    );
-
-    const extensionsDir = join(scratch, 'installed-extensions');
-    try {
-      installPackagedExtension(editor, extensionsDir);
-      const freshWorkspace = join(scratch, 'workspace-installed');
-      cpSync(examplesDir, freshWorkspace, { recursive: true });
-      add(
-        await runSuite(
-          editor,
-          {
-            name: 'installed .vsix',
-            extensionDevelopmentPath: emptyHostExtension(mkdtempSync(join(scratch, 'host-'))),
-            extensionTestsPath: join(__dirname, 'installed/index.js'),
-            workspace: freshWorkspace,
-            extensionsDir,
-            env: { ROLLOUT_EVIDENCE_EXTENSIONS_DIR: extensionsDir },
-          },
-          scratch,
-        ),
-      );
-    } catch (error) {
-      say(`the packaged extension could not be checked: ${errorMessage(error)}`);
-      add({ passed: 0, failed: 1 });
-    }
-
-    if (editor.kind === 'server') {
-      const screenshot = join(repoRoot, 'test-output/problems-panel.png');
-      const uiWorkspace = join(scratch, 'workspace-ui');
-      cpSync(examplesDir, uiWorkspace, { recursive: true });
-      try {
-        await checkProblemsPanel({
-          tools: editor.tools,
-          extensionPath: repoRoot,
-          workspace: uiWorkspace,
-          file: 'jobs/2026-08-22__10-00-00/regex-log__bab1cbf6/trajectory/acp_trajectory.jsonl',
-          expectedText: 'Trailing comma before',
-          screenshot,
-          log: say,
-        });
-        say(`✔ the Problems panel shows the diagnostic (screenshot: ${screenshot})`);
-        add({ passed: 1, failed: 0 });
-      } catch (error) {
-        say(`✖ the Problems panel check failed (screenshot: ${screenshot}): ${errorDetail(error)}`);
-        add({ passed: 0, failed: 1 });
-      }
-    } else {
-      say('the Problems panel check drives the web workbench: it runs with the VS Code server only');
+    for (const suite of [integrationSuite, installedSuite, problemsPanelCheck]) {
+      const counts = await suite(editor, scratch);
+      totals.passed += counts.passed;
+      totals.failed += counts.failed;
     }
   } catch (error) {
     say(error instanceof MissingSystemPackage ? error.message : `could not run the real-editor tests: ${errorDetail(error)}`);
