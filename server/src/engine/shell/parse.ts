@@ -1,0 +1,316 @@
+/**
+ * A recursive-descent parser for the POSIX shell grammar the evidence rules need. Reserved words are
+ * recognised only where a command starts and only unquoted, as the shell does.
+ */
+import {
+  ShellSyntaxError,
+  type AndOr,
+  type Command,
+  type CommandList,
+  type Pipeline,
+  type Redirection,
+  type SimpleCommand,
+  type Word,
+} from './syntax';
+import { tokenize, type Token } from './tokens';
+
+const redirectionOperators = new Set(['<', '>', '>>', '<<', '<<-', '<<<', '<&', '>&', '<>', '>|', '&>']);
+const listTerminators = new Set(['then', 'elif', 'else', 'fi', 'do', 'done', 'esac', '}', ')', ';;']);
+const assignment = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/** Parses shell text; throws ShellSyntaxError with the offset of the fault. */
+export function parseShell(source: string, base = 0): CommandList {
+  const parser = new Parser(tokenize(source, base, parseShell), base + source.length);
+  const list = parser.list();
+  parser.expectEnd();
+  return list;
+}
+
+class Parser {
+  private position = 0;
+
+  constructor(
+    private readonly tokens: readonly Token[],
+    private readonly end: number,
+  ) {}
+
+  expectEnd(): void {
+    this.skipNewlines();
+    const token = this.peek();
+    if (token) throw new ShellSyntaxError(`unexpected "${describe(token)}"`, start(token));
+  }
+
+  list(): CommandList {
+    const items: { andOr: AndOr; background: boolean }[] = [];
+    this.skipNewlines();
+    while (this.startsCommand()) {
+      const andOr = this.andOr();
+      let background = false;
+      const separator = this.peek();
+      if (separator?.type === 'operator' && (separator.value === ';' || separator.value === '&' || separator.value === '\n')) {
+        background = separator.value === '&';
+        this.position++;
+      }
+      items.push({ andOr, background });
+      this.skipNewlines();
+      if (!separator || separator.type !== 'operator' || ![';', '&', '\n'].includes(separator.value)) break;
+    }
+    const first = items[0]?.andOr;
+    const last = items.at(-1)?.andOr;
+    return { items, start: first?.start ?? this.currentStart(), end: last?.end ?? this.currentStart() };
+  }
+
+  private andOr(): AndOr {
+    const pipelines = [this.pipeline()];
+    const operators: ('&&' | '||')[] = [];
+    for (let token = this.peek(); token?.type === 'operator' && (token.value === '&&' || token.value === '||'); token = this.peek()) {
+      this.position++;
+      operators.push(token.value);
+      this.skipNewlines();
+      pipelines.push(this.pipeline());
+    }
+    return { pipelines, operators, start: pipelines[0]!.start, end: pipelines.at(-1)!.end };
+  }
+
+  private pipeline(): Pipeline {
+    let negation: { start: number; end: number } | undefined;
+    const bang = this.peek();
+    if (bang?.type === 'word' && !bang.word.quoted && bang.word.text === '!') {
+      negation = { start: bang.word.start, end: bang.word.end };
+      this.position++;
+    }
+    const commands = [this.command()];
+    for (let token = this.peek(); token?.type === 'operator' && token.value === '|'; token = this.peek()) {
+      this.position++;
+      this.skipNewlines();
+      commands.push(this.command());
+    }
+    return { negation, commands, start: negation?.start ?? commands[0]!.start, end: commands.at(-1)!.end };
+  }
+
+  private command(): Command {
+    const token = this.peek();
+    if (!token) throw new ShellSyntaxError('a command was expected', this.end);
+    if (token.type === 'operator' && token.value === '(') {
+      this.position++;
+      const body = this.list();
+      const close = this.expectOperator(')');
+      return this.withRedirections({ kind: 'subshell', body, start: token.start, end: close.end });
+    }
+    if (token.type === 'word' && !token.word.quoted) {
+      switch (token.word.text) {
+        case '{': {
+          this.position++;
+          const body = this.list();
+          const close = this.expectReserved('}');
+          return this.withRedirections({ kind: 'group', body, start: token.word.start, end: close.end });
+        }
+        case 'if':
+          return this.ifClause(token.word);
+        case 'while':
+        case 'until':
+          return this.conditionalLoop(token.word, token.word.text);
+        case 'for':
+          return this.forLoop(token.word);
+        case 'case':
+          return this.caseClause(token.word);
+      }
+      const next = this.tokens[this.position + 1];
+      const after = this.tokens[this.position + 2];
+      if (next?.type === 'operator' && next.value === '(' && after?.type === 'operator' && after.value === ')' && /^[A-Za-z_][\w-]*$/.test(token.word.text)) {
+        this.position += 3;
+        this.skipNewlines();
+        const body = this.command();
+        return { kind: 'function', name: token.word.text, body, start: token.word.start, end: body.end };
+      }
+    }
+    return this.simpleCommand();
+  }
+
+  private ifClause(keyword: Word): Command {
+    this.position++;
+    const branches: { condition: CommandList; body: CommandList }[] = [];
+    let elseBody: CommandList | undefined;
+    for (;;) {
+      const condition = this.list();
+      this.expectReserved('then');
+      const body = this.list();
+      branches.push({ condition, body });
+      const next = this.expectReserved('elif', 'else', 'fi');
+      if (next.text === 'elif') continue;
+      if (next.text === 'else') {
+        elseBody = this.list();
+        const fi = this.expectReserved('fi');
+        return this.withRedirections({ kind: 'if', branches, elseBody, start: keyword.start, end: fi.end });
+      }
+      return this.withRedirections({ kind: 'if', branches, start: keyword.start, end: next.end });
+    }
+  }
+
+  private conditionalLoop(keyword: Word, loopKind: 'while' | 'until'): Command {
+    this.position++;
+    const condition = this.list();
+    this.expectReserved('do');
+    const body = this.list();
+    const done = this.expectReserved('done');
+    return this.withRedirections({ kind: 'loop', keyword: loopKind, condition, items: [], body, start: keyword.start, end: done.end });
+  }
+
+  private forLoop(keyword: Word): Command {
+    this.position++;
+    const name = this.peek();
+    if (name?.type !== 'word') throw new ShellSyntaxError('a loop variable was expected after "for"', name ? start(name) : this.end);
+    this.position++;
+    const items: Word[] = [];
+    const maybeIn = this.peek();
+    if (maybeIn?.type === 'word' && !maybeIn.word.quoted && maybeIn.word.text === 'in') {
+      this.position++;
+      for (let token = this.peek(); token?.type === 'word'; token = this.peek()) {
+        items.push(token.word);
+        this.position++;
+      }
+    }
+    const separator = this.peek();
+    if (separator?.type === 'operator' && (separator.value === ';' || separator.value === '\n')) this.position++;
+    this.skipNewlines();
+    this.expectReserved('do');
+    const body = this.list();
+    const done = this.expectReserved('done');
+    return this.withRedirections({ kind: 'loop', keyword: 'for', items, body, start: keyword.start, end: done.end });
+  }
+
+  private caseClause(keyword: Word): Command {
+    this.position++;
+    this.expectWord('the word to match after "case"');
+    this.skipNewlines();
+    this.expectReserved('in');
+    const bodies: CommandList[] = [];
+    for (;;) {
+      this.skipNewlines();
+      const token = this.peek();
+      if (!token) throw new ShellSyntaxError('"case" not closed by "esac"', keyword.start);
+      if (token.type === 'word' && !token.word.quoted && token.word.text === 'esac') {
+        this.position++;
+        return this.withRedirections({ kind: 'case', bodies, start: keyword.start, end: token.word.end });
+      }
+      // A pattern list: [(] pattern [| pattern]… )
+      if (token.type === 'operator' && token.value === '(') this.position++;
+      for (;;) {
+        this.expectWord('a case pattern');
+        const next = this.peek();
+        if (next?.type === 'operator' && next.value === '|') this.position++;
+        else break;
+      }
+      this.expectOperator(')');
+      bodies.push(this.list());
+      const terminator = this.peek();
+      if (terminator?.type === 'operator' && terminator.value === ';;') this.position++;
+    }
+  }
+
+  private simpleCommand(): SimpleCommand {
+    const assignments: Word[] = [];
+    const words: Word[] = [];
+    const redirections: Redirection[] = [];
+    const first = this.peek();
+    for (let token = this.peek(); token; token = this.peek()) {
+      if (token.type === 'operator') {
+        if (!redirectionOperators.has(token.value)) break;
+        this.position++;
+        const target = this.peek();
+        if (target?.type !== 'word') throw new ShellSyntaxError(`a file name was expected after "${token.value}"`, token.end);
+        this.position++;
+        redirections.push({ operator: token.value, target: target.word, start: token.start, end: target.word.end });
+        continue;
+      }
+      // An I/O number such as the 2 in 2>&1 belongs to the redirection that follows it.
+      const next = this.tokens[this.position + 1];
+      if (/^\d+$/.test(token.word.text) && !token.word.quoted && next?.type === 'operator' && next.start === token.word.end && redirectionOperators.has(next.value)) {
+        this.position++;
+        continue;
+      }
+      if (words.length === 0 && !token.word.quoted && assignment.test(token.word.text)) assignments.push(token.word);
+      else words.push(token.word);
+      this.position++;
+    }
+    if (!first || (assignments.length === 0 && words.length === 0 && redirections.length === 0)) {
+      throw new ShellSyntaxError(first ? `unexpected "${describe(first)}"` : 'a command was expected', first ? start(first) : this.end);
+    }
+    const parts = [...assignments, ...words, ...redirections];
+    return {
+      kind: 'simple',
+      assignments,
+      words,
+      redirections,
+      start: Math.min(...parts.map((part) => part.start)),
+      end: Math.max(...parts.map((part) => part.end)),
+    };
+  }
+
+  private withRedirections<T extends Command>(command: T): T {
+    let end = command.end;
+    for (let token = this.peek(); token?.type === 'operator' && redirectionOperators.has(token.value); token = this.peek()) {
+      this.position++;
+      const target = this.expectWord(`a file name after "${token.value}"`);
+      end = target.end;
+    }
+    return { ...command, end };
+  }
+
+  private startsCommand(): boolean {
+    const token = this.peek();
+    if (!token) return false;
+    if (token.type === 'operator') return token.value === '(' || redirectionOperators.has(token.value);
+    return token.word.quoted || !listTerminators.has(token.word.text);
+  }
+
+  private skipNewlines(): void {
+    for (let token = this.peek(); token?.type === 'operator' && token.value === '\n'; token = this.peek()) this.position++;
+  }
+
+  private expectReserved(...expected: string[]): Word {
+    this.skipNewlines();
+    const token = this.peek();
+    if (token?.type === 'word' && !token.word.quoted && expected.includes(token.word.text)) {
+      this.position++;
+      return token.word;
+    }
+    throw new ShellSyntaxError(`"${expected.join('" or "')}" was expected${token ? `, found "${describe(token)}"` : ''}`, token ? start(token) : this.end);
+  }
+
+  private expectOperator(value: string): { end: number } {
+    this.skipNewlines();
+    const token = this.peek();
+    if (token?.type === 'operator' && token.value === value) {
+      this.position++;
+      return token;
+    }
+    throw new ShellSyntaxError(`"${value}" was expected${token ? `, found "${describe(token)}"` : ''}`, token ? start(token) : this.end);
+  }
+
+  private expectWord(what: string): Word {
+    const token = this.peek();
+    if (token?.type === 'word') {
+      this.position++;
+      return token.word;
+    }
+    throw new ShellSyntaxError(`${what} was expected`, token ? start(token) : this.end);
+  }
+
+  private peek(): Token | undefined {
+    return this.tokens[this.position];
+  }
+
+  private currentStart(): number {
+    const token = this.peek();
+    return token ? start(token) : this.end;
+  }
+}
+
+function start(token: Token): number {
+  return token.type === 'word' ? token.word.start : token.start;
+}
+
+function describe(token: Token): string {
+  return token.type === 'word' ? token.word.text : token.value === '\n' ? 'newline' : token.value;
+}

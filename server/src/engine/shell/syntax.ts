@@ -1,0 +1,97 @@
+/**
+ * The syntax tree of a POSIX shell command, as far as the evidence rules need it: lists, and-or chains,
+ * pipelines, subshells, brace groups, if/while/until/for/case, function definitions and simple commands.
+ * Every node keeps its span (start inclusive, end exclusive) in the command text, so that a finding can
+ * point at the exact characters that matter.
+ */
+
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface Word extends Span {
+  /** The word as the shell would see it after quote removal; substitutions stay as written. */
+  readonly text: string;
+  /** True when any part was quoted (quoted words are never reserved words). */
+  readonly quoted: boolean;
+  /** `$(…)` and backtick substitutions inside the word, parsed. */
+  readonly substitutions: readonly CommandList[];
+}
+
+export interface Redirection extends Span {
+  readonly operator: string;
+  readonly target?: Word;
+}
+
+export interface SimpleCommand extends Span {
+  readonly kind: 'simple';
+  readonly assignments: readonly Word[];
+  /** The command name and its arguments. Empty for a command made only of assignments or redirections. */
+  readonly words: readonly Word[];
+  readonly redirections: readonly Redirection[];
+}
+
+export interface Subshell extends Span {
+  readonly kind: 'subshell';
+  readonly body: CommandList;
+}
+
+export interface BraceGroup extends Span {
+  readonly kind: 'group';
+  readonly body: CommandList;
+}
+
+export interface IfClause extends Span {
+  readonly kind: 'if';
+  readonly branches: readonly { readonly condition: CommandList; readonly body: CommandList }[];
+  readonly elseBody?: CommandList;
+}
+
+export interface Loop extends Span {
+  readonly kind: 'loop';
+  readonly keyword: 'while' | 'until' | 'for';
+  /** The loop condition (while/until), absent for `for`. */
+  readonly condition?: CommandList;
+  /** The words a `for` loop iterates over. */
+  readonly items: readonly Word[];
+  readonly body: CommandList;
+}
+
+export interface CaseClause extends Span {
+  readonly kind: 'case';
+  readonly bodies: readonly CommandList[];
+}
+
+export interface FunctionDefinition extends Span {
+  readonly kind: 'function';
+  readonly name: string;
+  readonly body: Command;
+}
+
+export type Command = SimpleCommand | Subshell | BraceGroup | IfClause | Loop | CaseClause | FunctionDefinition;
+
+export interface Pipeline extends Span {
+  /** Set when the pipeline starts with `!`, which inverts its status. */
+  readonly negation?: Span;
+  readonly commands: readonly Command[];
+}
+
+export interface AndOr extends Span {
+  readonly pipelines: readonly Pipeline[];
+  /** `operators[i]` joins `pipelines[i]` and `pipelines[i + 1]`. */
+  readonly operators: readonly ('&&' | '||')[];
+}
+
+export interface CommandList extends Span {
+  readonly items: readonly { readonly andOr: AndOr; readonly background: boolean }[];
+}
+
+export class ShellSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * Splits shell text into words and operators with their spans: quotes, escapes, `$(…)`, backticks,
+ * `${…}`, comments and here-documents are honoured; an unterminated quote or substitution is a
+ * ShellSyntaxError at the place it opened.
+ */
+import { ShellSyntaxError, type CommandList, type Word } from './syntax';
+
+export type Token =
+  | { readonly type: 'word'; readonly word: Word }
+  | { readonly type: 'operator'; readonly value: string; readonly start: number; readonly end: number };
+
+const operators = ['&&', '||', ';;', '<<<', '<<-', '<<', '>>', '<&', '>&', '<>', '>|', '&>', ';', '&', '|', '(', ')', '<', '>', '\n'];
+const metacharacters = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
+const operatorStarts = new Set([';', '&', '|', '(', ')', '<', '>', '\n']);
+
+/** Parses the text of a substitution; supplied by the parser to avoid a module cycle. */
+export type SubstitutionParser = (source: string, base: number) => CommandList;
+
+export function tokenize(source: string, base: number, parseSubstitution: SubstitutionParser): Token[] {
+  const tokens: Token[] = [];
+  const pendingHereDocuments: { delimiter: string; stripTabs: boolean }[] = [];
+  let index = 0;
+  while (index < source.length) {
+    const character = source[index]!;
+    if (character === ' ' || character === '\t' || (character === '\\' && source[index + 1] === '\n')) {
+      index += character === '\\' ? 2 : 1;
+      continue;
+    }
+    if (character === '#') {
+      while (index < source.length && source[index] !== '\n') index++;
+      continue;
+    }
+    const operator = operatorStarts.has(character) ? operators.find((candidate) => source.startsWith(candidate, index)) : undefined;
+    if (operator) {
+      tokens.push({ type: 'operator', value: operator, start: base + index, end: base + index + operator.length });
+      index += operator.length;
+      if (operator === '<<' || operator === '<<-') {
+        const delimiter = readWord(source, skipBlanks(source, index), base, parseSubstitution);
+        if (delimiter) pendingHereDocuments.push({ delimiter: delimiter.word.text, stripTabs: operator === '<<-' });
+      }
+      if (operator === '\n' && pendingHereDocuments.length > 0) {
+        index = skipHereDocuments(source, index, pendingHereDocuments.splice(0), base);
+      }
+      continue;
+    }
+    const read = readWord(source, index, base, parseSubstitution)!;
+    tokens.push({ type: 'word', word: read.word });
+    index = read.next;
+  }
+  return tokens;
+}
+
+function skipBlanks(source: string, index: number): number {
+  while (source[index] === ' ' || source[index] === '\t') index++;
+  return index;
+}
+
+function skipHereDocuments(source: string, index: number, documents: readonly { delimiter: string; stripTabs: boolean }[], base: number): number {
+  for (const { delimiter, stripTabs } of documents) {
+    for (;;) {
+      if (index >= source.length) throw new ShellSyntaxError(`here-document not closed by "${delimiter}"`, base + index);
+      const end = source.indexOf('\n', index);
+      const line = source.slice(index, end === -1 ? source.length : end);
+      index = end === -1 ? source.length : end + 1;
+      if ((stripTabs ? line.replace(/^\t+/, '') : line) === delimiter) break;
+    }
+  }
+  return index;
+}
+
+/** Reads one word starting at `start`; returns undefined when there is none there. */
+function readWord(source: string, start: number, base: number, parseSubstitution: SubstitutionParser): { word: Word; next: number } | undefined {
+  let index = start;
+  let text = '';
+  let quoted = false;
+  const substitutions: CommandList[] = [];
+  const substitute = (open: number, innerStart: number, innerEnd: number, after: number) => {
+    substitutions.push(parseSubstitution(source.slice(innerStart, innerEnd), base + innerStart));
+    text += source.slice(open, after);
+    index = after;
+  };
+
+  while (index < source.length && !metacharacters.has(source[index]!)) {
+    const character = source[index]!;
+    if (character === '\\') {
+      quoted = true;
+      text += source[index + 1] ?? '';
+      index += 2;
+    } else if (character === "'") {
+      const close = source.indexOf("'", index + 1);
+      if (close === -1) throw new ShellSyntaxError('unterminated single quote', base + index);
+      quoted = true;
+      text += source.slice(index + 1, close);
+      index = close + 1;
+    } else if (character === '"') {
+      quoted = true;
+      const open = index;
+      index++;
+      for (;;) {
+        if (index >= source.length) throw new ShellSyntaxError('unterminated double quote', base + open);
+        const inner = source[index]!;
+        if (inner === '"') {
+          index++;
+          break;
+        }
+        if (inner === '\\' && '"\\$`\n'.includes(source[index + 1] ?? '')) {
+          text += source[index + 1];
+          index += 2;
+        } else if (inner === '$' && source[index + 1] === '(' && source[index + 2] !== '(') {
+          const close = matchingParenthesis(source, index + 1, base);
+          substitute(index, index + 2, close, close + 1);
+        } else if (inner === '`') {
+          const close = closingBacktick(source, index, base);
+          substitute(index, index + 1, close, close + 1);
+        } else {
+          text += inner;
+          index++;
+        }
+      }
+    } else if (character === '$' && source[index + 1] === '(') {
+      if (source[index + 2] === '(') {
+        // Arithmetic expansion: no command runs inside.
+        const close = matchingParenthesis(source, index + 1, base);
+        text += source.slice(index, close + 1);
+        index = close + 1;
+      } else {
+        const close = matchingParenthesis(source, index + 1, base);
+        substitute(index, index + 2, close, close + 1);
+      }
+    } else if (character === '$' && source[index + 1] === '{') {
+      const close = source.indexOf('}', index + 2);
+      if (close === -1) throw new ShellSyntaxError('unterminated ${', base + index);
+      text += source.slice(index, close + 1);
+      index = close + 1;
+    } else if (character === '`') {
+      const close = closingBacktick(source, index, base);
+      substitute(index, index + 1, close, close + 1);
+    } else {
+      text += character;
+      index++;
+    }
+  }
+  if (index === start) return undefined;
+  return { word: { text, quoted, substitutions, start: base + start, end: base + index }, next: index };
+}
+
+/** Index of the `)` closing the `(` at `open`, skipping quotes and nested parentheses. */
+function matchingParenthesis(source: string, open: number, base: number): number {
+  let depth = 0;
+  for (let index = open; index < source.length; index++) {
+    const character = source[index]!;
+    if (character === '\\') index++;
+    else if (character === "'") {
+      const close = source.indexOf("'", index + 1);
+      if (close === -1) throw new ShellSyntaxError('unterminated single quote', base + index);
+      index = close;
+    } else if (character === '"') {
+      index = closingDoubleQuote(source, index, base);
+    } else if (character === '(') depth++;
+    else if (character === ')' && --depth === 0) return index;
+  }
+  throw new ShellSyntaxError('unterminated $(', base + open - 1);
+}
+
+function closingDoubleQuote(source: string, open: number, base: number): number {
+  for (let index = open + 1; index < source.length; index++) {
+    if (source[index] === '\\') index++;
+    else if (source[index] === '"') return index;
+  }
+  throw new ShellSyntaxError('unterminated double quote', base + open);
+}
+
+function closingBacktick(source: string, open: number, base: number): number {
+  for (let index = open + 1; index < source.length; index++) {
+    if (source[index] === '\\') index++;
+    else if (source[index] === '`') return index;
+  }
+  throw new ShellSyntaxError('unterminated backtick', base + open);
+}

@@ -1,0 +1,227 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyseCommand, type CommandEvidence } from '../../server/src/engine/shell/evidence';
+import { parseShell } from '../../server/src/engine/shell/parse';
+import { ShellSyntaxError, type Span } from '../../server/src/engine/shell/syntax';
+import { runCommands, statusSuppliers } from '../../server/src/engine/shell/walk';
+
+const agent = { name: 'agent', uid: 1001 };
+
+function analyse(command: string): CommandEvidence {
+  return analyseCommand(command, agent);
+}
+
+/** The text each span covers. */
+function texts(command: string, spans: readonly Span[]): string[] {
+  return spans.map((span) => command.slice(span.start, span.end));
+}
+
+/** The text of every command that can supply the exit status. */
+function suppliers(command: string): string[] {
+  return statusSuppliers(parseShell(command)).map((supplier) => `${supplier.negated ? '!' : ''}${command.slice(supplier.span.start, supplier.span.end)}`);
+}
+
+describe('shell parsing', () => {
+  it('reads quotes, escapes and substitutions as the shell does', () => {
+    const command = `echo 'a;b' "c \\"d\\" $(pgrep -u agent)" e\\ f`;
+    const [run] = runCommands(parseShell(command)).slice(-1);
+    assert.deepEqual(
+      run!.command.words.map((word) => word.text),
+      ['echo', 'a;b', 'c "d" $(pgrep -u agent)', 'e f'],
+    );
+    assert.deepEqual(runCommands(parseShell(command)).map((r) => r.command.words[0]!.text), ['pgrep', 'echo'], 'the substitution runs first');
+  });
+
+  it('keeps redirections and io numbers out of the arguments', () => {
+    const [run] = runCommands(parseShell('pgrep -u agent > /dev/null 2>&1 <<< "x"'));
+    assert.deepEqual(run!.command.words.map((word) => word.text), ['pgrep', '-u', 'agent']);
+    assert.deepEqual(run!.command.redirections.map((r) => r.operator), ['>', '>&', '<<<']);
+  });
+
+  it('parses if, loops, case, groups, subshells, functions and here-documents', () => {
+    const command = [
+      'live() { for d in /proc/[0-9]*; do cat "$d/status"; done; }',
+      'if [ -d /x ]; then echo a; elif true; then echo b; else echo c; fi',
+      'while false; do :; done; until true; do :; done',
+      'case "$1" in a|b) echo ab ;; *) echo other ;; esac',
+      '{ echo g; } > /dev/null; (echo s)',
+      'cat <<EOF',
+      'pkill -u agent',
+      'EOF',
+      'live',
+    ].join('\n');
+    const names = runCommands(parseShell(command)).map((run) => run.command.words[0]!.text);
+    // The function's body runs where it is called: after the call itself, at the end.
+    assert.deepEqual(names, ['[', 'echo', 'true', 'echo', 'echo', 'false', ':', 'true', ':', 'echo', 'echo', 'echo', 'echo', 'cat', 'live', 'cat']);
+  });
+
+  it('reports unbalanced quotes and unclosed constructs at the place they open', () => {
+    for (const [command, offset] of [
+      [`pkill -u 'agent`, 9],
+      [`echo "a $(pgrep -u agent`, 8],
+      ['if true; then echo', 18],
+      ['echo `date', 5],
+      ['(echo a', 7],
+    ] as const) {
+      assert.throws(() => parseShell(command), (error: unknown) => error instanceof ShellSyntaxError && error.offset === offset, command);
+    }
+  });
+});
+
+describe('which commands supply the exit status', () => {
+  const cases: Record<string, string[]> = {
+    'a; b': ['b'],
+    'a && b': ['a', 'b'],
+    'a || b': ['a', 'b'],
+    '! a | b': ['!b'],
+    'a; (b; c)': ['c'],
+    '(exit 3); b': ['b'],
+    'a; exit 0; b': ['exit 0', 'b'],
+    'x=$(exit 4); b': ['b'],
+    'if a; then b; fi': ['b', 'if a; then b; fi'],
+    'if a; then b; else c; fi': ['b', 'c'],
+    'f() { g; return 2; h; }; f': ['return 2', 'h'],
+    'a & b': ['b'],
+    '{ a; b; }': ['b'],
+    '! a || (sleep 1 && b; sleep 1)': ['!a', 'sleep 1'],
+  };
+  for (const [command, expected] of Object.entries(cases)) {
+    it(command, () => assert.deepEqual(suppliers(command), expected));
+  }
+});
+
+describe('command evidence', () => {
+  it('BenchFlow’s first hardening command: kill attempts only, nothing to flag', () => {
+    const command = 'pkill -u agent 2>/dev/null; sleep 1; pkill -9 -u agent 2>/dev/null || true';
+    const evidence = analyse(command);
+    assert.deepEqual(texts(command, evidence.kills), ['pkill -u agent 2>/dev/null', 'pkill -9 -u agent 2>/dev/null']);
+    assert.deepEqual(evidence.observations, []);
+    assert.deepEqual(evidence.masking, [], 'a pure kill command is not flagged: its status is not evidence');
+    assert.equal(evidence.setupOnly, false);
+  });
+
+  it('BenchFlow’s second hardening command: observes before its last kill, and sleep 1 supplies the status', () => {
+    const command = '! pgrep -u agent > /dev/null 2>&1 || (sleep 1 && pkill -9 -u agent; sleep 1)';
+    const evidence = analyse(command);
+    assert.deepEqual(texts(command, evidence.observations), ['pgrep -u agent > /dev/null 2>&1']);
+    assert.deepEqual(texts(command, evidence.kills), ['pkill -9 -u agent']);
+    assert.equal(evidence.observesAfterKilling, false);
+    assert.deepEqual(evidence.masking, [{ start: command.lastIndexOf('sleep 1'), end: command.lastIndexOf('sleep 1') + 'sleep 1'.length }]);
+    assert.equal(evidence.zeroMeans, 'unknown');
+  });
+
+  it('a command that ends on its observation after killing reports it', () => {
+    const command = 'pkill -u agent; sleep 1; pkill -9 -u agent; ! pgrep -u agent >/dev/null';
+    const evidence = analyse(command);
+    assert.equal(evidence.observesAfterKilling, true);
+    assert.deepEqual(evidence.masking, []);
+    assert.equal(evidence.zeroMeans, 'quiescent');
+  });
+
+  it('knows that plain pgrep succeeds when it finds processes', () => {
+    assert.equal(analyse('pgrep -u agent').zeroMeans, 'survivors');
+    assert.equal(analyse('pgrep -u 1001 >/dev/null').zeroMeans, 'survivors');
+  });
+
+  it('flags a trailing || true after an observation', () => {
+    const command = '! pgrep -u agent || true';
+    assert.deepEqual(texts(command, analyse(command).masking), ['true']);
+  });
+
+  it('accepts exits decided by the observation', () => {
+    for (const command of [
+      'if pgrep -u agent >/dev/null; then exit 1; fi',
+      'pgrep -u agent >/dev/null && exit 1; exit 0',
+      'pgrep -u agent >/dev/null || exit 0; exit 1',
+      'survivors=$(pgrep -u agent); [ -z "$survivors" ]',
+      'if [ -n "$(pgrep -u agent)" ]; then echo survivors; exit 1; else exit 0; fi',
+    ]) {
+      const evidence = analyse(command);
+      assert.deepEqual(texts(command, evidence.masking), [], command);
+      assert.equal(evidence.zeroMeans, 'quiescent', command);
+    }
+  });
+
+  it('flags a 0 that is reached when the observation found processes, never a non-zero status', () => {
+    const command = 'pgrep -u agent >/dev/null && exit 0; exit 1';
+    assert.deepEqual(texts(command, analyse(command).masking), ['exit 0']);
+    const unobservable = 'uid=$(id -u agent) || exit 2; ! pgrep -u "$uid"';
+    assert.deepEqual(texts(unobservable, analyse(unobservable).masking), []);
+  });
+
+  it('reads the /proc-scanning probe of BenchFlow’s later fix as kill attempts, then a reporting observation', () => {
+    const command = [
+      'uid=$(id -u agent) || exit 2',
+      'live() {',
+      '  for d in /proc/[0-9]*; do',
+      '    status=$(cat "$d/status" 2>/dev/null) || continue',
+      '    echo "$status"',
+      '  done',
+      '}',
+      'for sig in TERM KILL; do',
+      '  survivors=$(live) || exit 2',
+      '  [ -z "$survivors" ] && exit 0',
+      '  for pid in $survivors; do kill -s "$sig" "$pid"; done',
+      '  sleep 1',
+      'done',
+      'survivors=$(live) || exit 2',
+      '[ -z "$survivors" ] && exit 0',
+      'echo "Sandbox-user writers remain: $survivors"',
+      'exit 1',
+    ].join('\n');
+    const evidence = analyse(command);
+    assert.ok(evidence.kills.length > 0);
+    assert.ok(evidence.observations.length > 0);
+    assert.equal(evidence.observesAfterKilling, true);
+    assert.deepEqual(texts(command, evidence.masking), []);
+    assert.equal(evidence.zeroMeans, 'quiescent');
+  });
+
+  it('finds kills and observations through wrappers, substitutions and nested shells', () => {
+    assert.equal(analyse('sudo -u root timeout 10 pkill -u agent').kills.length, 1);
+    assert.equal(analyse('kill -9 $(pgrep -u agent)').observesAfterKilling, false);
+    assert.equal(analyse('pgrep -u agent | xargs -r kill -9').kills.length, 1);
+    assert.equal(analyse('killall -u agent').kills.length, 1);
+    const nested = `bash -lc 'pkill -u agent; sleep 1; ! pgrep -u agent'`;
+    const evidence = analyse(nested);
+    assert.deepEqual(texts(nested, evidence.observations), ['pgrep -u agent']);
+    assert.equal(evidence.observesAfterKilling, true);
+    assert.equal(evidence.zeroMeans, 'quiescent');
+    const masked = `su root -c 'pkill -u agent; ! pgrep -u agent; sleep 1'`;
+    assert.deepEqual(texts(masked, analyse(masked).masking), ['sleep 1']);
+  });
+
+  it('does not mistake quoted text, other users, or liveness probes for kills and observations', () => {
+    for (const command of ['echo "pkill -u agent"', 'pkill -u root sshd', 'pgrep -u root', 'kill -0 1234', 'grep pgrep notes.txt']) {
+      const evidence = analyse(command);
+      assert.deepEqual([evidence.kills.length, evidence.observations.length], [0, 0], command);
+    }
+  });
+
+  it('tells setup-only commands from grading attempts', () => {
+    const setup = [
+      'mkdir -p /logs/verifier && chmod 777 /logs/verifier',
+      'if [ -L /logs/verifier ]; then rm -f /logs/verifier; fi; mkdir -p /logs/verifier; find /logs/verifier -mindepth 1 -exec rm -rf -- {} + 2>/dev/null || rm -rf /logs/verifier/*; chmod 777 /logs/verifier',
+      'mkdir -p /app',
+      'chmod +x /tests/test.sh',
+      'wc -c < /logs/verifier/test-stdout.txt',
+      'touch /logs/verifier/.ready; true',
+    ];
+    for (const command of setup) assert.equal(analyse(command).setupOnly, true, command);
+    for (const command of ['bash /tests/test.sh > /logs/verifier/test-stdout.txt 2>&1', 'cd /app && pytest -q /tests', 'echo 1 > /logs/verifier/reward.txt', 'find /logs/verifier']) {
+      assert.equal(analyse(command).setupOnly, false, command);
+    }
+  });
+
+  it('returns a syntax error for text it cannot read', () => {
+    const evidence = analyse(`pkill -u "agent`);
+    assert.deepEqual(evidence.syntaxError, { message: 'unterminated double quote', offset: 9 });
+    assert.deepEqual([evidence.kills, evidence.observations, evidence.setupOnly], [[], [], false]);
+  });
+
+  it('copes with a 1 MB command', () => {
+    const command = `${'echo x; '.repeat(130_000)}! pgrep -u agent`;
+    const evidence = analyse(command);
+    assert.equal(evidence.zeroMeans, 'quiescent');
+  });
+});
