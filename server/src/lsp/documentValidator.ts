@@ -51,8 +51,9 @@ export class DocumentValidator {
     let problemCount = 0;
     let omitted = 0;
     if (kind) {
-      const fileReport = await this.checker.checkTextCancellable(document.getText(), kind, { maxFindings: settings.maxNumberOfProblems }, isCancelled);
-      if (!fileReport) return undefined;
+      const checked = await this.checker.checkTextCancellable(document.getText(), kind, { maxFindings: settings.maxNumberOfProblems }, isCancelled);
+      if (!checked) return undefined;
+      const fileReport = checked.report;
       const leaveToClient = this.jsonDocumentsValidatedByClient && artifactKindInfo(kind).format === 'json';
       diagnostics = fileReport.findings.filter((finding) => !(leaveToClient && codesOwnedByClientJsonSupport.has(finding.code))).map(toDiagnostic);
       problemCount = diagnostics.length;

@@ -11,7 +11,7 @@ import { describeInvalidUtf8, firstInvalidUtf8Offset, isUtf8 } from '../text/utf
 import { LineIndex } from '../text/lineIndex';
 import { checkJsonDocument } from './jsonCheck';
 import { FindingCollector } from './collector';
-import { JsonlCheck } from './jsonlCheck';
+import { JsonlCheck, type LineOutcomes } from './jsonlCheck';
 import { maxRecordBytes, recordTooLarge, type CheckOptions, type FileReport } from './report';
 
 export interface FileCheckOptions extends CheckOptions {
@@ -31,17 +31,20 @@ export class ArtifactChecker {
 
   /**
    * Like `checkText`, but gives the event loop a turn every few thousand lines and stops early when
-   * `isCancelled` says so (returning undefined), so that a language server stays responsive.
+   * `isCancelled` says so (returning undefined), so that a language server stays responsive. Given the
+   * line outcomes of the previous check of the same document, re-analyses only the lines that changed,
+   * and returns the outcomes to pass next time.
    */
   async checkTextCancellable(
     text: string,
     kind: ArtifactKind,
     options: CheckOptions,
     isCancelled: () => boolean,
-  ): Promise<FileReport | undefined> {
+    previous: LineOutcomes = new Map(),
+  ): Promise<{ report: FileReport; lineOutcomes?: LineOutcomes } | undefined> {
     if (isCancelled()) return undefined;
-    if (artifactKindInfo(kind).format === 'json') return this.checkText(text, kind, options);
-    const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options);
+    if (artifactKindInfo(kind).format === 'json') return { report: this.checkText(text, kind, options) };
+    const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options, previous);
     let sinceYield = 0;
     for (const line of linesOfText(text)) {
       check.addLine(line);
@@ -52,7 +55,7 @@ export class ArtifactChecker {
       }
     }
     const report = check.finish();
-    return isCancelled() ? undefined : report;
+    return isCancelled() ? undefined : { report, lineOutcomes: check.lineOutcomes() };
   }
 
   /** Throws a Node.js system error (ENOENT, EISDIR, EACCES, …) when the file cannot be read. */

@@ -3,7 +3,8 @@
  */
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
 import { comparePositions, type Finding } from '../findings';
-import { jsonTypeOf, withArticle } from '../parse/jsonKind';
+import type { DocumentFacts } from '../facts/facts';
+import { jsonTypeOf, withArticle, type JsonObject } from '../parse/jsonKind';
 import { parseJsonText } from '../parse/jsonText';
 import { schemaFindings } from '../schema/schemaFindings';
 import type { RecordValidator } from '../schema/validators';
@@ -22,7 +23,9 @@ export function checkJsonDocument(
   collector.addAll(earlierFindings);
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const lines = new LineIndex(body);
-  const report = (records: number): FileReport => collector.report(kind, records);
+  const documentKind = kind as DocumentFacts['kind'];
+  let value: JsonObject | undefined;
+  const report = (records: number): FileReport => ({ ...collector.report(kind, records), facts: { kind: documentKind, value, text: body } });
 
   if (body.trim() === '') {
     // An error, unlike an empty JSONL file: a JSON artifact must hold one object.
@@ -45,9 +48,10 @@ export function checkJsonDocument(
     });
     return report(1);
   }
-  const errors = validate(parsed.value);
+  value = parsed.value as JsonObject;
+  const errors = validate(value);
   if (errors.length > 0) {
-    const findings = schemaFindings(errors, { text: body, value: parsed.value, rangeAt: (offset, length) => lines.rangeAt(offset, length) });
+    const findings = schemaFindings(errors, { text: body, value, rangeAt: (offset, length) => lines.rangeAt(offset, length) });
     // ajv reports in schema order; people read a document top to bottom.
     collector.addAll(findings.sort((a, b) => comparePositions(a.range.start, b.range.start)));
   }

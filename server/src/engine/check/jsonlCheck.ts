@@ -1,11 +1,15 @@
 /**
- * Checks a JSONL artifact line by line. The check is fed one line at a time, so the same code serves a
- * document in memory, a file streamed from disk, and the server's cancellable loop. A bad line never
- * stops the lines after it.
+ * Checks a JSONL artifact line by line and gathers its evidence facts. The check is fed one line at a
+ * time, so the same code serves a document in memory, a file streamed from disk and the server's
+ * cancellable loop; a bad line never stops the lines after it. What a line yields depends only on its
+ * text, so a caller that keeps the previous outcomes (the language server) re-analyses only the lines
+ * an edit changed.
  */
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
-import { rangeOnLine } from '../findings';
-import { jsonTypeOf, withArticle } from '../parse/jsonKind';
+import { FactsBuilder } from '../facts/builder';
+import { summarizeRow, type RowFact } from '../facts/rows';
+import { rangeOnLine, type Finding } from '../findings';
+import { jsonTypeOf, withArticle, type JsonObject } from '../parse/jsonKind';
 import { parseJsonText } from '../parse/jsonText';
 import { schemaFindings } from '../schema/schemaFindings';
 import type { RecordValidator } from '../schema/validators';
@@ -13,22 +17,41 @@ import type { SourceLine } from '../text/sourceLines';
 import { FindingCollector } from './collector';
 import { recordTooLarge, type CheckOptions, type FileReport } from './report';
 
+/** What one line yields, with findings placed on line 0. */
+export interface LineOutcome {
+  /** False for a blank line. */
+  readonly record: boolean;
+  /** Set when the line is not JSON; whether that is an error or a line still being written depends on where it is. */
+  readonly syntax?: { readonly offset: number; readonly length: number; readonly message: string };
+  readonly findings: readonly Finding[];
+  readonly fact?: RowFact;
+}
+
+export type LineOutcomes = ReadonlyMap<string, LineOutcome>;
+
 export class JsonlCheck {
   private readonly collector: FindingCollector;
+  private readonly facts: FactsBuilder;
   private records = 0;
+  private readonly outcomes: Map<string, LineOutcome> | undefined;
 
   constructor(
     private readonly kind: ArtifactKind,
     private readonly validate: RecordValidator,
     options: CheckOptions,
+    /** The outcomes of the previous check of this document, to reuse; enables keeping them for the next. */
+    private readonly previous?: LineOutcomes,
   ) {
     this.collector = new FindingCollector(options.maxFindings);
+    this.facts = new FactsBuilder(kind);
+    this.outcomes = previous ? new Map() : undefined;
   }
 
   addLine(line: SourceLine): void {
     const { number, text } = line;
     if (line.oversizedBytes !== undefined) {
       this.records++;
+      this.facts.addBrokenRow();
       this.collector.add(recordTooLarge('line', line.oversizedBytes, number));
       return;
     }
@@ -36,64 +59,72 @@ export class JsonlCheck {
       const { character, message } = line.invalidUtf8;
       this.collector.add({ code: 'not-utf8', severity: 'error', message, range: rangeOnLine(number, character, character + 1) });
     }
-    const first = firstNonBlank(text);
-    if (first === -1) return;
+    const outcome = this.previous?.get(text) ?? this.analyse(text);
+    this.outcomes?.set(text, outcome);
+    if (!outcome.record) return;
     this.records++;
 
-    const parsed = parseJsonText(text);
-    if (!parsed.ok) {
-      if (!line.terminated) {
-        this.collector.add({
-          code: 'jsonl-partial-line',
-          severity: 'information',
-          message: 'The last line has no newline and is not valid JSON yet: the run may still be writing this file.',
-          range: rangeOnLine(number, first, text.length),
-        });
-      } else {
-        this.collector.add({
-          code: 'jsonl-syntax',
-          severity: 'error',
-          message: parsed.message,
-          range: rangeOnLine(number, parsed.offset, parsed.offset + parsed.length),
-        });
-      }
-      return;
-    }
-
-    const type = jsonTypeOf(parsed.value);
-    if (type !== 'object') {
-      this.collector.add({
-        code: 'record-not-object',
-        severity: 'error',
-        message: `Each line of a JSONL artifact must be a JSON object; this one is ${withArticle(type)}.`,
-        range: rangeOnLine(number, first, lastNonBlank(text) + 1),
-      });
-      return;
-    }
-
-    const errors = this.validate(parsed.value);
-    if (errors.length > 0) {
-      this.collector.addAll(
-        schemaFindings(errors, {
-          text,
-          value: parsed.value,
-          rangeAt: (offset, length) => rangeOnLine(number, offset, offset + length),
-        }),
+    if (outcome.syntax) {
+      this.facts.addBrokenRow();
+      const first = text.length - text.trimStart().length;
+      this.collector.add(
+        line.terminated
+          ? { code: 'jsonl-syntax', severity: 'error', message: outcome.syntax.message, range: rangeOnLine(number, outcome.syntax.offset, outcome.syntax.offset + outcome.syntax.length) }
+          : {
+              code: 'jsonl-partial-line',
+              severity: 'information',
+              message: 'The last line has no newline and is not valid JSON yet: the run may still be writing this file.',
+              range: rangeOnLine(number, first, text.length),
+            },
       );
+      return;
     }
+    for (const finding of outcome.findings) this.collector.add(number === 0 ? finding : onLine(finding, number));
+    if (outcome.fact) this.facts.add(outcome.fact, number, text);
+    else this.facts.addBrokenRow();
   }
 
   finish(): FileReport {
     if (this.records === 0) {
-      this.collector.add({
-        code: 'artifact-empty',
-        severity: 'warning',
-        message: 'This file holds no records.',
-        range: rangeOnLine(0, 0, 0),
-      });
+      this.collector.add({ code: 'artifact-empty', severity: 'warning', message: 'This file holds no records.', range: rangeOnLine(0, 0, 0) });
     }
-    return this.collector.report(this.kind, this.records);
+    return { ...this.collector.report(this.kind, this.records), facts: this.facts.build() };
   }
+
+  /** The outcomes of this check, for the next check of the same document. */
+  lineOutcomes(): LineOutcomes | undefined {
+    return this.outcomes;
+  }
+
+  private analyse(text: string): LineOutcome {
+    const first = firstNonBlank(text);
+    if (first === -1) return { record: false, findings: [] };
+    const parsed = parseJsonText(text);
+    if (!parsed.ok) return { record: true, syntax: parsed, findings: [] };
+    const type = jsonTypeOf(parsed.value);
+    if (type !== 'object') {
+      return {
+        record: true,
+        findings: [
+          {
+            code: 'record-not-object',
+            severity: 'error',
+            message: `Each line of a JSONL artifact must be a JSON object; this one is ${withArticle(type)}.`,
+            range: rangeOnLine(0, first, lastNonBlank(text) + 1),
+          },
+        ],
+      };
+    }
+    const record = parsed.value as JsonObject;
+    const errors = this.validate(record);
+    const findings = errors.length === 0 ? [] : schemaFindings(errors, { text, value: record, rangeAt: (offset, length) => rangeOnLine(0, offset, offset + length) });
+    return { record: true, findings, fact: summarizeRow(this.kind, record) };
+  }
+}
+
+function onLine(finding: Finding, line: number): Finding {
+  const { start, end } = finding.range;
+  return { ...finding, range: { start: { line: start.line + line, character: start.character }, end: { line: end.line + line, character: end.character } } };
 }
 
 function firstNonBlank(text: string): number {

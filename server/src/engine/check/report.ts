@@ -1,4 +1,5 @@
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactFacts } from '../facts/facts';
 import { rangeOnLine, type Finding } from '../findings';
 import type { SeverityCounts } from './collector';
 
@@ -13,6 +14,8 @@ export interface FileReport {
   readonly omitted: number;
   /** Records read: non-blank JSONL lines, or 1 for a JSON document that parsed. */
   readonly records: number;
+  /** The evidence the rules read; absent when the file yielded none (a file too large to read). */
+  readonly facts?: ArtifactFacts;
 }
 
 export interface CheckOptions {

@@ -16,7 +16,9 @@ export function jsonTypeOf(value: unknown): JsonTypeName {
   }
 }
 
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
+export type JsonObject = Record<string, unknown>;
+
+export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

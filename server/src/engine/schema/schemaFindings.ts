@@ -4,8 +4,8 @@
  * errors, and each pointer is walked down that tree.
  */
 import type { ErrorObject } from 'ajv';
-import { parseTree, type Node as SyntaxNode } from 'jsonc-parser';
 import type { Finding, TextRange } from '../findings';
+import { keyOfValue, nodeAtPath, parseTreeSafely, propertyKeyNode, propertyValueNode, type SyntaxNode } from '../parse/jsonTree';
 import { isJsonObject, jsonTypeOf, withArticle } from '../parse/jsonKind';
 
 export interface RecordText {
@@ -40,15 +40,6 @@ export function schemaFindings(errors: readonly ErrorObject[], record: RecordTex
   return findings;
 }
 
-function parseTreeSafely(text: string): SyntaxNode | undefined {
-  try {
-    return parseTree(text, [], { disallowComments: true });
-  } catch {
-    // jsonc-parser recurses per nesting level; an absurdly deep record falls back to whole-record ranges.
-    return undefined;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------------
 // Ranges
 
@@ -56,7 +47,7 @@ function rangeOfError(error: ErrorObject, tree: SyntaxNode | undefined, record: 
   const whole = record.rangeAt(0, record.text.length);
   if (!tree) return whole;
   const segments = pointerSegments(error.instancePath);
-  const node = nodeAtPointer(tree, segments);
+  const node = nodeAtPath(tree, segments);
   if (!node) return whole;
 
   if (error.propertyName !== undefined) {
@@ -84,40 +75,6 @@ function pointerSegments(pointer: string): string[] {
     .slice(1)
     .split('/')
     .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-function nodeAtPointer(root: SyntaxNode, segments: readonly string[]): SyntaxNode | undefined {
-  let node: SyntaxNode | undefined = root;
-  for (const segment of segments) {
-    if (!node) return undefined;
-    if (node.type === 'object') node = propertyValueNode(node, segment);
-    else if (node.type === 'array') node = node.children?.[Number(segment)];
-    else return undefined;
-  }
-  return node;
-}
-
-function propertyNode(objectNode: SyntaxNode, name: string): SyntaxNode | undefined {
-  if (objectNode.type !== 'object') return undefined;
-  // The last occurrence wins, as it does for JSON.parse when a key is repeated.
-  let found: SyntaxNode | undefined;
-  for (const property of objectNode.children ?? []) {
-    if (property.children?.[0]?.value === name) found = property;
-  }
-  return found;
-}
-
-function propertyValueNode(objectNode: SyntaxNode, name: string): SyntaxNode | undefined {
-  return propertyNode(objectNode, name)?.children?.[1];
-}
-
-function propertyKeyNode(objectNode: SyntaxNode, name: string): SyntaxNode | undefined {
-  return propertyNode(objectNode, name)?.children?.[0];
-}
-
-function keyOfValue(valueNode: SyntaxNode): SyntaxNode | undefined {
-  const parent = valueNode.parent;
-  return parent?.type === 'property' ? parent.children?.[0] : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,0 +1,92 @@
+/**
+ * Gathers the row facts of one JSONL artifact, in line order, into its ArtifactFacts; keeps a record's
+ * text only where a rule may need to point inside it.
+ */
+import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ActionFact, ArtifactFacts, LifecycleFact, LlmExchangeFact, RecordRef, ResultsRowFact, TimeoutFact, ToolCallFact } from './facts';
+import type { RowFact } from './rows';
+
+const terminalStatuses = new Set(['completed', 'failed', 'cancelled']);
+/** Results rows beyond this are counted, not kept: a rollout has one, and the rules only need a few. */
+const keptResultsRows = 5;
+
+export class FactsBuilder {
+  private rows = 0;
+  private agentSideRows = 0;
+  private untypedRows = 0;
+  private readonly toolCalls: ToolCallFact[] = [];
+  private readonly timeouts: TimeoutFact[] = [];
+  private readonly lifecycles: LifecycleFact[] = [];
+  private readonly actions: ActionFact[] = [];
+  private readonly exchanges: LlmExchangeFact[] = [];
+  private readonly resultsRows: ResultsRowFact[] = [];
+  private readonly rewards: unknown[] = [];
+
+  constructor(private readonly kind: ArtifactKind) {}
+
+  add(fact: RowFact, line: number, text: string): void {
+    const withText: RecordRef = { line, length: text.length, text };
+    const withoutText: RecordRef = { line, length: text.length };
+    switch (fact.kind) {
+      case 'trajectory-row': {
+        this.rows++;
+        if (fact.agentSide) this.agentSideRows++;
+        if (!fact.typed) this.untypedRows++;
+        if (fact.toolCall) {
+          const unresolved = !(typeof fact.toolCall.status === 'string' && terminalStatuses.has(fact.toolCall.status));
+          this.toolCalls.push({ ...fact.toolCall, ref: unresolved || fact.toolCall.terminalSource !== undefined ? withText : withoutText });
+        }
+        if (fact.timeout) this.timeouts.push({ ...fact.timeout, ref: withText });
+        if (fact.lifecycle) this.lifecycles.push({ ...fact.lifecycle, ref: withText });
+        return;
+      }
+      case 'action':
+        this.actions.push({ ...fact.action, ref: withText });
+        return;
+      case 'llm-exchange':
+        this.exchanges.push({ ...fact.exchange, ref: withoutText });
+        return;
+      case 'results-row':
+        this.rows++;
+        if (this.resultsRows.length < keptResultsRows) this.resultsRows.push({ ref: withText, value: fact.value });
+        return;
+      case 'reward':
+        this.rewards.push(fact.value);
+        return;
+    }
+  }
+
+  /** A line that holds no usable record still counts as a row of the file. */
+  addBrokenRow(): void {
+    this.rows++;
+  }
+
+  build(): ArtifactFacts | undefined {
+    switch (this.kind) {
+      case 'acp-trajectory':
+        return {
+          kind: 'acp-trajectory',
+          rows: this.rows,
+          agentSideRows: this.agentSideRows,
+          untypedRows: this.untypedRows,
+          toolCalls: this.toolCalls,
+          timeouts: this.timeouts,
+          lifecycles: this.lifecycles,
+        };
+      case 'action-records':
+        return { kind: 'action-records', actions: this.actions };
+      case 'llm-trajectory':
+        return { kind: 'llm-trajectory', exchanges: this.exchanges };
+      case 'results':
+        return { kind: 'results', rows: this.resultsRows, count: this.rows };
+      case 'rewards':
+        return { kind: 'rewards', values: this.rewards };
+      default:
+        return undefined;
+    }
+  }
+}
+
+export function isTerminalStatus(status: unknown): boolean {
+  return typeof status === 'string' && terminalStatuses.has(status);
+}

@@ -1,0 +1,130 @@
+/**
+ * The evidence a rule needs from each artifact, kept compact: a 50 MB trajectory becomes the tool calls,
+ * timeout markers and lifecycle rows it holds, not its text. Values are kept as found (`unknown`)
+ * because the schema check has already reported wrong types; rules read them defensively.
+ */
+import type { JsonObject } from '../parse/jsonKind';
+
+/** Where a record is, with its text when a rule may need to point inside it. */
+export interface RecordRef {
+  /** 0-based line. */
+  readonly line: number;
+  readonly length: number;
+  readonly text?: string;
+}
+
+export interface ToolCallFact {
+  readonly ref: RecordRef;
+  readonly id: unknown;
+  readonly status: unknown;
+  /** Prototype lifecycle vocabulary of BenchFlow PR #1051, when present on the row. */
+  readonly terminalSource: unknown;
+  readonly effects: unknown;
+}
+
+export interface TimeoutFact {
+  readonly ref: RecordRef;
+  readonly reason: unknown;
+  readonly pendingIds: unknown;
+  readonly complete: unknown;
+}
+
+export interface LifecycleFact {
+  readonly ref: RecordRef;
+  readonly toolCallId: unknown;
+  readonly lifecycle: unknown;
+  readonly effects: unknown;
+  readonly source: unknown;
+  readonly quiescenceRef: unknown;
+  readonly status: unknown;
+}
+
+export interface TrajectoryFacts {
+  readonly kind: 'acp-trajectory';
+  readonly rows: number;
+  /** Rows not marked `phase: "verifier"`. */
+  readonly agentSideRows: number;
+  /** Rows without a non-empty string `type`. */
+  readonly untypedRows: number;
+  readonly toolCalls: readonly ToolCallFact[];
+  readonly timeouts: readonly TimeoutFact[];
+  readonly lifecycles: readonly LifecycleFact[];
+}
+
+export interface QuiescenceFact {
+  readonly sandboxUser: unknown;
+  readonly uid: unknown;
+  readonly mode: unknown;
+  readonly survivors: unknown;
+  readonly returnCode: unknown;
+  readonly final: unknown;
+}
+
+export interface ActionFact {
+  readonly ref: RecordRef;
+  readonly eventType: unknown;
+  readonly phase: unknown;
+  readonly service: unknown;
+  readonly status: unknown;
+  readonly returnCode: unknown;
+  readonly hasReturnCode: boolean;
+  readonly actionId: unknown;
+  readonly startedAt: unknown;
+  readonly finishedAt: unknown;
+  readonly command: unknown;
+  readonly quiescence?: QuiescenceFact;
+}
+
+export interface ActionFacts {
+  readonly kind: 'action-records';
+  readonly actions: readonly ActionFact[];
+}
+
+export interface LlmExchangeFact {
+  readonly ref: RecordRef;
+  readonly hasRequestBody: boolean;
+  readonly hasResponse: boolean;
+  readonly hasResponseBody: boolean;
+  /** A digest of the canonical request body, to group retries of one request. */
+  readonly requestKey: string;
+  /** status 200, body status absent or "completed", no incomplete_details. */
+  readonly completed: boolean;
+  readonly positiveUsage: boolean;
+  readonly responseToolCallIds: readonly string[];
+  /** The response calls tools, and every call is a `finish` call. */
+  readonly onlyFinishCalls: boolean;
+  /** Tool call ids the request body refers to (answers to earlier calls). */
+  readonly requestToolCallIds: readonly string[];
+}
+
+export interface LlmFacts {
+  readonly kind: 'llm-trajectory';
+  readonly exchanges: readonly LlmExchangeFact[];
+}
+
+export interface ResultsRowFact {
+  readonly ref: RecordRef;
+  readonly value: JsonObject;
+}
+
+export interface ResultsFacts {
+  readonly kind: 'results';
+  /** The first rows, with their values. */
+  readonly rows: readonly ResultsRowFact[];
+  /** Every row of the file, broken ones included. */
+  readonly count: number;
+}
+
+export interface RewardsFacts {
+  readonly kind: 'rewards';
+  readonly values: readonly unknown[];
+}
+
+/** A JSON artifact: its value (when it parsed as an object) and its text, to point inside it. */
+export interface DocumentFacts {
+  readonly kind: 'result' | 'config' | 'preflight' | 'timing';
+  readonly value?: JsonObject;
+  readonly text: string;
+}
+
+export type ArtifactFacts = TrajectoryFacts | ActionFacts | LlmFacts | ResultsFacts | RewardsFacts | DocumentFacts;

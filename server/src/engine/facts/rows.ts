@@ -1,0 +1,195 @@
+/**
+ * What one JSONL record contributes to the evidence. A pure function of the record, so the language
+ * server can reuse it for every line an edit did not touch.
+ */
+import { createHash } from 'node:crypto';
+import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { isJsonObject, type JsonObject } from '../parse/jsonKind';
+import type { ActionFact, LifecycleFact, LlmExchangeFact, TimeoutFact, ToolCallFact } from './facts';
+
+type WithoutRef<T> = Omit<T, 'ref'>;
+
+export type RowFact =
+  | {
+      readonly kind: 'trajectory-row';
+      readonly typed: boolean;
+      readonly agentSide: boolean;
+      readonly toolCall?: WithoutRef<ToolCallFact>;
+      readonly timeout?: WithoutRef<TimeoutFact>;
+      readonly lifecycle?: WithoutRef<LifecycleFact>;
+    }
+  | { readonly kind: 'action'; readonly action: WithoutRef<ActionFact> }
+  | { readonly kind: 'llm-exchange'; readonly exchange: WithoutRef<LlmExchangeFact> }
+  | { readonly kind: 'results-row'; readonly value: JsonObject }
+  | { readonly kind: 'reward'; readonly value: unknown };
+
+export function summarizeRow(kind: ArtifactKind, record: JsonObject): RowFact | undefined {
+  switch (kind) {
+    case 'acp-trajectory':
+      return trajectoryRow(record);
+    case 'action-records':
+      return { kind: 'action', action: actionRecord(record) };
+    case 'llm-trajectory':
+      return { kind: 'llm-exchange', exchange: llmExchange(record) };
+    case 'results':
+      return { kind: 'results-row', value: record };
+    case 'rewards':
+      return { kind: 'reward', value: record['value'] };
+    default:
+      return undefined;
+  }
+}
+
+function trajectoryRow(record: JsonObject): RowFact {
+  const type = record['type'];
+  const phase = record['phase'];
+  return {
+    kind: 'trajectory-row',
+    typed: typeof type === 'string' && type !== '',
+    agentSide: !(typeof phase === 'string' && phase.toLowerCase() === 'verifier'),
+    ...(type === 'tool_call'
+      ? { toolCall: { id: record['tool_call_id'], status: record['status'], terminalSource: record['terminal_source'], effects: record['effects'] } }
+      : {}),
+    ...(type === 'agent_timeout'
+      ? { timeout: { reason: record['reason'], pendingIds: record['pending_tool_call_ids'], complete: record['terminal_trajectory_complete'] } }
+      : {}),
+    ...(type === 'tool_call_lifecycle'
+      ? {
+          lifecycle: {
+            toolCallId: record['tool_call_id'],
+            lifecycle: record['lifecycle'],
+            effects: record['effects'],
+            source: record['source'],
+            quiescenceRef: record['quiescence_ref'],
+            status: record['status'],
+          },
+        }
+      : {}),
+  };
+}
+
+function actionRecord(record: JsonObject): WithoutRef<ActionFact> {
+  const eventType = record['event_type'];
+  return {
+    eventType,
+    phase: record['phase'],
+    service: record['service'],
+    status: record['status'],
+    returnCode: record['return_code'],
+    hasReturnCode: Object.prototype.hasOwnProperty.call(record, 'return_code') && record['return_code'] !== null,
+    actionId: record['action_id'],
+    startedAt: record['started_at'],
+    finishedAt: record['finished_at'],
+    command: record['command_preview'],
+    ...(eventType === 'SandboxUserQuiescence'
+      ? {
+          quiescence: {
+            sandboxUser: record['sandbox_user'],
+            uid: record['uid'],
+            mode: record['mode'],
+            survivors: record['survivors'],
+            returnCode: record['return_code'],
+            final: record['final'],
+          },
+        }
+      : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// LLM exchanges, read the way BenchFlow's experiment-review validator reads them.
+
+const usageKeys = [
+  'input_tokens',
+  'output_tokens',
+  'prompt_tokens',
+  'completion_tokens',
+  'total_tokens',
+  'inputTokens',
+  'outputTokens',
+  'promptTokens',
+  'completionTokens',
+  'totalTokens',
+  'promptTokenCount',
+  'candidatesTokenCount',
+  'totalTokenCount',
+];
+
+function llmExchange(record: JsonObject): WithoutRef<LlmExchangeFact> {
+  const request = record['request'];
+  const response = record['response'];
+  const requestBody = isJsonObject(request) ? request['body'] : undefined;
+  const responseBody = isJsonObject(response) ? response['body'] : undefined;
+  const body = isJsonObject(responseBody) ? responseBody : undefined;
+  const calls = body ? toolCallsOf(body) : [];
+  return {
+    hasRequestBody: isJsonObject(requestBody),
+    hasResponse: isJsonObject(response),
+    hasResponseBody: body !== undefined,
+    requestKey: createHash('sha1').update(canonicalJson(requestBody)).digest('base64'),
+    completed: isJsonObject(response) && response['status_code'] === 200 && body !== undefined && (body['status'] == null || body['status'] === 'completed') && !body['incomplete_details'],
+    positiveUsage: body !== undefined && hasPositiveUsage(body),
+    responseToolCallIds: calls.map((call) => call.id).filter((id): id is string => typeof id === 'string'),
+    onlyFinishCalls: calls.length > 0 && calls.every((call) => call.name === 'finish'),
+    requestToolCallIds: referencedToolCallIds(requestBody),
+  };
+}
+
+function hasPositiveUsage(body: JsonObject): boolean {
+  const candidates = [body, body['usage'], body['usageMetadata'], isJsonObject(body['response']) ? body['response']['usage'] : undefined];
+  return candidates.some((candidate) => isJsonObject(candidate) && usageKeys.some((key) => typeof candidate[key] === 'number' && (candidate[key] as number) > 0));
+}
+
+/** Tool calls in the OpenAI chat, Responses, message and Anthropic shapes. */
+function toolCallsOf(body: JsonObject): { id: unknown; name: unknown }[] {
+  const calls: { id: unknown; name: unknown }[] = [];
+  const fromChatCalls = (toolCalls: unknown) => {
+    if (!Array.isArray(toolCalls)) return;
+    for (const call of toolCalls) if (isJsonObject(call)) calls.push({ id: call['id'], name: isJsonObject(call['function']) ? call['function']['name'] : call['name'] });
+  };
+  for (const choice of asArray(body['choices'])) if (isJsonObject(choice) && isJsonObject(choice['message'])) fromChatCalls(choice['message']['tool_calls']);
+  if (isJsonObject(body['message'])) fromChatCalls(body['message']['tool_calls']);
+  for (const item of asArray(body['output'])) {
+    if (isJsonObject(item) && (item['type'] === 'function_call' || item['type'] === 'tool_call')) calls.push({ id: item['call_id'] ?? item['id'], name: item['name'] });
+  }
+  for (const block of asArray(body['content'])) if (isJsonObject(block) && block['type'] === 'tool_use') calls.push({ id: block['id'], name: block['name'] });
+  return calls;
+}
+
+const referenceKeys = new Set(['tool_call_id', 'call_id', 'tool_use_id']);
+
+/** Ids of earlier tool calls that a request answers or repeats, found anywhere in its body. */
+function referencedToolCallIds(body: unknown): string[] {
+  const found = new Set<string>();
+  const visit = (value: unknown, depth: number, key: string | undefined): void => {
+    if (depth > 12) return;
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        if (key === 'tool_calls' && isJsonObject(item) && typeof item['id'] === 'string') found.add(item['id']);
+        visit(item, depth + 1, undefined);
+      }
+    } else if (isJsonObject(value)) {
+      for (const [name, child] of Object.entries(value)) {
+        if (referenceKeys.has(name) && typeof child === 'string') found.add(child);
+        if (name === 'type' && child === 'tool_use' && typeof value['id'] === 'string') found.add(value['id']);
+        visit(child, depth + 1, name);
+      }
+    }
+  };
+  visit(body, 0, undefined);
+  return [...found];
+}
+
+function asArray(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** JSON with object keys sorted, so that two equal bodies give one text. */
+function canonicalJson(value: unknown): string {
+  const sorted = (item: unknown): unknown => {
+    if (Array.isArray(item)) return item.map(sorted);
+    if (isJsonObject(item)) return Object.fromEntries(Object.keys(item).sort().map((key) => [key, sorted(item[key])]));
+    return item;
+  };
+  return JSON.stringify(sorted(value)) ?? 'undefined';
+}
