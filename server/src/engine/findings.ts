@@ -2,7 +2,7 @@
  * What the engine reports: findings placed on exact text ranges. Lines and characters are 0-based and
  * characters count UTF-16 code units, as LSP and SARIF do; presenters convert for people.
  */
-import type { DiagnosticCode } from './codes';
+import type { DiagnosticCode, Effect } from './codes';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 
@@ -30,6 +30,13 @@ export interface Finding {
   readonly message: string;
   readonly range: TextRange;
   readonly related?: readonly RelatedEvidence[];
+  /** Overrides the code's effect on the verdict, for a finding that only informs. */
+  readonly effect?: Effect;
+}
+
+/** A finding of the rules, which may concern any file of a rollout. */
+export interface BundleFinding extends Finding {
+  readonly file: string;
 }
 
 export function rangeOnLine(line: number, startCharacter: number, endCharacter: number): TextRange {

@@ -1,0 +1,70 @@
+/**
+ * A rollout bundle read as a whole: every artifact file of the rollout with its check report and
+ * facts, the file that plays each role of the BenchFlow layout, and the verifier's own reward files.
+ */
+import { join } from 'node:path';
+import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { FileReport } from '../check/report';
+import type { ArtifactFacts, DocumentFacts } from '../facts/facts';
+
+export interface BundleFile {
+  readonly path: string;
+  readonly kind: ArtifactKind;
+  /** Absent when the file could not be read; then `ioError` says why. */
+  readonly report?: FileReport;
+  readonly ioError?: string;
+}
+
+/** A verifier output file the rules read but the schemas do not cover (reward.txt, reward.json). */
+export interface VerifierFile {
+  readonly path: string;
+  readonly text: string;
+}
+
+/** The roles of the BenchFlow layout, with the paths that can play each, in the validator's order. */
+export const roles = {
+  result: ['result.json'],
+  config: ['run_config.json', 'config.json', 'metadata.json'],
+  trajectory: ['trajectory/acp_trajectory.jsonl'],
+  llm: ['trajectory/llm_trajectory.jsonl'],
+  results: ['results.jsonl'],
+  rewards: ['rewards.jsonl'],
+  actions: ['benchguard/action_records.jsonl'],
+  preflight: ['benchguard/preflight.json'],
+  timing: ['timing.json'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type Role = keyof typeof roles;
+
+type FactsOf<K extends ArtifactFacts['kind']> = K extends DocumentFacts['kind'] ? DocumentFacts : Extract<ArtifactFacts, { kind: K }>;
+
+export class RolloutBundle {
+  private readonly byPath: ReadonlyMap<string, BundleFile>;
+
+  constructor(
+    readonly root: string,
+    readonly files: readonly BundleFile[],
+    readonly verifierReward: { readonly text?: VerifierFile; readonly json?: VerifierFile } = {},
+  ) {
+    this.byPath = new Map(files.map((file) => [file.path, file]));
+  }
+
+  /** The file playing a role: the first of its paths that exists, readable or not. */
+  file(role: Role): BundleFile | undefined {
+    for (const relativePath of roles[role]) {
+      const file = this.byPath.get(join(this.root, relativePath));
+      if (file) return file;
+    }
+    return undefined;
+  }
+
+  /** The facts of a role's file, when it exists, was read, and is of the expected kind. */
+  facts<K extends ArtifactFacts['kind']>(role: Role, kind: K): FactsOf<K> | undefined {
+    const facts = this.file(role)?.report?.facts;
+    return facts?.kind === kind ? (facts as FactsOf<K>) : undefined;
+  }
+
+  pathOf(role: Role): string {
+    return this.file(role)?.path ?? join(this.root, roles[role][0]);
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * What every rule works with: the bundle, the options, and ways to place a finding exactly — on a key or
+ * value inside a JSONL record or a JSON artifact, with related evidence in other files.
+ */
+import { codeInfo, type DiagnosticCode, type Effect } from '../codes';
+import type { RolloutBundle } from '../bundle/rollout';
+import type { DocumentFacts, RecordRef } from '../facts/facts';
+import { rangeOnLine, type BundleFinding, type RelatedEvidence, type Severity, type TextRange } from '../findings';
+import { locate, type JsonPath } from '../parse/jsonTree';
+import { LineIndex } from '../text/lineIndex';
+import { analyseCommand, type CommandEvidence, type SandboxUser } from '../shell/evidence';
+
+export interface RuleOptions {
+  /** As the validator's --allow-oracle-without-llm: an oracle rollout needs no LLM trajectory. */
+  readonly allowOracleWithoutLlm: boolean;
+  /** As the validator's --allow-native-subscription-without-llm. */
+  readonly allowNativeSubscriptionWithoutLlm: boolean;
+}
+
+export const defaultRuleOptions: RuleOptions = { allowOracleWithoutLlm: false, allowNativeSubscriptionWithoutLlm: false };
+
+/** Where a finding goes: a file and a range in it. */
+export interface Place {
+  readonly file: string;
+  readonly range: TextRange;
+}
+
+/**
+ * Command analyses keyed by command and sandbox user. Real action logs repeat a handful of commands
+ * thousands of times, and the language server keeps this across evaluations.
+ */
+export class CommandEvidenceCache {
+  private readonly entries = new Map<string, CommandEvidence>();
+
+  constructor(private readonly maxEntries = 10_000) {}
+
+  evidenceOf(command: string, user: SandboxUser | undefined): CommandEvidence {
+    const key = `${user?.name ?? ''}\u0000${user?.uid ?? ''}\u0000${command}`;
+    let evidence = this.entries.get(key);
+    if (!evidence) {
+      evidence = analyseCommand(command, user);
+      if (this.entries.size >= this.maxEntries) this.entries.clear();
+      this.entries.set(key, evidence);
+    }
+    return evidence;
+  }
+}
+
+export class RuleContext {
+  readonly findings: BundleFinding[] = [];
+  private readonly lineIndexes = new Map<string, LineIndex>();
+
+  constructor(
+    readonly bundle: RolloutBundle,
+    readonly options: RuleOptions,
+    readonly commands: CommandEvidenceCache,
+  ) {}
+
+  report(code: DiagnosticCode, place: Place, message: string, extra: { related?: readonly RelatedEvidence[]; severity?: Severity; effect?: Effect } = {}): BundleFinding {
+    const finding: BundleFinding = {
+      code,
+      severity: extra.severity ?? codeInfo(code).severity,
+      message,
+      file: place.file,
+      range: place.range,
+      ...(extra.related?.length ? { related: extra.related } : {}),
+      ...(extra.effect ? { effect: extra.effect } : {}),
+    };
+    this.findings.push(finding);
+    return finding;
+  }
+
+  has(code: DiagnosticCode): boolean {
+    return this.findings.some((finding) => finding.code === code);
+  }
+
+  /** A JSONL record, or the key or value at `path` inside it. */
+  inRecord(file: string, ref: RecordRef, path: JsonPath = [], part: 'value' | 'key' = 'value'): Place {
+    if (path.length === 0 || ref.text === undefined) return { file, range: rangeOnLine(ref.line, 0, ref.length) };
+    const { offset, length } = locate(ref.text, path, part);
+    return { file, range: rangeOnLine(ref.line, offset, offset + length) };
+  }
+
+  /** A span of characters inside the string value at `path` of a record, mapped through its escapes. */
+  inStringValue(file: string, ref: RecordRef, path: JsonPath, span: { start: number; end: number }): Place {
+    const text = ref.text;
+    if (text === undefined) return this.inRecord(file, ref);
+    const value = locate(text, path);
+    const literal = text.slice(value.offset, value.offset + value.length);
+    if (!literal.startsWith('"')) return this.inRecord(file, ref, path);
+    const start = value.offset + rawOffset(literal, span.start);
+    const end = value.offset + rawOffset(literal, span.end);
+    return { file, range: rangeOnLine(ref.line, start, end) };
+  }
+
+  /** A JSON artifact, or the key or value at `path` inside it. */
+  inDocument(file: string, document: DocumentFacts | undefined, path: JsonPath = [], part: 'value' | 'key' = 'value'): Place {
+    if (!document) return { file, range: rangeOnLine(0, 0, 0) };
+    let index = this.lineIndexes.get(file);
+    if (!index) {
+      index = new LineIndex(document.text);
+      this.lineIndexes.set(file, index);
+    }
+    if (path.length === 0) return { file, range: index.rangeAt(0, 0) };
+    const { offset, length } = locate(document.text, path, part);
+    return { file, range: index.rangeAt(offset, length) };
+  }
+
+  related(place: Place, message: string): RelatedEvidence {
+    return { file: place.file, range: place.range, message };
+  }
+}
+
+/**
+ * The offset in a JSON string literal (quotes included) of the character at `index` of its decoded
+ * value: escapes such as \" and \u0026 take more than one character in the text.
+ */
+function rawOffset(literal: string, index: number): number {
+  let raw = 1;
+  for (let decoded = 0; decoded < index && raw < literal.length - 1; decoded++) {
+    if (literal[raw] !== '\\') raw++;
+    else if (literal[raw + 1] === 'u') {
+      // A surrogate pair is two \u escapes for two UTF-16 units, so one decoded unit per escape holds.
+      raw += 6;
+    } else raw += 2;
+  }
+  return raw;
+}

@@ -1,0 +1,53 @@
+/**
+ * Runs every rule over a rollout bundle and gives it its verdict. Rules that depend on each other run
+ * in order: the action timeline first, then quiescence and the verifier (whose failures make a reward
+ * untrusted), then tools and timeouts (which need to know whether quiescence is proven), then the
+ * native-timeout contract and validator parity.
+ */
+import type { RolloutBundle } from '../bundle/rollout';
+import type { BundleFinding } from '../findings';
+import { verdictOf, type Verdict } from '../verdict';
+import { CommandEvidenceCache, RuleContext, type RuleOptions } from './context';
+import { checkNativeTimeout } from './nativeTimeout';
+import { checkQuiescence } from './quiescence';
+import { checkRequiredArtifacts } from './review/artifacts';
+import { checkLlmTrajectory } from './review/llm';
+import { checkResult } from './review/result';
+import { checkResultsRow } from './review/resultsRow';
+import { checkRewardPreconditions } from './reward';
+import { buildTimeline, checkExecRecords, checkTimelineOrder, sandboxUserOf } from './timeline';
+import { checkTrajectory } from './trajectory';
+import { checkSeparateVerifier } from './verifier';
+
+export interface RolloutEvaluation {
+  /** What the rules found, across the bundle's files. */
+  readonly findings: readonly BundleFinding[];
+  readonly verdict: Verdict;
+  /** May the results row be used for training: a trusted rollout whose row says so. */
+  readonly trainingReady: boolean;
+}
+
+export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, commands = new CommandEvidenceCache()): RolloutEvaluation {
+  const context = new RuleContext(bundle, options, commands);
+  const sandboxUser = sandboxUserOf(context);
+  const steps = buildTimeline(context, sandboxUser.kind === 'user' ? sandboxUser.user : undefined);
+  checkTimelineOrder(context, steps);
+  checkExecRecords(context, steps);
+  const quiescence = checkQuiescence(context, steps, sandboxUser);
+  const verifierFailures = checkSeparateVerifier(context, steps);
+  const trajectory = checkTrajectory(context, quiescence);
+  const nativeTimeout = checkNativeTimeout(context, trajectory);
+  checkRequiredArtifacts(context);
+  checkLlmTrajectory(context);
+  checkResultsRow(context, { nativeTimeout: nativeTimeout.candidate });
+  checkResult(context);
+  checkRewardPreconditions(context, [...quiescence.failures, ...verifierFailures]);
+
+  const fileFindings = bundle.files.flatMap((file) => file.report?.findings ?? []);
+  const incompleteEvidence = bundle.files.some((file) => file.ioError !== undefined || (file.report?.omitted ?? 0) > 0);
+  const verdict = verdictOf([...fileFindings, ...context.findings], { incompleteEvidence, acceptedTimeout: nativeTimeout.accepted });
+  const row = bundle.facts('results', 'results')?.rows[0]?.value;
+  const info = row?.['info'];
+  const trainingReady = verdict === 'trusted' && typeof info === 'object' && info !== null && (info as Record<string, unknown>)['training_ready'] === true;
+  return { findings: context.findings, verdict, trainingReady };
+}

@@ -1,0 +1,126 @@
+/**
+ * Sandbox-user quiescence (BenchFlow #1078): with a sandbox user, the verifier may start only after a
+ * checked observation, made after the last kill attempt, found none of the user's processes. A pkill
+ * whose status came from a trailing `sleep 1` is not such an observation.
+ */
+import type { BundleFinding } from '../findings';
+import type { Span } from '../shell/syntax';
+import type { Place, RuleContext } from './context';
+import type { SandboxUserState, Step } from './timeline';
+
+export interface QuiescenceResult {
+  /** Rules apply: a sandbox user is set (or unknown). With `sandbox_user: null` nothing applies. */
+  readonly applies: boolean;
+  /** The positive, final observation after the last kill attempt and before the first grading attempt. */
+  readonly proof?: Step;
+  /** Findings that show a failed or unchecked precondition (for untrusted-reward). */
+  readonly failures: readonly BundleFinding[];
+}
+
+interface Located {
+  readonly step: Step;
+  readonly kind: 'kill' | 'observation' | 'grading';
+  readonly outcome?: string;
+}
+
+export function checkQuiescence(context: RuleContext, steps: readonly Step[], sandboxUser: SandboxUserState): QuiescenceResult {
+  if (sandboxUser.kind === 'none') return { applies: false, failures: [] };
+  const file = context.bundle.pathOf('actions');
+  const failures: BundleFinding[] = [];
+
+  const sequence: Located[] = steps.flatMap((step) => step.events.map((event) => ({ step, kind: event.kind, outcome: event.kind === 'observation' ? event.outcome : undefined })));
+  const lastKill = sequence.map((item) => item.kind).lastIndexOf('kill');
+  const firstGrading = sequence.findIndex((item) => item.kind === 'grading');
+  const positives = sequence.flatMap((item, index) => (item.kind === 'observation' && item.outcome === 'quiescent' ? [index] : []));
+  const supersededAfter = (index: number) => positives.some((positive) => positive > index);
+
+  // Observations whose result stands: not followed by a later positive one.
+  let failedAfterLastKill = false;
+  sequence.forEach((item, index) => {
+    if (item.kind !== 'observation' || supersededAfter(index)) return;
+    const { step } = item;
+    const before = failures.length;
+    if (item.outcome === 'survivors') {
+      const pids = step.survivorPids.length > 0 ? ` (pid ${step.survivorPids.join(', ')})` : '';
+      failures.push(context.report('quiescence-survivors', outcomePlace(context, file, step), `This observation reports sandbox-user processes still running${pids}: they could keep writing through open descriptors while the verifier scores.`));
+    } else if (item.outcome === 'unobservable') {
+      failures.push(context.report('quiescence-unobservable', outcomePlace(context, file, step), step.transportOk ? "This observation could not be made (exit status 2 or other failure): the sandbox user's processes are unknown, which is not quiescence." : `The exec carrying this observation failed in transport (status ${JSON.stringify(step.action.status)}): nothing was observed.`));
+    }
+    for (const masking of step.evidence?.masking ?? []) {
+      const observation = step.evidence!.observations.at(-1)!;
+      failures.push(
+        context.report('masked-exit-status', commandPlace(context, file, step, masking), `The exit status of this command comes from "${commandText(step, masking)}", which cannot report what the observation found: return_code ${JSON.stringify(step.action.returnCode)} says nothing about quiescence.`, {
+          related: [context.related(commandPlace(context, file, step, observation), 'the observation whose result is lost')],
+        }),
+      );
+    }
+    if (failures.length > before && index > lastKill) failedAfterLastKill = true;
+  });
+
+  const postKill = positives.filter((positive) => positive > lastKill);
+  const proofIndex = postKill.filter((positive) => firstGrading === -1 || positive < firstGrading).at(-1);
+  if (sandboxUser.kind === 'unknown') {
+    context.report('quiescence-unproven', anchor(context), `Whether a sandbox user had to be proven quiescent is unknown: ${sandboxUser.why}. BenchFlow's default sandbox user is "agent".`, { severity: 'warning' });
+    return { applies: true, failures, ...(proofIndex !== undefined ? { proof: sequence[proofIndex]!.step } : {}) };
+  }
+  const user = sandboxUser.user.name;
+  if (proofIndex !== undefined) return { applies: true, proof: sequence[proofIndex]!.step, failures };
+
+  if (postKill.length > 0) {
+    const grading = sequence[firstGrading]!.step;
+    const observation = sequence[postKill[0]!]!.step;
+    failures.push(
+      context.report('verifier-before-quiescence', context.inRecord(file, grading.action.ref, ['command_preview']), `This grading attempt ran before the sandbox user "${user}" was observed quiescent (line ${observation.action.ref.line + 1}): anything still running could have changed what it graded.`, {
+        related: [context.related(context.inRecord(file, observation.action.ref), 'the positive observation, made only after grading')],
+      }),
+    );
+  } else if (positives.length > 0) {
+    const kill = sequence[lastKill]!.step;
+    const observation = sequence[positives.at(-1)!]!.step;
+    failures.push(
+      context.report('quiescence-stale', killPlace(context, file, kill), `The last positive observation of "${user}" (line ${observation.action.ref.line + 1}) was made before this kill attempt, so nothing checked the result of the last kill.`, {
+        related: [context.related(context.inRecord(file, observation.action.ref), 'the observation, made before the last kill')],
+      }),
+    );
+  } else if (!failedAfterLastKill) {
+    // When the observation after the last kill failed, that finding already says why nothing is proven.
+    const hardening = sequence.some((item) => item.kind === 'kill' || item.kind === 'observation');
+    const place = lastKill !== -1 ? killPlace(context, file, sequence[lastKill]!.step) : firstGrading !== -1 ? context.inRecord(file, sequence[firstGrading]!.step.action.ref) : sandboxUserPlace(context);
+    const what = lastKill !== -1 ? 'after this kill attempt' : firstGrading !== -1 ? 'before this grading attempt' : 'anywhere in benchguard/action_records.jsonl';
+    context.report('quiescence-unproven', place, `Sandbox user "${user}" is set, but no checked observation ${what} found their processes gone${firstGrading !== -1 && lastKill !== -1 ? ' before grading' : ''}. A kill that was only sent proves nothing; record a SandboxUserQuiescence observation.`, {
+      severity: hardening ? 'error' : 'warning',
+    });
+  }
+  return { applies: true, failures };
+}
+
+function outcomePlace(context: RuleContext, file: string, step: Step): Place {
+  if (step.kind === 'quiescence') return context.inRecord(file, step.action.ref, step.survivorPids.length > 0 ? ['survivors'] : ['return_code']);
+  return context.inRecord(file, step.action.ref, [step.transportOk ? 'return_code' : 'status']);
+}
+
+function killPlace(context: RuleContext, file: string, step: Step): Place {
+  const kill = step.evidence?.kills.at(-1);
+  return kill ? commandPlace(context, file, step, kill) : context.inRecord(file, step.action.ref, ['event_type']);
+}
+
+function commandPlace(context: RuleContext, file: string, step: Step, span: Span): Place {
+  return context.inStringValue(file, step.action.ref, ['command_preview'], span);
+}
+
+function commandText(step: Step, span: Span): string {
+  return typeof step.action.command === 'string' ? step.action.command.slice(span.start, span.end) : '';
+}
+
+function sandboxUserPlace(context: RuleContext): Place {
+  const config = context.bundle.file('config');
+  return config ? context.inDocument(config.path, context.bundle.facts('config', 'config'), ['sandbox_user']) : anchor(context);
+}
+
+/** Where a finding about the whole rollout goes: result.json, else another file of the bundle. */
+export function anchor(context: RuleContext): Place {
+  const result = context.bundle.file('result');
+  if (result) return context.inDocument(result.path, context.bundle.facts('result', 'result'));
+  const first = context.bundle.file('config') ?? context.bundle.file('trajectory') ?? context.bundle.files[0];
+  return { file: first?.path ?? context.bundle.pathOf('result'), range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+}

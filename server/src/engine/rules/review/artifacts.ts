@@ -1,0 +1,38 @@
+/**
+ * Validator parity: the artifacts a rollout must have, and a trajectory with agent-side events.
+ */
+import type { RuleContext } from '../context';
+import { anchor } from '../quiescence';
+import { rangeOnLine } from '../../findings';
+import { isOracle, nativeSubscriptionMode } from './mode';
+
+export function checkRequiredArtifacts(context: RuleContext): void {
+  const bundle = context.bundle;
+  const missing = (name: string, why = "BenchFlow's experiment-review validator requires it") =>
+    context.report('review-missing-artifact', anchor(context), `${name} is missing: ${why}.`);
+
+  if (!bundle.file('result')) missing('result.json');
+
+  const trajectory = bundle.file('trajectory');
+  if (!trajectory) missing('trajectory/acp_trajectory.jsonl');
+  const facts = bundle.facts('trajectory', 'acp-trajectory');
+  if (trajectory && facts) {
+    const top = { file: trajectory.path, range: rangeOnLine(0, 0, 0) };
+    if (facts.rows === 0) context.report('review-empty-trajectory', top, 'The ACP trajectory holds no events.');
+    else if (facts.untypedRows > 0) context.report('review-empty-trajectory', top, `${facts.untypedRows} trajectory row${facts.untypedRows === 1 ? ' has' : 's have'} no non-empty string "type".`);
+    else if (facts.agentSideRows === 0) context.report('review-no-agent-events', top, 'Every trajectory row is marked phase "verifier": there is no agent-side event.');
+  }
+
+  const llmExempt = (isOracle(context) && context.options.allowOracleWithoutLlm) || nativeSubscriptionMode(context);
+  if (!bundle.file('llm') && !llmExempt) {
+    missing('trajectory/llm_trajectory.jsonl', isOracle(context) ? 'an oracle rollout is exempt only with --allow-oracle-without-llm' : 'the validator requires the provider exchanges (a native ACP rollout is exempt only with --allow-native-subscription-without-llm)');
+  }
+
+  const results = bundle.file('results');
+  if (!results) missing('results.jsonl');
+  const rows = bundle.facts('results', 'results');
+  if (results && rows && rows.count !== 1) {
+    const second = rows.rows[1];
+    context.report('review-results-rows', second ? context.inRecord(results.path, second.ref) : { file: results.path, range: rangeOnLine(0, 0, 0) }, `results.jsonl holds ${rows.count} rows; a rollout's holds exactly one.`);
+  }
+}

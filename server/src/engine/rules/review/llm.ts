@@ -1,0 +1,61 @@
+/**
+ * Validator parity on trajectory/llm_trajectory.jsonl: request and response bodies, usage, and the
+ * retry-aware selection of the responses that count.
+ */
+import type { LlmExchangeFact, LlmFacts } from '../../facts/facts';
+import { rangeOnLine } from '../../findings';
+import type { RuleContext } from '../context';
+import { isOracle, nativeSubscriptionMode } from './mode';
+
+export function checkLlmTrajectory(context: RuleContext): void {
+  if ((isOracle(context) && context.options.allowOracleWithoutLlm) || nativeSubscriptionMode(context)) return;
+  const facts = context.bundle.facts('llm', 'llm-trajectory');
+  if (!facts) return;
+  const file = context.bundle.pathOf('llm');
+  const top = { file, range: rangeOnLine(0, 0, 0) };
+  const at = (exchange: LlmExchangeFact) => ({ file, range: rangeOnLine(exchange.ref.line, 0, exchange.ref.length) });
+  const { exchanges } = facts;
+
+  const requests = exchanges.filter((exchange) => exchange.hasRequestBody).length;
+  const responses = exchanges.filter((exchange) => exchange.hasResponseBody).length;
+  for (const exchange of exchanges) {
+    if (!exchange.hasRequestBody) context.report('review-llm-trajectory', at(exchange), 'This exchange has no request body object.');
+    if (exchange.hasResponse && !exchange.hasResponseBody) context.report('review-llm-trajectory', at(exchange), 'This exchange has a response without a body object.');
+  }
+  if (requests === 0 || responses === 0) context.report('review-llm-trajectory', top, `The LLM trajectory has ${requests} request bodies and ${responses} response bodies; it needs at least one of each.`);
+  if (responses < requests) context.report('review-llm-trajectory', top, `The LLM trajectory has fewer responses (${responses}) than requests (${requests}).`);
+  if (!exchanges.some((exchange) => exchange.positiveUsage)) context.report('review-llm-trajectory', top, 'No response in the LLM trajectory carries positive token usage.');
+  for (const index of selectedExchanges(facts)) {
+    const exchange = exchanges[index]!;
+    if (!exchange.positiveUsage) context.report('review-llm-trajectory', at(exchange), 'This successful response is one that counts (after retries are set aside), but it carries no token usage.');
+  }
+}
+
+/**
+ * The successful responses that count, as the validator selects them: completed responses grouped by
+ * request body, and per group the latest whose tool calls a later request answers, else the latest
+ * "safe" one (no tool calls, only `finish` calls, or no request after it).
+ */
+export function selectedExchanges(facts: LlmFacts): number[] {
+  const { exchanges } = facts;
+  const lastReference = new Map<string, number>();
+  exchanges.forEach((exchange, index) => {
+    for (const id of exchange.requestToolCallIds) lastReference.set(id, index);
+  });
+  const groups = new Map<string, number[]>();
+  exchanges.forEach((exchange, index) => {
+    if (!exchange.completed) return;
+    groups.set(exchange.requestKey, [...(groups.get(exchange.requestKey) ?? []), index]);
+  });
+  const selected: number[] = [];
+  for (const indices of groups.values()) {
+    const answered = indices.filter((index) => exchanges[index]!.responseToolCallIds.some((id) => (lastReference.get(id) ?? -1) > index));
+    const safe = indices.filter((index) => {
+      const exchange = exchanges[index]!;
+      return exchange.responseToolCallIds.length === 0 || exchange.onlyFinishCalls || index === exchanges.length - 1;
+    });
+    const choice = answered.at(-1) ?? safe.at(-1);
+    if (choice !== undefined) selected.push(choice);
+  }
+  return selected.sort((a, b) => a - b);
+}

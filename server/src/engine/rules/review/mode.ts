@@ -1,0 +1,45 @@
+/**
+ * The experiment-review validator's exemptions: oracle rollouts, and native-subscription rollouts whose
+ * usage came from the ACP peer rather than a provider proxy.
+ */
+import { isJsonObject, type JsonObject } from '../../parse/jsonKind';
+import type { RuleContext } from '../context';
+
+export function isOracle(context: RuleContext): boolean {
+  const result = context.bundle.facts('result', 'result')?.value;
+  const config = context.bundle.facts('config', 'config')?.value;
+  const candidates = [result?.['agent'], result?.['agent_name'], config?.['agent'], config?.['harness']];
+  return candidates.some((value) => typeof value === 'string' && value.toLowerCase() === 'oracle');
+}
+
+/** Usage came from the ACP peer and there is no provider trajectory (absent, not merely broken). */
+export function isNativeAcp(context: RuleContext): boolean {
+  const agentResult = context.bundle.facts('result', 'result')?.value?.['agent_result'];
+  return isJsonObject(agentResult) && agentResult['usage_source'] === 'agent_native_acp' && !context.bundle.file('llm');
+}
+
+/** The validator's native-subscription mode: its flag, and a native ACP rollout. */
+export function nativeSubscriptionMode(context: RuleContext): boolean {
+  return context.options.allowNativeSubscriptionWithoutLlm && isNativeAcp(context);
+}
+
+const infraMarkers = ['missing required', 'api key', 'credential', 'provider', 'sandbox', 'docker', 'daytona', 'no space left', 'transport', 'pipe closed', 'connection'];
+export const errorFields = ['error', 'verifier_error', 'error_category', 'verifier_error_category'] as const;
+
+/** The error fields of result.json that name an infrastructure failure, with the marker found. */
+export function infraErrors(result: JsonObject | undefined): { field: (typeof errorFields)[number]; marker: string }[] {
+  if (!result) return [];
+  return errorFields.flatMap((field) => {
+    const value = result[field];
+    if (value === null || value === undefined) return [];
+    const text = (typeof value === 'string' ? value : JSON.stringify(value)).toLowerCase();
+    const marker = infraMarkers.find((candidate) => text.includes(candidate));
+    return marker ? [{ field, marker }] : [];
+  });
+}
+
+/** error or verifier_error set, or a partial trajectory: the rollout did not end cleanly. */
+export function hasTerminalError(result: JsonObject | undefined): boolean {
+  if (!result) return false;
+  return Boolean(result['error']) || Boolean(result['verifier_error']) || result['partial_trajectory'] === true;
+}

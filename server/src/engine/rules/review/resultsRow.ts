@@ -1,0 +1,177 @@
+/**
+ * Validator parity on the results row: no leaked keys, the right task, a training_ready flag that
+ * matches how the rollout ended, and a well-formed conversation.
+ */
+import type { ResultsRowFact } from '../../facts/facts';
+import { isJsonObject, type JsonObject } from '../../parse/jsonKind';
+import type { Place, RuleContext } from '../context';
+import { selectedExchanges } from './llm';
+import { hasTerminalError, nativeSubscriptionMode } from './mode';
+
+const bannedKeys = ['gold', 'gold_solution', 'verify_source', 'tools_py', 'initial_db', 'db_json', 'target_constants', 'private_reasoning', 'reasoning_content', 'thinking_blocks'];
+const bannedMessageKeys = ['reasoning_content', 'thinking_blocks', 'private_reasoning', 'provider_specific_fields', 'function_call'];
+const roles = new Set(['system', 'user', 'assistant', 'tool']);
+
+export interface ResultsRowOptions {
+  /** The row is a native ACP timeout judged by its own contract (native-timeout-incomplete). */
+  readonly nativeTimeout: boolean;
+}
+
+export function checkResultsRow(context: RuleContext, options: ResultsRowOptions): void {
+  const facts = context.bundle.facts('results', 'results');
+  const row = facts?.rows[0];
+  if (!facts || facts.count !== 1 || !row) return;
+  const file = context.bundle.pathOf('results');
+  const value = row.value;
+  const at = (path: readonly (string | number)[], part: 'value' | 'key' = 'value') => context.inRecord(file, row.ref, path, part);
+  const result = context.bundle.facts('result', 'result')?.value;
+
+  for (const key of bannedKeys) {
+    if (Object.prototype.hasOwnProperty.call(value, key)) context.report('review-banned-key', at([key], 'key'), `The results row carries "${key}", which must never be exported with a rollout.`);
+  }
+  const info = value['info'];
+  if (!isJsonObject(info)) {
+    context.report('review-results-rows', at(['info']), 'The results row needs an "info" object.');
+    return;
+  }
+  const rowTask = info['task_id'] || info['task_name'] || value['task_name'];
+  const resultTask = result?.['task_name'];
+  if (rowTask && resultTask && rowTask !== resultTask) {
+    context.report('review-task-mismatch', at(['info', info['task_id'] ? 'task_id' : 'task_name']), `The results row is for task ${JSON.stringify(rowTask)}, but result.json is for ${JSON.stringify(resultTask)}.`);
+  }
+  const trainingReady = info['training_ready'];
+  if (typeof trainingReady !== 'boolean') {
+    context.report('review-training-ready', at(['info', 'training_ready']), 'info.training_ready must be true or false.');
+    return;
+  }
+  if (options.nativeTimeout) return;
+
+  const flag = (message: string, path: readonly (string | number)[] = ['info', 'training_ready']) => context.report('review-training-ready', at(path), message);
+  if (nativeSubscriptionMode(context)) {
+    checkNativeSubscriptionRow(value, info, flag);
+    return;
+  }
+  const terminal = hasTerminalError(result);
+  if (terminal && trainingReady) flag('The rollout ended with an error or a partial trajectory, but the row is marked training_ready=true.');
+  if (!terminal && !trainingReady) flag('A healthy rollout is marked training_ready=false.');
+  if (trainingReady) {
+    if (value['error'] !== null && value['error'] !== undefined) flag('A training-ready row must have error null.', ['error']);
+    if (info['training_ready_reason'] !== null && info['training_ready_reason'] !== undefined) flag('A training-ready row must have training_ready_reason null.', ['info', 'training_ready_reason']);
+    if (value['is_completed'] !== true) flag('A training-ready row must have is_completed true.', ['is_completed']);
+    if (value['is_truncated'] === true) flag('A training-ready row must not be truncated.', ['is_truncated']);
+    if (value['stop_condition'] !== null && value['stop_condition'] !== undefined && value['stop_condition'] !== 'agent_completed') flag(`A training-ready row must stop on agent_completed, not ${JSON.stringify(value['stop_condition'])}.`, ['stop_condition']);
+    checkTrainingData(context, value, result, flag);
+  } else {
+    if (typeof info['training_ready_reason'] !== 'string' || info['training_ready_reason'] === '') flag('A row that is not training-ready must say why (training_ready_reason).', ['info', 'training_ready_reason']);
+    if (value['error'] === null || value['error'] === undefined) flag('A row that is not training-ready must carry its error.', ['error']);
+  }
+  checkMessages(context, file, row, value);
+}
+
+type Flag = (message: string, path?: readonly (string | number)[]) => void;
+
+/** The success-only native-subscription branch of PR #1049, as the validator has it. */
+function checkNativeSubscriptionRow(value: JsonObject, info: JsonObject, flag: Flag): void {
+  if (info['training_ready'] !== false) flag('A native-subscription row must be training_ready=false.');
+  if (info['training_ready_reason'] !== 'missing_healthy_structured_llm_trajectory') flag('A native-subscription row must give training_ready_reason "missing_healthy_structured_llm_trajectory".', ['info', 'training_ready_reason']);
+  if (value['error'] !== null && value['error'] !== undefined) flag('A native-subscription row must have error null.', ['error']);
+  if (value['is_completed'] !== true) flag('A native-subscription row must have is_completed true.', ['is_completed']);
+  if (value['is_truncated'] !== false) flag('A native-subscription row must have is_truncated false.', ['is_truncated']);
+  if (value['stop_condition'] !== 'agent_completed') flag('A native-subscription row must stop on agent_completed.', ['stop_condition']);
+  if (value['completion'] !== null || !(Array.isArray(value['trajectory']) && value['trajectory'].length === 0)) flag('A native-subscription row must not synthesize training data (completion null, trajectory []).', ['completion']);
+  if (!positiveTokens(value['token_usage'])) flag('A native-subscription row needs positive input and output tokens.', ['token_usage']);
+  if (value['reward'] == null && value['score'] == null) flag('A native-subscription row needs a reward or score.', ['reward']);
+}
+
+/** The extra checks of a training-ready row: its training data must match the LLM trajectory. */
+function checkTrainingData(context: RuleContext, value: JsonObject, result: JsonObject | undefined, flag: Flag): void {
+  for (const key of ['prompt', 'completion', 'trajectory']) {
+    if (!Array.isArray(value[key]) || (value[key] as unknown[]).length === 0) flag(`A training-ready row needs a non-empty "${key}" list.`, [key]);
+  }
+  const steps = Array.isArray(value['trajectory']) ? (value['trajectory'] as unknown[]) : [];
+  const llm = context.bundle.facts('llm', 'llm-trajectory');
+  if (llm && steps.length > 0) {
+    const selected = selectedExchanges(llm);
+    if (steps.length !== selected.length) flag(`The row has ${steps.length} training steps, but the LLM trajectory has ${selected.length} successful responses that count.`, ['trajectory']);
+    const indices = new Set<unknown>();
+    steps.forEach((step, index) => {
+      const extras = isJsonObject(step) ? step['extras'] : undefined;
+      if (!isJsonObject(step) || !Array.isArray(step['prompt']) || !Array.isArray(step['completion']) || !isJsonObject(extras) || extras['source'] !== 'llm_trajectory') {
+        flag('Each training step needs list prompt and completion and extras.source "llm_trajectory".', ['trajectory', index]);
+      } else {
+        if (step['is_truncated'] === true) flag('A training step must not be truncated.', ['trajectory', index]);
+        indices.add(extras['exchange_index']);
+      }
+    });
+    const expected = new Set(selected);
+    if (indices.size !== expected.size || [...indices].some((index) => !expected.has(index as number))) flag('The steps\u2019 exchange_index values are not the successful exchanges of the LLM trajectory.', ['trajectory']);
+  }
+  if (!positiveTokens(value['token_usage'])) flag('A training-ready row needs positive input and output tokens.', ['token_usage']);
+  const metrics = value['metrics'];
+  const resultTools = typeof result?.['n_tool_calls'] === 'number' && (result['n_tool_calls'] as number) > 0;
+  if (resultTools && !(isJsonObject(metrics) && typeof metrics['n_tool_calls'] === 'number' && metrics['n_tool_calls'] > 0)) flag('A training-ready row needs metrics.n_tool_calls when the rollout used tools.', ['metrics']);
+  if (value['reward'] == null && value['score'] == null) flag('A training-ready row needs a reward or score.', ['reward']);
+}
+
+function checkMessages(context: RuleContext, file: string, row: ResultsRowFact, value: JsonObject): void {
+  const useMessages = Array.isArray(value['messages']);
+  const messages: unknown[] = useMessages ? (value['messages'] as unknown[]) : [...asArray(value['prompt']), ...asArray(value['completion'])];
+  const base = useMessages ? 'messages' : 'prompt';
+  const at = (index?: number, key?: string): Place => {
+    if (index === undefined) return context.inRecord(file, row.ref, [base]);
+    const promptLength = asArray(value['prompt']).length;
+    const path = useMessages ? ['messages', index] : index < promptLength ? ['prompt', index] : ['completion', index - promptLength];
+    return context.inRecord(file, row.ref, key ? [...path, key] : path, key ? 'key' : 'value');
+  };
+  const report = (place: Place, message: string) => context.report('review-messages', place, message);
+  if (messages.length === 0) {
+    report(at(), 'The row has no messages (messages, or prompt and completion).');
+    return;
+  }
+  let assistants = 0;
+  let callsTools = false;
+  messages.forEach((message, index) => {
+    if (!isJsonObject(message)) {
+      report(at(index), 'Each message must be an object.');
+      return;
+    }
+    const role = message['role'];
+    if (typeof role !== 'string' || !roles.has(role)) report(at(index), `Role ${JSON.stringify(role)} is not one of system, user, assistant, tool.`);
+    if (role === 'system' && index !== 0) report(at(index), 'A system message may only come first.');
+    if (role === 'assistant') assistants++;
+    if (message['content'] === undefined && message['tool_calls'] === undefined) report(at(index), 'Each message needs content or tool_calls.');
+    if (message['tool_calls'] !== undefined && message['tool_calls'] !== null) {
+      if (role !== 'assistant') report(at(index, 'tool_calls'), 'Only assistant messages may carry tool_calls.');
+      callsTools = true;
+    }
+    if (role === 'tool' && !message['tool_call_id']) report(at(index), 'A tool message needs the tool_call_id it answers.');
+    for (const key of bannedMessageKeys) {
+      if (Object.prototype.hasOwnProperty.call(message, key)) context.report('review-banned-key', at(index, key), `A message carries "${key}", which must never be exported.`);
+    }
+  });
+  if (assistants === 0) report(at(), 'The conversation has no assistant message.');
+  if (callsTools && !toolDefinitionsPresent(value['tool_defs'] ?? value['tools'])) report(context.inRecord(file, row.ref, ['tool_defs'], 'key'), 'Messages call tools, but tool_defs (or tools) is not a non-empty list of objects.');
+}
+
+function toolDefinitionsPresent(definitions: unknown): boolean {
+  let list = definitions;
+  if (typeof list === 'string') {
+    try {
+      list = JSON.parse(list);
+    } catch {
+      return false;
+    }
+  }
+  return Array.isArray(list) && list.length > 0 && list.every(isJsonObject);
+}
+
+/** Positive input and output tokens, final or not. */
+export function positiveTokens(usage: unknown): boolean {
+  if (!isJsonObject(usage)) return false;
+  const positive = (...keys: string[]) => keys.some((key) => typeof usage[key] === 'number' && (usage[key] as number) > 0);
+  return positive('final_input_tokens', 'input_tokens') && positive('final_output_tokens', 'output_tokens');
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}

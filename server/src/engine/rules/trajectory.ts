@@ -1,0 +1,256 @@
+/**
+ * Tools and timeouts (BenchFlow #1079, gap 2): a tool call left pending or in progress is unresolved
+ * unless the framework ended it, with unknown effects, after a positive quiescence observation. The
+ * timeout marker, result.json and results.jsonl must say the same about which calls were pending and
+ * whether the trajectory is complete.
+ */
+import { isTerminalStatus } from '../facts/builder';
+import type { DocumentFacts, LifecycleFact, RecordRef, ToolCallFact } from '../facts/facts';
+import { isJsonObject } from '../parse/jsonKind';
+import type { Place, RuleContext } from './context';
+import type { QuiescenceResult } from './quiescence';
+
+export interface TrajectoryResult {
+  /** Tool calls neither terminal nor ended by the framework after proven quiescence; undefined without a trajectory. */
+  readonly unresolved?: readonly ToolCallFact[];
+}
+
+export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResult): TrajectoryResult {
+  const facts = context.bundle.facts('trajectory', 'acp-trajectory');
+  const result = context.bundle.facts('result', 'result');
+  if (!facts) {
+    checkTimeoutMarker(context, result, undefined);
+    return {};
+  }
+  const file = context.bundle.pathOf('trajectory');
+  const proof = quiescence.proof;
+  const rowsById = new Map<string, ToolCallFact[]>();
+  for (const call of facts.toolCalls) {
+    if (typeof call.id !== 'string') continue;
+    rowsById.set(call.id, [...(rowsById.get(call.id) ?? []), call]);
+  }
+  for (const [id, rows] of rowsById) {
+    if (rows.length < 2) continue;
+    context.report('tool-id-duplicate', context.inRecord(file, rows[1]!.ref, ['tool_call_id']), `Tool call id ${JSON.stringify(id)} appears on ${rows.length} rows; BenchFlow writes each call once, so which row holds its latest state is ambiguous.`, {
+      related: [context.related(context.inRecord(file, rows[0]!.ref, ['tool_call_id']), 'the first row with this id')],
+    });
+  }
+
+  // Framework-owned lifecycle evidence: the proposed tool_call_lifecycle rows and the prototype form.
+  const annotated = new Set<string>();
+  for (const lifecycle of facts.lifecycles) {
+    if (checkLifecycle(context, file, lifecycle, rowsById, quiescence)) annotated.add(lifecycle.toolCallId as string);
+  }
+  for (const call of facts.toolCalls) {
+    if (call.terminalSource === undefined) continue;
+    checkPrototypeLifecycle(context, file, call, quiescence);
+  }
+
+  const unresolved: ToolCallFact[] = [];
+  const timeout = facts.timeouts.at(-1);
+  const listed = new Set(Array.isArray(timeout?.pendingIds) ? timeout.pendingIds.filter((id): id is string => typeof id === 'string') : []);
+  for (const call of facts.toolCalls) {
+    if (isTerminalStatus(call.status)) continue;
+    const id = typeof call.id === 'string' ? call.id : undefined;
+    const endedByFramework = id !== undefined && annotated.has(id) && proof !== undefined;
+    const status = context.inRecord(file, call.ref, ['status']);
+    if (!endedByFramework) {
+      unresolved.push(call);
+      const related = timeout && id !== undefined && listed.has(id) ? [context.related(context.inRecord(file, timeout.ref, ['pending_tool_call_ids']), 'listed as pending by the timeout marker')] : [];
+      context.report('tool-pending', status, `Tool call ${JSON.stringify(call.id)} is still ${String(call.status)}: no terminal update arrived${annotated.has(id ?? '') ? ', and its framework lifecycle annotation is not backed by proven quiescence' : ''}. Its effects, and whether it is still running, are unknown.`, { related });
+    }
+    if (proof && id !== undefined && !annotated.has(id)) {
+      const actions = context.bundle.pathOf('actions');
+      context.report('tool-terminalizable', status, `Quiescence of the sandbox user is proven (action record on line ${proof.action.ref.line + 1}), so the framework can record that this call ended, with unknown effects (a tool_call_lifecycle row).`, {
+        related: [context.related(context.inRecord(actions, proof.action.ref), 'the positive quiescence observation')],
+      });
+    }
+  }
+
+  if (timeout) checkTimeoutRow(context, file, timeout.ref, timeout.pendingIds, timeout.complete, rowsById, facts.toolCalls, unresolved);
+  checkResultClaims(context, file, result, rowsById, facts.toolCalls, unresolved);
+  checkTimeoutMarker(context, result, facts.timeouts.length > 0);
+  checkStatusCounts(context, file, result, facts.toolCalls);
+  return { unresolved };
+}
+
+/** Returns true when the annotation is well formed (whether or not quiescence backs it). */
+function checkLifecycle(context: RuleContext, file: string, lifecycle: LifecycleFact, rowsById: ReadonlyMap<string, readonly ToolCallFact[]>, quiescence: QuiescenceResult): boolean {
+  const at = (path: string) => context.inRecord(file, lifecycle.ref, [path]);
+  let wellFormed = true;
+  const id = lifecycle.toolCallId;
+  const rows = typeof id === 'string' ? rowsById.get(id) : undefined;
+  if (!rows) {
+    context.report('lifecycle-overclaims', at('tool_call_id'), `This annotation ends tool call ${JSON.stringify(id)}, which the trajectory never started.`);
+    wellFormed = false;
+  } else {
+    const terminal = rows.find((row) => isTerminalStatus(row.status) && row.terminalSource === undefined);
+    if (terminal) {
+      context.report('lifecycle-overclaims', at('tool_call_id'), `The adapter already reported tool call ${JSON.stringify(id)} as ${String(terminal.status)}; a framework annotation must not override it.`, {
+        related: [context.related(context.inRecord(file, terminal.ref), 'the adapter-reported status')],
+      });
+      wellFormed = false;
+    }
+  }
+  if (lifecycle.effects !== 'unknown') {
+    context.report('lifecycle-overclaims', at('effects'), `The framework cannot know what an interrupted command did: effects must be "unknown", not ${JSON.stringify(lifecycle.effects)}.`);
+    wellFormed = false;
+  }
+  if (lifecycle.source !== 'benchflow') {
+    context.report('lifecycle-overclaims', at('source'), `A framework lifecycle annotation must say source "benchflow"; ${JSON.stringify(lifecycle.source)} passes an inference off as another party's report.`);
+    wellFormed = false;
+  }
+  if (lifecycle.status !== undefined && lifecycle.status !== 'cancelled') {
+    context.report('lifecycle-overclaims', at('status'), `Status ${JSON.stringify(lifecycle.status)} claims an outcome the adapter never reported.`);
+    wellFormed = false;
+  }
+  checkQuiescenceBehind(context, file, lifecycle.ref, lifecycle.quiescenceRef, quiescence);
+  return wellFormed;
+}
+
+function checkPrototypeLifecycle(context: RuleContext, file: string, call: ToolCallFact, quiescence: QuiescenceResult): void {
+  if (call.effects !== 'unknown') {
+    context.report('lifecycle-overclaims', context.inRecord(file, call.ref, [call.effects === undefined ? 'terminal_source' : 'effects']), `This call was ended by the framework (terminal_source ${JSON.stringify(call.terminalSource)}), so its effects must be recorded as "unknown".`);
+  }
+  checkQuiescenceBehind(context, file, call.ref, undefined, quiescence);
+}
+
+function checkQuiescenceBehind(context: RuleContext, file: string, ref: RecordRef, quiescenceRef: unknown, quiescence: QuiescenceResult): void {
+  const proof = quiescence.proof;
+  const place = context.inRecord(file, ref);
+  if (!quiescence.applies) {
+    context.report('lifecycle-without-quiescence', place, 'The framework ended this call, but the rollout has no sandbox user (sandbox_user is null), so no quiescence observation can back the claim that it stopped.');
+    return;
+  }
+  if (!proof) {
+    context.report('lifecycle-without-quiescence', place, 'The framework ended this call, but no positive quiescence observation (after the last kill, before grading) backs the claim that it can no longer run.');
+    return;
+  }
+  if (quiescenceRef === undefined || quiescenceRef === null) return;
+  const matches = quiescenceRef === proof.action.actionId || quiescenceRef === proof.action.ref.line + 1;
+  if (!matches) {
+    context.report('lifecycle-without-quiescence', context.inRecord(file, ref, ['quiescence_ref']), `quiescence_ref ${JSON.stringify(quiescenceRef)} does not name the positive quiescence observation (action ${JSON.stringify(proof.action.actionId ?? null)}, line ${proof.action.ref.line + 1}).`, {
+      related: [context.related(context.inRecord(context.bundle.pathOf('actions'), proof.action.ref), 'the positive quiescence observation')],
+    });
+  }
+}
+
+/** The pending list of a timeout marker (or of result.json) against the rows. */
+function checkPendingList(
+  context: RuleContext,
+  trajectoryFile: string,
+  listPlace: (index: number) => Place,
+  pendingIds: unknown,
+  rowsById: ReadonlyMap<string, readonly ToolCallFact[]>,
+  calls: readonly ToolCallFact[],
+  where: string,
+): void {
+  if (!Array.isArray(pendingIds)) return;
+  const listed = new Set<string>();
+  pendingIds.forEach((id, index) => {
+    if (typeof id !== 'string') return;
+    listed.add(id);
+    const row = rowsById.get(id)?.at(-1);
+    if (!row) {
+      context.report('timeout-pending-mismatch', listPlace(index), `${capitalized(where)} lists ${JSON.stringify(id)} as pending, but no tool_call row has that id.`);
+    } else if (isTerminalStatus(row.status) && row.terminalSource === undefined) {
+      context.report('timeout-pending-mismatch', listPlace(index), `${capitalized(where)} lists ${JSON.stringify(id)} as pending, but its row says ${String(row.status)}.`, {
+        related: [context.related(context.inRecord(trajectoryFile, row.ref, ['status']), 'the tool call row')],
+      });
+    }
+  });
+  for (const call of calls) {
+    if (isTerminalStatus(call.status) || typeof call.id !== 'string' || listed.has(call.id)) continue;
+    context.report('timeout-pending-mismatch', context.inRecord(trajectoryFile, call.ref, ['tool_call_id']), `Tool call ${JSON.stringify(call.id)} is ${String(call.status)}, but ${where} does not list it as pending.`, {
+      related: [context.related(listPlace(-1), 'the pending list')],
+    });
+  }
+}
+
+function checkTimeoutRow(
+  context: RuleContext,
+  file: string,
+  ref: RecordRef,
+  pendingIds: unknown,
+  complete: unknown,
+  rowsById: ReadonlyMap<string, readonly ToolCallFact[]>,
+  calls: readonly ToolCallFact[],
+  unresolved: readonly ToolCallFact[],
+): void {
+  checkPendingList(context, file, (index) => context.inRecord(file, ref, index === -1 ? ['pending_tool_call_ids'] : ['pending_tool_call_ids', index]), pendingIds, rowsById, calls, 'the agent_timeout row');
+  if (complete === true && unresolved.length > 0) {
+    context.report('terminal-claim-contradicted', context.inRecord(file, ref, ['terminal_trajectory_complete']), `terminal_trajectory_complete is true, but ${describeUnresolved(unresolved)} unresolved.`, {
+      related: unresolved.map((call) => context.related(context.inRecord(file, call.ref, ['status']), 'an unresolved tool call')),
+    });
+  }
+}
+
+function checkResultClaims(context: RuleContext, trajectoryFile: string, result: DocumentFacts | undefined, rowsById: ReadonlyMap<string, readonly ToolCallFact[]>, calls: readonly ToolCallFact[], unresolved: readonly ToolCallFact[]): void {
+  const related = () => unresolved.map((call) => context.related(context.inRecord(trajectoryFile, call.ref, ['status']), 'an unresolved tool call'));
+  const value = result?.value;
+  if (result && value) {
+    const resultFile = context.bundle.pathOf('result');
+    const info = value['agent_timeout_info'];
+    if (isJsonObject(info)) {
+      checkPendingList(context, trajectoryFile, (index) => context.inDocument(resultFile, result, index === -1 ? ['agent_timeout_info', 'pending_tool_call_ids'] : ['agent_timeout_info', 'pending_tool_call_ids', index]), info['pending_tool_call_ids'], rowsById, calls, "result.json's agent_timeout_info");
+      if (info['terminal_trajectory_complete'] === true && unresolved.length > 0) {
+        context.report('terminal-claim-contradicted', context.inDocument(resultFile, result, ['agent_timeout_info', 'terminal_trajectory_complete']), `agent_timeout_info.terminal_trajectory_complete is true, but ${describeUnresolved(unresolved)} unresolved.`, { related: related() });
+      }
+    }
+    const summary = value['trajectory_summary'];
+    for (const [path, claim] of [
+      [['partial_trajectory'], value['partial_trajectory']],
+      [['trajectory_summary', 'partial_trajectory'], isJsonObject(summary) ? summary['partial_trajectory'] : undefined],
+    ] as const) {
+      if (claim === false && unresolved.length > 0) {
+        context.report('terminal-claim-contradicted', context.inDocument(resultFile, result, path), `${path.join('.')} is false, but ${describeUnresolved(unresolved)} unresolved.`, { related: related() });
+      }
+    }
+  }
+  const row = context.bundle.facts('results', 'results')?.rows[0];
+  if (row && row.value['is_truncated'] === false && unresolved.length > 0) {
+    context.report('terminal-claim-contradicted', context.inRecord(context.bundle.pathOf('results'), row.ref, ['is_truncated']), `is_truncated is false, but ${describeUnresolved(unresolved)} unresolved.`, { related: related() });
+  }
+}
+
+function checkTimeoutMarker(context: RuleContext, result: DocumentFacts | undefined, hasMarker: boolean | undefined): void {
+  const value = result?.value;
+  if (!value || hasMarker !== false) return;
+  const file = context.bundle.pathOf('result');
+  if (isJsonObject(value['idle_timeout_info'])) {
+    context.report('timeout-marker-missing', context.inDocument(file, result, ['idle_timeout_info'], 'key'), 'The agent hit its idle timeout; BenchFlow writes no agent_timeout row for idle timeouts, so the trajectory carries no terminal marker. Pending tool calls stay unresolved.', {
+      severity: 'information',
+      effect: 'none',
+    });
+    return;
+  }
+  const wallClock = isJsonObject(value['agent_timeout_info']);
+  if (wallClock || value['error_category'] === 'timeout') {
+    context.report('timeout-marker-missing', context.inDocument(file, result, [wallClock ? 'agent_timeout_info' : 'error_category'], 'key'), "result.json reports a wall-clock agent timeout, but trajectory/acp_trajectory.jsonl has no agent_timeout row: BenchFlow writes one when the prompt was cancelled and drained cleanly, so this timeout's terminal state is unrecorded.");
+  }
+}
+
+function checkStatusCounts(context: RuleContext, trajectoryFile: string, result: DocumentFacts | undefined, calls: readonly ToolCallFact[]): void {
+  const summary = result?.value?.['trajectory_summary'];
+  const claimed = isJsonObject(summary) ? summary['tool_call_status_counts'] : undefined;
+  if (!isJsonObject(claimed)) return;
+  const actual = new Map<string, number>();
+  for (const call of calls) if (typeof call.status === 'string') actual.set(call.status, (actual.get(call.status) ?? 0) + 1);
+  const statuses = new Set([...Object.keys(claimed), ...actual.keys()]);
+  const differences = [...statuses]
+    .filter((status) => (typeof claimed[status] === 'number' ? claimed[status] : 0) !== (actual.get(status) ?? 0))
+    .map((status) => `${status}: ${JSON.stringify(claimed[status] ?? 0)} claimed, ${actual.get(status) ?? 0} in the trajectory`);
+  if (differences.length === 0) return;
+  context.report('status-counts-mismatch', context.inDocument(context.bundle.pathOf('result'), result, ['trajectory_summary', 'tool_call_status_counts']), `trajectory_summary.tool_call_status_counts disagrees with the tool_call rows (${differences.join('; ')}).`, {
+    related: [context.related({ file: trajectoryFile, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, 'the trajectory the counts describe')],
+  });
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function describeUnresolved(unresolved: readonly ToolCallFact[]): string {
+  const ids = unresolved.slice(0, 5).map((call) => JSON.stringify(call.id)).join(', ');
+  return unresolved.length === 1 ? `tool call ${ids} is` : `${unresolved.length} tool calls (${ids}${unresolved.length > 5 ? ', …' : ''}) are`;
+}

@@ -1,0 +1,69 @@
+/**
+ * Separated-verifier grading (BenchFlow #1079, gap 1): when preflight declares
+ * `verifier_environment_mode: "separate"`, the action records must show the verifier service started
+ * and a grading attempt ran in it with a terminal outcome. Setup execs such as
+ * `mkdir -p /logs/verifier && chmod 777 /logs/verifier` are not grading. Undeclared or shared mode is
+ * left as it is.
+ */
+import type { BundleFinding } from '../findings';
+import { isJsonObject } from '../parse/jsonKind';
+import type { Place, RuleContext } from './context';
+import { isVerifierService, verifierService, type Step } from './timeline';
+
+export function separateVerifierDeclared(context: RuleContext): boolean {
+  const preflight = context.bundle.facts('preflight', 'preflight')?.value;
+  const report = preflight?.['report'];
+  const binding = isJsonObject(report) ? report['task_binding'] : undefined;
+  const facts = isJsonObject(binding) ? binding['facts'] : undefined;
+  return isJsonObject(facts) && facts['verifier_environment_mode'] === 'separate';
+}
+
+/** Returns the findings that show a failed precondition (for untrusted-reward). */
+export function checkSeparateVerifier(context: RuleContext, steps: readonly Step[]): BundleFinding[] {
+  if (!separateVerifierDeclared(context)) return [];
+  const failures: BundleFinding[] = [];
+  const declaration = declarationPlace(context);
+  const actionsFile = context.bundle.file('actions');
+  const file = context.bundle.pathOf('actions');
+  const started = steps.findIndex((step) => step.kind === 'sidecar-start' && step.transportOk && (step.action.service === undefined || isVerifierService(step.action.service)));
+  if (!actionsFile?.report) {
+    context.report('verifier-evidence-missing', declaration, `A separate verifier is declared, but benchguard/action_records.jsonl ${actionsFile ? 'could not be read' : 'is missing'}: nothing shows where grading ran.`);
+    return failures;
+  }
+  if (started === -1) {
+    context.report('verifier-evidence-missing', declaration, `A separate verifier is declared, but no successful StartBenchGuardVerifierService is recorded in benchguard/action_records.jsonl.`);
+  }
+
+  const inService = steps.filter((step) => step.kind === 'exec' && isVerifierService(step.action.service));
+  const gradings = steps.filter((step) => step.grading);
+  if (inService.length > 0 && inService.every((step) => step.setupOnly)) {
+    failures.push(
+      context.report('verifier-setup-only', declaration, `A separate verifier is declared, but every exec in ${verifierService} only prepares or cleans (${inService.length} setup exec${inService.length === 1 ? '' : 's'}): no grading attempt ran there.`, {
+        related: inService.map((step) => context.related(context.inRecord(file, step.action.ref, ['command_preview']), 'a setup-only exec')),
+      }),
+    );
+  }
+
+  let proven = false;
+  for (const step of gradings) {
+    const place = context.inRecord(file, step.action.ref, ['service']);
+    if (!isVerifierService(step.action.service)) {
+      context.report('verifier-grading-unproven', place, `This grading attempt ran in ${JSON.stringify(step.action.service ?? 'an unnamed service')}, not in the declared separate verifier ${verifierService}.`);
+    } else if (started === -1 || steps.indexOf(step) < started) {
+      context.report('verifier-grading-unproven', place, `This grading attempt ran before ${verifierService} was started${started === -1 ? ' (no start is recorded)' : ` (line ${steps[started]!.action.ref.line + 1})`}.`);
+    } else if (!step.transportOk || !step.action.hasReturnCode) {
+      context.report('verifier-grading-unproven', context.inRecord(file, step.action.ref, ['status']), `This grading attempt has no terminal outcome (status ${JSON.stringify(step.action.status)}, ${step.action.hasReturnCode ? `return_code ${String(step.action.returnCode)}` : 'no return_code'}).`);
+    } else {
+      // Any return code is an outcome: a test suite that fails still produces a valid reward of 0.
+      proven = true;
+    }
+  }
+  if (!proven && gradings.length === 0 && started !== -1 && inService.length === 0) {
+    context.report('verifier-grading-unproven', context.inRecord(file, steps[started]!.action.ref, ['event_type']), `${verifierService} was started, but no grading attempt ran in it: the verifier may have crashed after starting, and that cannot be told from completed grading.`);
+  }
+  return failures;
+}
+
+function declarationPlace(context: RuleContext): Place {
+  return context.inDocument(context.bundle.pathOf('preflight'), context.bundle.facts('preflight', 'preflight'), ['report', 'task_binding', 'facts', 'verifier_environment_mode']);
+}
