@@ -1,20 +1,27 @@
 /**
- * One run of `rollout-evidence check`: discover the bundles under the given paths, check each, and
- * total what was found. The formatters only present a finished run.
+ * One run of `rollout-evidence check`: discover the bundles under the given paths, check each (files,
+ * then the evidence rules and a verdict per rollout), and total what was found. The formatters only
+ * present a finished run.
  */
 import { relative, sep } from 'node:path';
 import type { ArtifactKind } from '../../../shared/src/artifactKinds';
 import { ArtifactClassifier } from '../engine/artifacts/classify';
 import { checkBundle, type CheckedBundle } from '../engine/bundle/checkBundle';
+export { diagnosticsOf } from '../engine/bundle/checkBundle';
 import { discoverBundles } from '../engine/bundle/discover';
 import { ArtifactChecker } from '../engine/check/artifactChecker';
 import type { SeverityCounts } from '../engine/check/collector';
+import { CommandEvidenceCache, type RuleOptions } from '../engine/rules/context';
+import { verdicts, type Verdict } from '../engine/verdict';
 import type { ProgressLine } from './progress';
 
 export interface CheckRequest {
   readonly paths: readonly string[];
   readonly maxProblems: number;
   readonly artifactMap: Readonly<Record<string, ArtifactKind>>;
+  readonly rules: RuleOptions;
+  /** Which verdicts fail the run: `incomplete` and worse, or only `untrusted`. */
+  readonly failOn: 'incomplete' | 'untrusted';
   readonly cwd: string;
 }
 
@@ -24,6 +31,7 @@ export interface Totals extends SeverityCounts {
   readonly looseFiles: number;
   readonly files: number;
   readonly omitted: number;
+  readonly verdicts: Readonly<Record<Verdict, number>>;
 }
 
 export interface CheckRun {
@@ -37,11 +45,14 @@ export interface CheckRun {
 export function runCheck(request: CheckRequest, progress: ProgressLine): CheckRun {
   const discovery = discoverBundles(request.paths, new ArtifactClassifier(request.artifactMap));
   const checker = new ArtifactChecker();
+  const commands = new CommandEvidenceCache();
   const fileCount = discovery.bundles.reduce((sum, bundle) => sum + bundle.files.length, 0);
   let started = 0;
   const bundles = discovery.bundles.map((bundle) =>
     checkBundle(bundle, checker, {
       maxFindings: request.maxProblems,
+      rules: request.rules,
+      commands,
       onFileStart: (path) => progress.update(`checking ${displayPath(request.cwd, path)} (file ${++started} of ${fileCount})`),
       onBytesRead: () => progress.tick(),
     }),
@@ -49,19 +60,28 @@ export function runCheck(request: CheckRequest, progress: ProgressLine): CheckRu
   progress.clear();
 
   const ioErrors = [...discovery.ioErrors];
-  const totals = { rollouts: 0, looseFiles: 0, files: 0, omitted: 0, error: 0, warning: 0, information: 0, hint: 0 };
+  const counts = { error: 0, warning: 0, information: 0, hint: 0 };
+  const verdictCounts = Object.fromEntries(verdicts.map((verdict) => [verdict, 0])) as Record<Verdict, number>;
+  let rollouts = 0;
+  let looseFiles = 0;
+  let files = 0;
+  let omitted = 0;
   for (const bundle of bundles) {
-    if (bundle.loose) totals.looseFiles += bundle.files.length;
-    else totals.rollouts++;
+    if (bundle.loose) looseFiles += bundle.files.length;
+    else rollouts++;
+    if (bundle.evaluation) {
+      verdictCounts[bundle.evaluation.verdict]++;
+      for (const finding of bundle.evaluation.findings) counts[finding.severity]++;
+    }
     for (const file of bundle.files) {
-      totals.files++;
+      files++;
       if (file.ioError !== undefined) ioErrors.push(`cannot read ${displayPath(request.cwd, file.path)}: ${file.ioError}`);
       if (!file.report) continue;
-      totals.omitted += file.report.omitted;
-      for (const severity of ['error', 'warning', 'information', 'hint'] as const) totals[severity] += file.report.counts[severity];
+      omitted += file.report.omitted;
+      for (const severity of ['error', 'warning', 'information', 'hint'] as const) counts[severity] += file.report.counts[severity];
     }
   }
-  return { request, bundles, ioErrors, totals };
+  return { request, bundles, ioErrors, totals: { ...counts, rollouts, looseFiles, files, omitted, verdicts: verdictCounts } };
 }
 
 /** A path as a person in the terminal wants it: relative to where they stand, with forward slashes. */
@@ -79,7 +99,11 @@ export function pathInBundle(bundle: CheckedBundle, path: string): string {
 
 export type ExitStatus = 0 | 1 | 2;
 
+/** 2 when something could not be read; 1 when a rollout's verdict fails the run or a loose file has errors. */
 export function exitStatusOf(run: CheckRun): ExitStatus {
   if (run.ioErrors.length > 0) return 2;
-  return run.totals.error > 0 ? 1 : 0;
+  const failing: readonly Verdict[] = run.request.failOn === 'untrusted' ? ['untrusted'] : ['untrusted', 'incomplete'];
+  const rolloutFails = run.bundles.some((bundle) => bundle.evaluation && failing.includes(bundle.evaluation.verdict));
+  const looseErrors = run.bundles.some((bundle) => bundle.loose && bundle.files.some((file) => (file.report?.counts.error ?? 0) > 0));
+  return rolloutFails || looseErrors ? 1 : 0;
 }

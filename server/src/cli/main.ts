@@ -19,19 +19,28 @@ type FormatName = keyof typeof formats;
 
 const usage = `Usage: rollout-evidence check [PATH ...] [options]
 
-Checks BenchFlow rollout bundles: every JSONL line and JSON artifact against its schema.
-PATH is a rollout folder, a result.json, a folder searched for rollouts, or one artifact
-file. With no PATH the current folder is searched.
+Checks BenchFlow rollout bundles: every JSONL line and JSON artifact against its schema, then
+the evidence rules across each rollout's files, and gives each rollout a verdict: untrusted,
+incomplete, trusted-timeout or trusted. PATH is a rollout folder, a result.json, a folder
+searched for rollouts, or one artifact file. With no PATH the current folder is searched.
 
 Options:
   --format text|json|sarif   output format (default: text)
+  --fail-on incomplete|untrusted
+                             verdicts that fail the run (default: incomplete, i.e. incomplete
+                             or untrusted)
+  --allow-oracle-without-llm
+                             an oracle rollout needs no LLM trajectory (as BenchFlow's validator)
+  --allow-native-subscription-without-llm
+                             a native ACP rollout needs no LLM trajectory (as BenchFlow's validator)
   --max-problems N           problems listed per file before the rest are counted (default: ${defaultSettings.maxNumberOfProblems})
   --map GLOB=KIND            treat files matching GLOB as artifact KIND (repeatable)
                              KIND: ${artifactKindNames.join(', ')}
   -h, --help                 show this help
   -v, --version              show the version
 
-Exit status: 0 no errors, 1 errors found, 2 usage or I/O failure.`;
+Exit status: 0 every rollout passes (and no loose file has errors), 1 a rollout fails its
+verdict or a loose file has errors, 2 usage or I/O failure.`;
 
 class UsageError extends Error {}
 
@@ -43,6 +52,9 @@ export function main(argv: readonly string[]): ExitStatus {
       strict: true,
       options: {
         format: { type: 'string', default: 'text' },
+        'fail-on': { type: 'string', default: 'incomplete' },
+        'allow-oracle-without-llm': { type: 'boolean', default: false },
+        'allow-native-subscription-without-llm': { type: 'boolean', default: false },
         'max-problems': { type: 'string' },
         map: { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean', short: 'h', default: false },
@@ -71,6 +83,11 @@ export function main(argv: readonly string[]): ExitStatus {
         paths: paths.length > 0 ? paths : ['.'],
         maxProblems: parseMaxProblems(values['max-problems']),
         artifactMap: parseArtifactMap(values.map),
+        rules: {
+          allowOracleWithoutLlm: values['allow-oracle-without-llm'] === true,
+          allowNativeSubscriptionWithoutLlm: values['allow-native-subscription-without-llm'] === true,
+        },
+        failOn: parseFailOn(values['fail-on']),
         cwd: process.cwd(),
       },
       progressLine(process.stderr),
@@ -93,6 +110,11 @@ export function main(argv: readonly string[]): ExitStatus {
 function parseFormat(raw: string | undefined): FormatName {
   if (raw === 'text' || raw === 'json' || raw === 'sarif') return raw;
   throw new UsageError(`--format must be text, json or sarif, not "${raw}"`);
+}
+
+function parseFailOn(raw: string | undefined): 'incomplete' | 'untrusted' {
+  if (raw === 'incomplete' || raw === 'untrusted') return raw;
+  throw new UsageError(`--fail-on must be incomplete or untrusted, not "${raw}"`);
 }
 
 function parseMaxProblems(raw: string | undefined): number {

@@ -5,8 +5,9 @@
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
 import type { CheckedBundle } from '../../engine/bundle/checkBundle';
 import type { DiagnosticCode } from '../../engine/codes';
-import type { Finding, Severity } from '../../engine/findings';
-import { displayPath, pathInBundle, type CheckRun } from '../checkRun';
+import type { BundleFinding, Severity } from '../../engine/findings';
+import type { Verdict } from '../../engine/verdict';
+import { diagnosticsOf, displayPath, pathInBundle, type CheckRun } from '../checkRun';
 
 export interface JsonReport {
   readonly version: 1;
@@ -19,6 +20,10 @@ export interface JsonBundle {
   readonly root: string;
   /** True for artifact files found outside any rollout. */
   readonly loose: boolean;
+  /** The rollout's verdict; null for loose files. */
+  readonly verdict: Verdict | null;
+  /** May the results row be used for training: a trusted rollout whose row says so. Null for loose files. */
+  readonly training_ready: boolean | null;
   readonly files: readonly JsonFile[];
   readonly diagnostics: readonly JsonDiagnostic[];
 }
@@ -66,6 +71,8 @@ export interface JsonSummary {
   readonly omitted: number;
   /** One message per path that exists but could not be read. */
   readonly unreadable: readonly string[];
+  /** Rollouts per verdict. */
+  readonly verdicts: Readonly<Record<Verdict, number>>;
 }
 
 export function formatJson(run: CheckRun): string {
@@ -75,6 +82,8 @@ export function formatJson(run: CheckRun): string {
     rollouts: run.bundles.map((bundle) => ({
       root: displayPath(cwd, bundle.root),
       loose: bundle.loose,
+      verdict: bundle.evaluation?.verdict ?? null,
+      training_ready: bundle.evaluation ? bundle.evaluation.trainingReady : null,
       files: bundle.files.map(
         (file): JsonFile => ({
           file: pathInBundle(bundle, file.path),
@@ -82,7 +91,7 @@ export function formatJson(run: CheckRun): string {
           ...(file.report ? { records: file.report.records, omitted: file.report.omitted } : { error: file.ioError }),
         }),
       ),
-      diagnostics: bundle.files.flatMap((file) => (file.report?.findings ?? []).map((finding) => jsonDiagnostic(bundle, file.path, finding))),
+      diagnostics: diagnosticsOf(bundle).map((finding) => jsonDiagnostic(bundle, finding)),
     })),
     summary: {
       rollouts: run.totals.rollouts,
@@ -94,15 +103,16 @@ export function formatJson(run: CheckRun): string {
       hints: run.totals.hint,
       omitted: run.totals.omitted,
       unreadable: run.ioErrors,
+      verdicts: run.totals.verdicts,
     },
   };
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
-function jsonDiagnostic(bundle: CheckedBundle, path: string, finding: Finding): JsonDiagnostic {
+function jsonDiagnostic(bundle: CheckedBundle, finding: BundleFinding): JsonDiagnostic {
   const { start, end } = finding.range;
   return {
-    file: pathInBundle(bundle, path),
+    file: pathInBundle(bundle, finding.file),
     line: start.line + 1,
     column: start.character + 1,
     endLine: end.line + 1,

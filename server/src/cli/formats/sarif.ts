@@ -8,7 +8,7 @@ import { allDiagnosticCodes, diagnosticCodes, type DiagnosticCode } from '../../
 import type { RelatedEvidence, Severity, TextRange } from '../../engine/findings';
 import { version } from '../../version';
 import { limitNotice } from '../../engine/check/collector';
-import { displayPath, type CheckRun } from '../checkRun';
+import { diagnosticsOf, displayPath, type CheckRun } from '../checkRun';
 
 type SarifLevel = 'error' | 'warning' | 'note';
 
@@ -27,16 +27,14 @@ export function formatSarif(run: CheckRun): string {
     related.map((evidence, index) => ({ id: index + 1, ...location(evidence.file, evidence.range), message: { text: evidence.message } }));
 
   const results = run.bundles.flatMap((bundle) =>
-    bundle.files.flatMap((file) =>
-      (file.report?.findings ?? []).map((finding) => ({
-        ruleId: finding.code,
-        ruleIndex: ruleIndex.get(finding.code)!,
-        level: sarifLevel(finding.severity),
-        message: { text: finding.message },
-        locations: [location(file.path, finding.range)],
-        ...(finding.related?.length ? { relatedLocations: relatedLocations(finding.related) } : {}),
-      })),
-    ),
+    diagnosticsOf(bundle).map((finding) => ({
+      ruleId: finding.code,
+      ruleIndex: ruleIndex.get(finding.code)!,
+      level: sarifLevel(finding.severity),
+      message: { text: finding.message },
+      locations: [location(finding.file, finding.range)],
+      ...(finding.related?.length ? { relatedLocations: relatedLocations(finding.related) } : {}),
+    })),
   );
 
   const limitedFiles = run.bundles.flatMap((bundle) =>

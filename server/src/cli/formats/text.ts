@@ -1,42 +1,34 @@
 /**
- * `path:line:column: severity code message`, grouped by rollout, then one summary line. Lines and
- * columns are 1-based so that terminals and editors can jump to them.
+ * `path:line:column: severity code message`, grouped by rollout, then a summary line and one verdict
+ * line per rollout. Lines and columns are 1-based so that terminals and editors can jump to them.
  */
 import { limitNotice } from '../../engine/check/collector';
-import type { Finding } from '../../engine/findings';
-import { displayPath, type CheckRun } from '../checkRun';
+import type { TextPosition } from '../../engine/findings';
+import { diagnosticsOf, displayPath, type CheckRun } from '../checkRun';
 
 export function formatText(run: CheckRun): string {
   const { cwd, maxProblems } = run.request;
   const out: string[] = [];
+  const at = (position: TextPosition) => `${position.line + 1}:${position.character + 1}`;
   for (const bundle of run.bundles) {
     out.push(bundle.loose ? `files in ${displayPath(cwd, bundle.root)}` : `rollout ${displayPath(cwd, bundle.root)}`);
-    let clean = true;
+    const lines: string[] = [];
     for (const file of bundle.files) {
       const path = displayPath(cwd, file.path);
-      if (file.ioError !== undefined) {
-        out.push(`  ${path}: error cannot read the file: ${file.ioError}`);
-        clean = false;
-        continue;
-      }
-      const report = file.report!;
-      for (const finding of report.findings) {
-        out.push(`  ${path}:${location(finding)}: ${finding.severity} ${finding.code} ${finding.message}`);
-        for (const related of finding.related ?? []) {
-          out.push(`      related ${displayPath(cwd, related.file)}:${related.range.start.line + 1}:${related.range.start.character + 1}: ${related.message}`);
-        }
-        clean = false;
-      }
-      if (report.omitted > 0) out.push(`  ${path}: information problems-limited ${limitNotice(report.omitted, maxProblems, '--max-problems')}`);
+      if (file.ioError !== undefined) lines.push(`  ${path}: error cannot read the file: ${file.ioError}`);
+      if (file.report && file.report.omitted > 0) lines.push(`  ${path}: information problems-limited ${limitNotice(file.report.omitted, maxProblems, '--max-problems')}`);
     }
-    if (clean) out.push('  no problems');
+    for (const finding of diagnosticsOf(bundle)) {
+      lines.push(`  ${displayPath(cwd, finding.file)}:${at(finding.range.start)}: ${finding.severity} ${finding.code} ${finding.message}`);
+      for (const related of finding.related ?? []) lines.push(`      related ${displayPath(cwd, related.file)}:${at(related.range.start)}: ${related.message}`);
+    }
+    out.push(...(lines.length > 0 ? lines : ['  no problems']));
   }
   out.push(summaryLine(run));
+  for (const bundle of run.bundles) {
+    if (bundle.evaluation) out.push(`verdict ${bundle.evaluation.verdict.padEnd(15)} ${displayPath(cwd, bundle.root)}`);
+  }
   return `${out.join('\n')}\n`;
-}
-
-function location(finding: Finding): string {
-  return `${finding.range.start.line + 1}:${finding.range.start.character + 1}`;
 }
 
 function summaryLine(run: CheckRun): string {
@@ -46,7 +38,10 @@ function summaryLine(run: CheckRun): string {
   const counts = [plural(totals.error, 'error'), plural(totals.warning, 'warning'), `${totals.information} information`];
   if (totals.hint > 0) counts.push(plural(totals.hint, 'hint'));
   const unreadable = run.ioErrors.length > 0 ? `; ${plural(run.ioErrors.length, 'path')} could not be read` : '';
-  return `${checked}: ${counts.join(', ')}${unreadable}.`;
+  const verdicts = Object.entries(totals.verdicts)
+    .filter(([, count]) => count > 0)
+    .map(([verdict, count]) => `${count} ${verdict}`);
+  return `${checked}: ${counts.join(', ')}${unreadable}.${verdicts.length > 0 ? ` Verdicts: ${verdicts.join(', ')}.` : ''}`;
 }
 
 function plural(count: number, noun: string): string {
