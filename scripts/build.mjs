@@ -38,6 +38,7 @@ if (withTests) {
   const nodeEntries = await findFiles(testsDir, (path) => !path.startsWith(editorTestsDir) && (path.endsWith('.test.ts') || path.endsWith('.bench.ts')));
   // Real-editor tests: a launcher and a shim that run on this Node, and suites that run inside the
   // VS Code extension host, which provides `vscode`; mocha and the browser driver stay in node_modules.
+  const fixtureWriter = join(testsDir, 'fixtures/write.ts');
   const editorEntries = [
     join(editorTestsDir, 'run.ts'),
     join(editorTestsDir, 'codeShim.ts'),
@@ -48,7 +49,7 @@ if (withTests) {
     ...common,
     sourcemap: true,
     minify: false,
-    entryPoints: Object.fromEntries([...nodeEntries, ...editorEntries].map((file) => [outName(file), file])),
+    entryPoints: Object.fromEntries([...nodeEntries, fixtureWriter, ...editorEntries].map((file) => [outName(file), file])),
     outdir: 'out/test',
     external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron'],
     banner: { js: '#!/usr/bin/env node' },

@@ -11,6 +11,9 @@ import type { JsonReport } from '../../server/src/cli/formats/json';
 import { writeTree, jsonl } from '../support/files';
 import { builtCli, healthyRollout, repoRoot, temporaryFolder } from '../support/repo';
 
+/** The codes a file earns on its own, before the evidence rules read the rollout as a whole. */
+const perFileCodes = new Set(['jsonl-syntax', 'jsonl-partial-line', 'json-syntax', 'record-not-object', 'schema', 'artifact-empty', 'not-utf8', 'record-too-large']);
+
 function cli(args: readonly string[], cwd = repoRoot) {
   const result = spawnSync(process.execPath, [builtCli, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -20,7 +23,7 @@ const folder = temporaryFolder();
 after(() => folder.remove());
 
 describe('rollout-evidence check', () => {
-  it('checks the example bundles and exits 1 because one has errors', () => {
+  it('checks the example bundles and exits 1 because one rollout is untrusted', () => {
     const { status, stdout, stderr } = cli(['check', 'examples']);
     assert.equal(status, 1);
     assert.equal(stderr, '', 'nothing on stderr when it is not a terminal and nothing failed');
@@ -32,13 +35,28 @@ describe('rollout-evidence check', () => {
       ),
     );
     assert.ok(lines.some((line) => /action_records\.jsonl:4:1: information jsonl-partial-line /.test(line)));
-    assert.equal(lines.at(-1), 'Checked 15 files (2 rollouts, 1 loose file): 8 errors, 0 warnings, 1 information.');
+    assert.ok(lines.some((line) => /action_records\.jsonl:2:\d+: error masked-exit-status The exit status of this command comes from "sleep 1"/.test(line)));
+    assert.deepEqual(lines.slice(-3), [
+      'Checked 15 files (2 rollouts, 1 loose file): 15 errors, 2 warnings, 1 information. Verdicts: 1 untrusted, 1 trusted.',
+      'verdict trusted         examples/jobs/2026-08-22__10-00-00/hello-world__1a2b3c4d',
+      'verdict untrusted       examples/jobs/2026-08-22__10-00-00/regex-log__bab1cbf6',
+    ]);
   });
 
-  it('exits 0 for a healthy rollout and says it found nothing', () => {
+  it('exits 0 for a trusted rollout and says it found nothing', () => {
     const { status, stdout } = cli(['check', healthyRollout]);
     assert.equal(status, 0);
     assert.match(stdout, /^rollout .*hello-world__1a2b3c4d\n {2}no problems\n/);
+    assert.match(stdout, /\nverdict trusted {9}.*hello-world__1a2b3c4d\n$/);
+  });
+
+  it('narrows what fails the run with --fail-on untrusted', () => {
+    writeTree(folder.path, { 'running/trajectory/acp_trajectory.jsonl': jsonl({ type: 'user_message', text: 'hi' }) });
+    const incomplete = cli(['check', join(folder.path, 'running'), '--format', 'json']);
+    assert.equal((JSON.parse(incomplete.stdout) as JsonReport).rollouts[0]!.verdict, 'incomplete');
+    assert.equal(incomplete.status, 1);
+    assert.equal(cli(['check', join(folder.path, 'running'), '--fail-on', 'untrusted']).status, 0);
+    assert.equal(cli(['check', 'examples', '--fail-on', 'untrusted']).status, 1, 'an untrusted rollout still fails');
   });
 
   it('checks the current folder when given no path', () => {
@@ -53,11 +71,11 @@ describe('rollout-evidence check', () => {
     const report = JSON.parse(stdout) as JsonReport;
     assert.equal(report.version, 1);
     assert.deepEqual(
-      report.rollouts.map((rollout) => [rollout.root, rollout.loose]),
+      report.rollouts.map((rollout) => [rollout.root, rollout.loose, rollout.verdict, rollout.training_ready]),
       [
-        ['examples/jobs/2026-08-22__10-00-00', true],
-        ['examples/jobs/2026-08-22__10-00-00/hello-world__1a2b3c4d', false],
-        ['examples/jobs/2026-08-22__10-00-00/regex-log__bab1cbf6', false],
+        ['examples/jobs/2026-08-22__10-00-00', true, null, null],
+        ['examples/jobs/2026-08-22__10-00-00/hello-world__1a2b3c4d', false, 'trusted', true],
+        ['examples/jobs/2026-08-22__10-00-00/regex-log__bab1cbf6', false, 'untrusted', false],
       ],
     );
     const faulty = report.rollouts[2]!;
@@ -73,7 +91,24 @@ describe('rollout-evidence check', () => {
       related: [],
     });
     assert.deepEqual(faulty.files.find((file) => file.file === 'result.json'), { file: 'result.json', kind: 'result', records: 1, omitted: 0 });
-    assert.deepEqual(report.summary, { rollouts: 2, looseFiles: 1, files: 15, errors: 8, warnings: 0, information: 1, hints: 0, omitted: 0, unreadable: [] });
+    const reward = faulty.diagnostics.find((d) => d.code === 'untrusted-reward')!;
+    assert.deepEqual([reward.file, reward.line], ['result.json', 4]);
+    assert.deepEqual(
+      reward.related.map((related) => [related.file, related.line]),
+      [['benchguard/action_records.jsonl', 2]],
+    );
+    assert.deepEqual(report.summary, {
+      rollouts: 2,
+      looseFiles: 1,
+      files: 15,
+      errors: 15,
+      warnings: 2,
+      information: 1,
+      hints: 0,
+      omitted: 0,
+      unreadable: [],
+      verdicts: { untrusted: 1, incomplete: 0, 'trusted-timeout': 0, trusted: 1 },
+    });
   });
 
   it('writes SARIF 2.1.0 that validates against the official schema and carries the same results', () => {
@@ -89,7 +124,8 @@ describe('rollout-evidence check', () => {
     assert.ok(validate(sarif), JSON.stringify(validate.errors, null, 2));
 
     const [run] = sarif.runs;
-    assert.equal(run!.results.length, 9);
+    const json = JSON.parse(cli(['check', 'examples', '--format', 'json']).stdout) as JsonReport;
+    assert.equal(run!.results.length, json.rollouts.reduce((sum, rollout) => sum + rollout.diagnostics.length, 0));
     for (const result of run!.results) assert.equal(run!.tool.driver.rules[result.ruleIndex]!.id, result.ruleId);
     const status_ = run!.results.find((result) => result.ruleId === 'schema' && result.locations[0]!.physicalLocation.artifactLocation.uri.endsWith('acp_trajectory.jsonl'));
     assert.deepEqual(status_!.locations[0]!.physicalLocation.artifactLocation, {
@@ -106,11 +142,10 @@ describe('rollout-evidence check', () => {
     assert.equal(text.status, 1);
     assert.equal(text.stdout.split('\n').filter((line) => / error schema /.test(line)).length, 3);
     assert.match(text.stdout, /information problems-limited Showing the first 3 of 7 problems in this file; 4 more were found/);
-    assert.match(text.stdout, /: 7 errors,/);
     const json = JSON.parse(cli(['check', join(folder.path, 'many'), '--max-problems', '3', '--format', 'json']).stdout) as JsonReport;
-    assert.equal(json.rollouts[0]!.diagnostics.length, 3);
+    assert.equal(json.rollouts[0]!.diagnostics.filter((d) => d.code === 'schema').length, 3);
     assert.equal(json.rollouts[0]!.files[0]!.omitted, 4);
-    assert.equal(json.summary.errors, 7);
+    assert.equal(json.rollouts[0]!.verdict, 'incomplete');
   });
 
   it('checks extra files mapped with --map', () => {
@@ -175,7 +210,7 @@ describe('rollout-evidence check', () => {
       const file = run(join(folder.path, 'locked'));
       assert.equal(file.status, 2, file.stderr);
       assert.match(file.stderr, /^rollout-evidence: cannot read .*locked\/result\.json: permission denied\n$/);
-      assert.match(file.stdout, /^Checked 2 files \(1 rollout\): 0 errors, .*; 1 path could not be read\.$/m, 'the readable file was still checked');
+      assert.match(file.stdout, /^Checked 2 files \(1 rollout\): .*; 1 path could not be read\./m, 'the readable file was still checked');
       const shut = run(join(folder.path, 'shut'));
       assert.equal(shut.status, 2);
       assert.match(shut.stderr, /cannot read folder .*shut\/x: permission denied/);
@@ -185,8 +220,8 @@ describe('rollout-evidence check', () => {
       writeTree(folder.path, { 'binary/trajectory/acp_trajectory.jsonl': Buffer.from([0x00, 0xff, 0xfe, 0x0a, 0x89, 0x50, 0x4e, 0x47, 0x0a]) });
       const { status, stdout } = cli(['check', join(folder.path, 'binary'), '--format', 'json']);
       assert.equal(status, 1);
-      const codes = (JSON.parse(stdout) as JsonReport).rollouts[0]!.diagnostics.map((d) => `${d.line}:${d.column} ${d.code}`);
-      assert.deepEqual(codes, ['1:2 not-utf8', '1:1 jsonl-syntax', '2:1 not-utf8', '2:1 jsonl-syntax']);
+      const codes = (JSON.parse(stdout) as JsonReport).rollouts[0]!.diagnostics.filter((d) => perFileCodes.has(d.code)).map((d) => `${d.line}:${d.column} ${d.code}`);
+      assert.deepEqual(codes, ['1:1 jsonl-syntax', '1:2 not-utf8', '2:1 not-utf8', '2:1 jsonl-syntax']);
     });
   });
 
@@ -204,7 +239,7 @@ describe('rollout-evidence check', () => {
     });
     const { status, stdout, stderr } = cli(['check', join(folder.path, 'hostile'), '--format', 'json']);
     assert.equal(status, 1, stderr);
-    const diagnostics = (JSON.parse(stdout) as JsonReport).rollouts[0]!.diagnostics.map((d) => `${d.file}:${d.line} ${d.code}`);
+    const diagnostics = (JSON.parse(stdout) as JsonReport).rollouts[0]!.diagnostics.filter((d) => perFileCodes.has(d.code)).map((d) => `${d.file}:${d.line} ${d.code}`);
     assert.deepEqual(diagnostics, [
       'result.json:1 schema',
       'trajectory/acp_trajectory.jsonl:2 schema',
@@ -224,6 +259,7 @@ describe('npm start', () => {
   it('builds and shows the example check, succeeding although the examples have errors', () => {
     const result = spawnSync(process.execPath, [join(repoRoot, 'scripts/start.mjs')], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
     assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stdout, /Checked 15 files \(2 rollouts, 1 loose file\): 8 errors/);
+    assert.match(result.stdout, /Checked 15 files \(2 rollouts, 1 loose file\): 15 errors/);
+    assert.match(result.stdout, /verdict untrusted {7}examples\/jobs\/2026-08-22__10-00-00\/regex-log__bab1cbf6\n$/);
   });
 });
