@@ -62,6 +62,8 @@ function stepOf(context: RuleContext, action: ActionFact, user: SandboxUser | un
       return { ...base, kind: 'sidecar-start', events: [] };
     case 'SandboxUserQuiescence': {
       const fact = action.quiescence!;
+      // An observation of another user proves nothing about this rollout's sandbox user.
+      if (user && !observesUser(fact.sandboxUser, fact.uid, user)) return { ...base, kind: 'quiescence', events: [] };
       const survivors = Array.isArray(fact.survivors) ? fact.survivors : [];
       const survivorPids = survivors.flatMap((survivor) => (isJsonObject(survivor) && typeof survivor['pid'] === 'number' ? [survivor['pid']] : []));
       const outcome: ObservationOutcome = !transportOk
@@ -93,6 +95,11 @@ function stepOf(context: RuleContext, action: ActionFact, user: SandboxUser | un
     default:
       return { ...base, kind: 'other', events: [] };
   }
+}
+
+function observesUser(name: unknown, uid: unknown, user: SandboxUser): boolean {
+  if (typeof name !== 'string') return true;
+  return name === user.name || (user.uid !== undefined && (name === String(user.uid) || uid === user.uid));
 }
 
 /** What the return code of an observing exec says, given which commands supply it. */
