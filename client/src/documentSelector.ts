@@ -17,3 +17,13 @@ export type ArtifactDocumentSelector = { readonly scheme: 'file'; readonly patte
 export function documentSelector(settings: RolloutEvidenceSettings): ArtifactDocumentSelector {
   return artifactPatterns(settings).map((pattern) => ({ scheme: 'file', pattern }));
 }
+
+/**
+ * Files whose changes on disk change a rollout's evidence: the artifacts and the verifier's reward
+ * files. The server is told of them even when they are not open, so a run still writing updates.
+ */
+export function watchedFilesPattern(settings: RolloutEvidenceSettings): string {
+  const names = new Set(artifactPatterns(settings).map((pattern) => pattern.slice(pattern.lastIndexOf('/') + 1)));
+  for (const name of ['reward.txt', 'reward.json']) names.add(name);
+  return `**/{${[...names].join(',')}}`;
+}

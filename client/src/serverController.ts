@@ -6,12 +6,13 @@ import * as vscode from 'vscode';
 import { LanguageClient, RevealOutputChannelOn, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { validationReportNotification, type InitializationOptions } from '../../shared/src/protocol';
 import { sanitizeSettings, settingsSection, type RolloutEvidenceSettings } from '../../shared/src/settings';
-import { documentSelector } from './documentSelector';
+import { documentSelector, watchedFilesPattern } from './documentSelector';
 import type { ServerStatus } from './serverStatus';
 import { errorMessage } from '../../shared/src/errors';
 
 export class ServerController implements vscode.Disposable {
   private client: LanguageClient | undefined;
+  private watcher: vscode.FileSystemWatcher | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -50,6 +51,8 @@ export class ServerController implements vscode.Disposable {
   async stop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    this.watcher?.dispose();
+    this.watcher = undefined;
     // dispose() stops a running server first.
     await client?.dispose().catch((error: unknown) => this.output.warn(`Stopping the language server: ${String(error)}`));
   }
@@ -65,12 +68,13 @@ export class ServerController implements vscode.Disposable {
       debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
     };
     const initializationOptions: InitializationOptions = { jsonDocumentsValidatedByClient: true };
+    this.watcher = vscode.workspace.createFileSystemWatcher(watchedFilesPattern(settings));
     const clientOptions: LanguageClientOptions = {
       documentSelector: documentSelector(settings),
       outputChannel: this.output,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       initializationOptions,
-      synchronize: { configurationSection: settingsSection },
+      synchronize: { configurationSection: settingsSection, fileEvents: this.watcher },
       diagnosticPullOptions: { onChange: true, onSave: true },
       progressOnInitialization: true,
     };

@@ -56,20 +56,28 @@ export class ServerStatus implements vscode.Disposable {
       item.command = this.state === 'stopped' ? { title: 'Restart', command: commandIds.restartServer } : undefined;
       return;
     }
-    item.severity = vscode.LanguageStatusSeverity.Information;
     item.command = { title: 'Show Output', command: commandIds.showOutput };
     const uri = vscode.window.activeTextEditor?.document.uri.toString();
     const report = uri ? this.reports.get(uri) : undefined;
     if (!report) {
+      item.severity = vscode.LanguageStatusSeverity.Information;
       item.text = 'Rollout Evidence';
       item.detail = 'not validated yet';
       return;
     }
-    item.text = `Rollout Evidence: ${formatDuration(report.durationMs)}`;
+    item.severity = verdictSeverity(report.verdict);
+    item.text = report.verdict ? `Rollout: ${report.verdict}` : `Rollout Evidence: ${formatDuration(report.durationMs)}`;
     const problems = `${report.problemCount} problem${report.problemCount === 1 ? '' : 's'}`;
     const omitted = report.omittedCount > 0 ? ` (+${report.omittedCount} not listed)` : '';
-    item.detail = report.kind ? `${report.kind} · ${problems}${omitted} · last validation` : 'not a rollout artifact';
+    const where = report.verdict ? 'verdict of the rollout this file belongs to' : report.kind ? report.kind : 'not a rollout artifact';
+    item.detail = report.kind ? `${where} · ${problems} in this file${omitted} · validated in ${formatDuration(report.durationMs)}` : where;
   }
+}
+
+function verdictSeverity(verdict: string | null): vscode.LanguageStatusSeverity {
+  if (verdict === 'untrusted') return vscode.LanguageStatusSeverity.Error;
+  if (verdict === 'incomplete') return vscode.LanguageStatusSeverity.Warning;
+  return vscode.LanguageStatusSeverity.Information;
 }
 
 function formatDuration(milliseconds: number): string {

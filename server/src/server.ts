@@ -3,6 +3,8 @@
  * stdio (`node server.js --stdio`, for Neovim, Helix, Zed and others); the evidence engine it wraps is
  * shared with the CLI.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   createConnection,
   TextDocuments,
@@ -11,13 +13,17 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { errorDetail } from '../../shared/src/errors';
 import { validationReportNotification, type InitializationOptions } from '../../shared/src/protocol';
+import { rolloutRootOf } from './engine/bundle/discover';
 import { ArtifactChecker } from './engine/check/artifactChecker';
 import { registerPullDiagnostics, registerPushDiagnostics, type DiagnosticsDelivery } from './lsp/diagnosticsDelivery';
 import { DocumentValidator } from './lsp/documentValidator';
+import { RolloutEvaluator } from './lsp/rolloutEvaluator';
 import { SettingsCache } from './lsp/settingsCache';
+import { diagnosticConverter } from './lsp/toDiagnostic';
+import { pathOfUri } from './lsp/uris';
 import { version } from './version';
-import { errorDetail } from '../../shared/src/errors';
 
 const transports = ['--stdio', '--node-ipc', '--socket=', '--pipe='];
 if (!process.argv.slice(2).some((argument) => transports.some((transport) => argument.startsWith(transport)))) {
@@ -29,7 +35,19 @@ const connection = createConnection();
 const documents = new TextDocuments(TextDocument);
 // Compiling the schemas is the slow part of start-up; do it before the first document arrives.
 const checker = new ArtifactChecker();
+const evaluator = new RolloutEvaluator(checker);
 let delivery: DiagnosticsDelivery | undefined;
+
+/** The README beside the server: linked from each diagnostic code. The .vsix stores it as readme.md. */
+const readme = ['README.md', 'readme.md'].map((name) => join(__dirname, '..', name)).find((path) => existsSync(path));
+
+/** Open documents whose file lies in a rollout folder. */
+function openDocumentsIn(root: string): string[] {
+  return documents
+    .all()
+    .filter((document) => document.uri.startsWith('file:') && rolloutRootOf(pathOfUri(document.uri)) === root)
+    .map((document) => document.uri);
+}
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   const capabilities = params.capabilities;
@@ -38,24 +56,39 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const settings = new SettingsCache(connection, capabilities.workspace?.configuration === true, options.settings, (problem) => {
     void connection.window.showWarningMessage(`Rollout Evidence: ${problem.setting}: ${problem.message}`);
   });
-  const validator = new DocumentValidator(checker, settings, options.jsonDocumentsValidatedByClient === true, (report) => {
-    void connection.sendNotification(validationReportNotification, report);
+  const validator = new DocumentValidator(checker, evaluator, settings, diagnosticConverter(readme), options.jsonDocumentsValidatedByClient === true, {
+    openDocument: (path) => documents.all().find((document) => document.uri.startsWith('file:') && pathOfUri(document.uri) === path),
+    onValidated: (report) => void connection.sendNotification(validationReportNotification, report),
+    onRolloutChanged: (root, by) => delivery?.revalidate(openDocumentsIn(root).filter((uri) => uri !== by)),
   });
 
   delivery = usePull
     ? registerPullDiagnostics(connection, documents, validator, capabilities.workspace?.diagnostics?.refreshSupport === true)
     : registerPushDiagnostics(connection, documents, validator);
-  documents.onDidClose((event) => validator.forget(event.document.uri));
+  documents.onDidClose((event) => {
+    validator.forget(event.document.uri);
+    // The rollout now reads that file from disk again, which may change the others' diagnostics.
+    const root = event.document.uri.startsWith('file:') ? rolloutRootOf(pathOfUri(event.document.uri)) : undefined;
+    if (root) delivery?.revalidate(openDocumentsIn(root));
+  });
   connection.onDidChangeConfiguration(() => {
     validator.settingsChanged();
     delivery?.refresh();
+  });
+  // A run still writing its bundle, or a file changed outside the editor: its rollout's rules change.
+  connection.onDidChangeWatchedFiles((params) => {
+    const touched = params.changes.some((change) => {
+      const path = pathOfUri(change.uri);
+      return evaluator.knows(path) || (rolloutRootOf(path) !== undefined && documents.all().length > 0);
+    });
+    if (touched) delivery?.refresh();
   });
 
   return {
     serverInfo: { name: 'rollout-evidence', version },
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
-      ...(usePull ? { diagnosticProvider: { identifier: 'rollout-evidence', interFileDependencies: false, workspaceDiagnostics: false } } : {}),
+      ...(usePull ? { diagnosticProvider: { identifier: 'rollout-evidence', interFileDependencies: true, workspaceDiagnostics: false } } : {}),
     },
   };
 });

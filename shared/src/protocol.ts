@@ -22,6 +22,10 @@ export interface ValidationReport {
   readonly problemCount: number;
   /** Problems left out because of `rolloutEvidence.maxNumberOfProblems`. */
   readonly omittedCount: number;
+  /** The folder of the rollout the document belongs to, when it belongs to one. */
+  readonly rollout: string | null;
+  /** That rollout's verdict: untrusted, incomplete, trusted-timeout or trusted. */
+  readonly verdict: string | null;
 }
 
 export const validationReportNotification = new NotificationType<ValidationReport>('rolloutEvidence/validationReport');

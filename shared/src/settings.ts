@@ -11,11 +11,17 @@ export interface RolloutEvidenceSettings {
   readonly artifacts: Readonly<Record<string, ArtifactKind>>;
   /** Problems reported per file before the rest are summarised in one notice. */
   readonly maxNumberOfProblems: number;
+  /** As the experiment-review validator's --allow-oracle-without-llm. */
+  readonly allowOracleWithoutLlm: boolean;
+  /** As the experiment-review validator's --allow-native-subscription-without-llm. */
+  readonly allowNativeSubscriptionWithoutLlm: boolean;
 }
 
 export const defaultSettings: RolloutEvidenceSettings = {
   artifacts: {},
   maxNumberOfProblems: 1000,
+  allowOracleWithoutLlm: false,
+  allowNativeSubscriptionWithoutLlm: false,
 };
 
 export interface SettingsProblem {
@@ -63,7 +69,18 @@ export function sanitizeSettings(raw: unknown): { settings: RolloutEvidenceSetti
     problems.push({ setting: `${settingsSection}.artifacts`, message: 'expected an object of glob → kind; ignored' });
   }
 
-  return { settings: { artifacts, maxNumberOfProblems }, problems };
+  const flag = (name: 'allowOracleWithoutLlm' | 'allowNativeSubscriptionWithoutLlm'): boolean => {
+    const value = source[name];
+    if (value === undefined || value === null) return defaultSettings[name];
+    if (typeof value === 'boolean') return value;
+    problems.push({ setting: `${settingsSection}.${name}`, message: `expected true or false, found ${JSON.stringify(value)}; using ${defaultSettings[name]}` });
+    return defaultSettings[name];
+  };
+
+  return {
+    settings: { artifacts, maxNumberOfProblems, allowOracleWithoutLlm: flag('allowOracleWithoutLlm'), allowNativeSubscriptionWithoutLlm: flag('allowNativeSubscriptionWithoutLlm') },
+    problems,
+  };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

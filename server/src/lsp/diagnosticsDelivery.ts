@@ -16,9 +16,14 @@ import { cancelledError, runSafeAsync } from './runner';
 import { errorDetail } from '../../../shared/src/errors';
 
 export interface DiagnosticsDelivery {
-  /** Something outside the documents changed (settings): every open document must be validated again. */
+  /** Something outside the documents changed (settings, files on disk): validate every open document again. */
   refresh(): void;
+  /** These open documents may have new diagnostics (their rollout changed). */
+  revalidate(uris: readonly string[]): void;
 }
+
+/** Refreshes coalesce: an edit that changes a rollout asks once, not once per document. */
+const refreshDelayMs = 100;
 
 export function registerPullDiagnostics(
   connection: Connection,
@@ -46,9 +51,19 @@ export function registerPullDiagnostics(
       connection.console,
     ),
   );
+  let pending: NodeJS.Timeout | undefined;
+  const refresh = () => {
+    if (!clientCanRefresh || pending) return;
+    pending = setTimeout(() => {
+      pending = undefined;
+      void connection.languages.diagnostics.refresh();
+    }, refreshDelayMs);
+  };
+  // A pull client asks for each document itself; a refresh makes it ask again for all of them.
   return {
-    refresh() {
-      if (clientCanRefresh) void connection.languages.diagnostics.refresh();
+    refresh,
+    revalidate(uris) {
+      if (uris.length > 0) refresh();
     },
   };
 }
@@ -95,7 +110,13 @@ export function registerPushDiagnostics(
   });
   return {
     refresh() {
-      for (const document of documents.all()) schedule(document, 0);
+      for (const document of documents.all()) schedule(document, refreshDelayMs);
+    },
+    revalidate(uris) {
+      for (const uri of uris) {
+        const document = documents.get(uri);
+        if (document) schedule(document, refreshDelayMs);
+      }
     },
   };
 }

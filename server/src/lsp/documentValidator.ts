@@ -1,23 +1,29 @@
 /**
- * The one validator behind both pull and push diagnostics: classify the document, check it with the
- * engine (cancellable), convert the findings, and remember the result per document version so that an
- * unchanged document is answered from the cache.
+ * The one validator behind both pull and push diagnostics. A document that belongs to a rollout gets
+ * its own file's problems and every rule finding placed in it, from an evaluation of the whole rollout;
+ * any other artifact is checked on its own. Results are remembered per document, so an unchanged
+ * document is answered from the cache.
  */
+import { createHash } from 'node:crypto';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { artifactKindInfo } from '../../../shared/src/artifactKinds';
+import { artifactKindInfo, type ArtifactKind } from '../../../shared/src/artifactKinds';
 import type { ValidationReport } from '../../../shared/src/protocol';
 import type { RolloutEvidenceSettings } from '../../../shared/src/settings';
 import { ArtifactClassifier } from '../engine/artifacts/classify';
+import { rolloutRootOf } from '../engine/bundle/discover';
 import type { ArtifactChecker } from '../engine/check/artifactChecker';
 import { limitNotice } from '../engine/check/collector';
+import type { FileReport } from '../engine/check/report';
 import type { DiagnosticCode } from '../engine/codes';
+import { comparePositions, type Finding } from '../engine/findings';
+import type { RolloutEvaluator } from './rolloutEvaluator';
 import type { SettingsCache } from './settingsCache';
-import { diagnosticSource, toDiagnostic } from './toDiagnostic';
-import { pathOfUri } from './uris';
+import { diagnosticSource, type DiagnosticConverter } from './toDiagnostic';
+import { isFileUri, pathOfUri } from './uris';
 
 export interface DocumentValidation {
-  /** Changes whenever the document or the settings change; the pull model's `resultId`. */
+  /** Changes whenever the document, its rollout or the settings change; the pull model's `resultId`. */
   readonly resultId: string;
   readonly diagnostics: Diagnostic[];
   readonly report: ValidationReport;
@@ -26,6 +32,13 @@ export interface DocumentValidation {
 /** What VS Code's own JSON support reports for the `.json` artifacts through `jsonValidation`. */
 const codesOwnedByClientJsonSupport: ReadonlySet<DiagnosticCode> = new Set(['json-syntax', 'schema', 'record-not-object']);
 
+export interface ValidatorHooks {
+  readonly openDocument: (path: string) => TextDocument | undefined;
+  readonly onValidated: (report: ValidationReport) => void;
+  /** A rollout was evaluated anew: other documents of it may have new diagnostics. */
+  readonly onRolloutChanged: (root: string, by: string) => void;
+}
+
 export class DocumentValidator {
   private readonly cache = new Map<string, DocumentValidation>();
   private readonly classifiers = new WeakMap<RolloutEvidenceSettings, ArtifactClassifier>();
@@ -33,49 +46,50 @@ export class DocumentValidator {
 
   constructor(
     private readonly checker: ArtifactChecker,
+    private readonly evaluator: RolloutEvaluator,
     private readonly settings: SettingsCache,
+    private readonly toDiagnostic: DiagnosticConverter,
     private readonly jsonDocumentsValidatedByClient: boolean,
-    private readonly onValidated: (report: ValidationReport) => void,
+    private readonly hooks: ValidatorHooks,
   ) {}
 
   /** Resolves to undefined when cancelled. */
   async validate(document: TextDocument, isCancelled: () => boolean): Promise<DocumentValidation | undefined> {
+    const settings = await this.settings.get(document.uri);
+    const classifier = this.classifierFor(settings);
+    const path = pathOfUri(document.uri);
+    const kind = classifier.kindOf(path);
+    const startedAt = performance.now();
+    const root = kind && isFileUri(document.uri) ? rolloutRootOf(path) : undefined;
+
+    if (kind && root) {
+      const rollout = await this.evaluator.evaluate(root, settings, classifier, this.settingsGeneration, this.hooks.openDocument, isCancelled);
+      if (!rollout) return undefined;
+      const file = rollout.bundle.files.find((candidate) => candidate.path === path);
+      if (file?.report) {
+        const resultId = digest(rollout.key);
+        const cached = this.cache.get(document.uri);
+        if (cached?.resultId === resultId) return cached;
+        const findings = [...this.ownFindings(file.report, kind), ...rollout.evaluation.findings.filter((finding) => finding.file === path)].sort((a, b) => comparePositions(a.range.start, b.range.start));
+        const validation = this.finish(document, kind, settings, findings, file.report.omitted, resultId, startedAt, { rollout: root, verdict: rollout.evaluation.verdict });
+        if (rollout.fresh) this.hooks.onRolloutChanged(root, document.uri);
+        return validation;
+      }
+    }
+
+    // Not part of a rollout (or not a file the rollout reads): the file on its own.
     const resultId = `${document.version}.${this.settingsGeneration}`;
     const cached = this.cache.get(document.uri);
     if (cached?.resultId === resultId) return cached;
-
-    const settings = await this.settings.get(document.uri);
-    const kind = this.classifierFor(settings).kindOf(pathOfUri(document.uri));
-    const startedAt = performance.now();
-    let diagnostics: Diagnostic[] = [];
-    let problemCount = 0;
-    let omitted = 0;
-    if (kind) {
-      const checked = await this.checker.checkTextCancellable(document.getText(), kind, { maxFindings: settings.maxNumberOfProblems }, isCancelled);
-      if (!checked) return undefined;
-      const fileReport = checked.report;
-      const leaveToClient = this.jsonDocumentsValidatedByClient && artifactKindInfo(kind).format === 'json';
-      diagnostics = fileReport.findings.filter((finding) => !(leaveToClient && codesOwnedByClientJsonSupport.has(finding.code))).map(toDiagnostic);
-      problemCount = diagnostics.length;
-      omitted = fileReport.omitted;
-      if (omitted > 0) diagnostics.push(limitDiagnostic(omitted, settings.maxNumberOfProblems));
-    }
-    const report: ValidationReport = {
-      uri: document.uri,
-      version: document.version,
-      kind: kind ?? null,
-      durationMs: performance.now() - startedAt,
-      problemCount,
-      omittedCount: omitted,
-    };
-    const validation = { resultId, diagnostics, report };
-    this.cache.set(document.uri, validation);
-    this.onValidated(report);
-    return validation;
+    if (!kind) return this.finish(document, null, settings, [], 0, resultId, startedAt, { rollout: null, verdict: null });
+    const checked = await this.checker.checkTextCancellable(document.getText(), kind, { maxFindings: settings.maxNumberOfProblems }, isCancelled);
+    if (!checked) return undefined;
+    return this.finish(document, kind, settings, this.ownFindings(checked.report, kind), checked.report.omitted, resultId, startedAt, { rollout: null, verdict: null });
   }
 
   forget(uri: string): void {
     this.cache.delete(uri);
+    this.evaluator.forgetDocument(uri);
     this.settings.evict(uri);
   }
 
@@ -86,6 +100,38 @@ export class DocumentValidator {
     this.settings.clear();
   }
 
+  private ownFindings(report: FileReport, kind: ArtifactKind): readonly Finding[] {
+    const leaveToClient = this.jsonDocumentsValidatedByClient && artifactKindInfo(kind).format === 'json';
+    return leaveToClient ? report.findings.filter((finding) => !codesOwnedByClientJsonSupport.has(finding.code)) : report.findings;
+  }
+
+  private finish(
+    document: TextDocument,
+    kind: ArtifactKind | null,
+    settings: RolloutEvidenceSettings,
+    findings: readonly Finding[],
+    omitted: number,
+    resultId: string,
+    startedAt: number,
+    rollout: Pick<ValidationReport, 'rollout' | 'verdict'>,
+  ): DocumentValidation {
+    const diagnostics = findings.map((finding) => this.toDiagnostic(finding));
+    if (omitted > 0) diagnostics.push(limitDiagnostic(omitted, settings.maxNumberOfProblems));
+    const report: ValidationReport = {
+      uri: document.uri,
+      version: document.version,
+      kind,
+      durationMs: performance.now() - startedAt,
+      problemCount: findings.length,
+      omittedCount: omitted,
+      ...rollout,
+    };
+    const validation = { resultId, diagnostics, report };
+    this.cache.set(document.uri, validation);
+    this.hooks.onValidated(report);
+    return validation;
+  }
+
   private classifierFor(settings: RolloutEvidenceSettings): ArtifactClassifier {
     let classifier = this.classifiers.get(settings);
     if (!classifier) {
@@ -94,6 +140,10 @@ export class DocumentValidator {
     }
     return classifier;
   }
+}
+
+function digest(key: string): string {
+  return createHash('sha1').update(key).digest('base64');
 }
 
 function limitDiagnostic(omitted: number, maxNumberOfProblems: number): Diagnostic {

@@ -12,7 +12,22 @@ const severities: Readonly<Record<Severity, DiagnosticSeverity>> = {
   hint: DiagnosticSeverity.Hint,
 };
 
-export function toDiagnostic(finding: Finding): Diagnostic {
+export type DiagnosticConverter = (finding: Finding) => Diagnostic;
+
+/**
+ * Converts findings, linking each code to its row in the README that ships with the server (when it is
+ * there), so that a click on the code in the Problems panel explains the rule.
+ */
+export function diagnosticConverter(readme: string | undefined): DiagnosticConverter {
+  const readmeUri = readme ? pathToFileURL(readme).href : undefined;
+  return (finding) => {
+    const diagnostic = toDiagnostic(finding);
+    if (readmeUri) diagnostic.codeDescription = { href: `${readmeUri}#${finding.code}` };
+    return diagnostic;
+  };
+}
+
+function toDiagnostic(finding: Finding): Diagnostic {
   const diagnostic: Diagnostic = {
     range: copyRange(finding.range),
     severity: severities[finding.severity],

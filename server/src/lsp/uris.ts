@@ -13,3 +13,7 @@ export function pathOfUri(uri: string): string {
     return uri;
   }
 }
+
+export function isFileUri(uri: string): boolean {
+  return uri.startsWith('file:');
+}

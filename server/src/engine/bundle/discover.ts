@@ -116,6 +116,26 @@ export function discoverBundles(paths: readonly string[], classifier: ArtifactCl
   return { bundles: sorted, ioErrors };
 }
 
+/**
+ * The rollout a file belongs to: its own folder or the one above (the layout keeps artifacts at most
+ * one level down, as in trajectory/ and benchguard/), whichever is a rollout folder first.
+ */
+export function rolloutRootOf(path: string): string | undefined {
+  for (const folder of [dirname(path), dirname(dirname(path))]) {
+    try {
+      if (isRolloutFolder(readdirSync(folder, { withFileTypes: true }))) return folder;
+    } catch {
+      // Not readable: not a rollout we can read as a whole.
+    }
+  }
+  return undefined;
+}
+
+/** The artifact files of one rollout, found as discovery finds them. */
+export function rolloutFiles(root: string, classifier: ArtifactClassifier): readonly ArtifactFile[] {
+  return discoverBundles([root], classifier).bundles.find((bundle) => !bundle.loose && bundle.root === root)?.files ?? [];
+}
+
 function isRolloutFolder(entries: readonly Dirent[]): boolean {
   return entries.some(
     (entry) =>

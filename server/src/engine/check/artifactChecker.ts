@@ -44,9 +44,27 @@ export class ArtifactChecker {
   ): Promise<{ report: FileReport; lineOutcomes?: LineOutcomes } | undefined> {
     if (isCancelled()) return undefined;
     if (artifactKindInfo(kind).format === 'json') return { report: this.checkText(text, kind, options) };
+    return this.checkLinesCancellable(linesOfText(text), kind, options, isCancelled, previous);
+  }
+
+  /** `checkFile`, cancellable and giving the event loop a turn, for files the editor does not hold. */
+  async checkFileCancellable(path: string, kind: ArtifactKind, options: FileCheckOptions, isCancelled: () => boolean): Promise<FileReport | undefined> {
+    if (isCancelled()) return undefined;
+    if (artifactKindInfo(kind).format === 'json') return this.checkFile(path, kind, options);
+    const lines = linesOfFile(path, { maxLineBytes: maxRecordBytes, onBytesRead: options.onBytesRead });
+    return (await this.checkLinesCancellable(lines, kind, options, isCancelled))?.report;
+  }
+
+  private async checkLinesCancellable(
+    lines: Iterable<SourceLine>,
+    kind: ArtifactKind,
+    options: CheckOptions,
+    isCancelled: () => boolean,
+    previous?: LineOutcomes,
+  ): Promise<{ report: FileReport; lineOutcomes?: LineOutcomes } | undefined> {
     const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options, previous);
     let sinceYield = 0;
-    for (const line of linesOfText(text)) {
+    for (const line of lines) {
       check.addLine(line);
       if (++sinceYield === linesBetweenYields) {
         sinceYield = 0;

@@ -1,0 +1,137 @@
+/**
+ * Evaluates whole rollouts for the language server: every artifact of the rollout is read from the
+ * editor when open (re-analysing only the lines an edit changed) and from disk otherwise (re-read only
+ * when its size or modification time changes), then the evidence rules run. The result is kept per
+ * rollout under a key made of every file's version, so unchanged rollouts cost nothing to ask again.
+ */
+import { statSync } from 'node:fs';
+import { sep } from 'node:path';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { ArtifactKind } from '../../../shared/src/artifactKinds';
+import type { RolloutEvidenceSettings } from '../../../shared/src/settings';
+import type { ArtifactClassifier } from '../engine/artifacts/classify';
+import { readVerifierReward } from '../engine/bundle/checkBundle';
+import { rolloutFiles } from '../engine/bundle/discover';
+import { describeFileError } from '../engine/bundle/fileErrors';
+import { RolloutBundle, type BundleFile } from '../engine/bundle/rollout';
+import type { ArtifactChecker } from '../engine/check/artifactChecker';
+import type { LineOutcomes } from '../engine/check/jsonlCheck';
+import type { FileReport } from '../engine/check/report';
+import { CommandEvidenceCache } from '../engine/rules/context';
+import { evaluateRollout, type RolloutEvaluation } from '../engine/rules/evaluate';
+
+export interface EvaluatedRollout {
+  /** Changes whenever any file of the rollout or the settings change. */
+  readonly key: string;
+  /** Evaluated by this call, rather than answered from the cache. */
+  readonly fresh: boolean;
+  readonly bundle: RolloutBundle;
+  readonly evaluation: RolloutEvaluation;
+}
+
+interface DocumentEntry {
+  readonly version: number;
+  readonly kind: ArtifactKind;
+  readonly maxFindings: number;
+  readonly report: FileReport;
+  readonly lineOutcomes?: LineOutcomes;
+}
+
+interface DiskEntry {
+  readonly stamp: string;
+  readonly kind: ArtifactKind;
+  readonly maxFindings: number;
+  readonly report?: FileReport;
+  readonly ioError?: string;
+}
+
+export class RolloutEvaluator {
+  private readonly documents = new Map<string, DocumentEntry>();
+  private readonly disk = new Map<string, DiskEntry>();
+  private readonly rollouts = new Map<string, EvaluatedRollout>();
+  private readonly commands = new CommandEvidenceCache();
+
+  constructor(private readonly checker: ArtifactChecker) {}
+
+  /** Resolves to undefined when cancelled. */
+  async evaluate(
+    root: string,
+    settings: RolloutEvidenceSettings,
+    classifier: ArtifactClassifier,
+    settingsGeneration: number,
+    openDocument: (path: string) => TextDocument | undefined,
+    isCancelled: () => boolean,
+  ): Promise<EvaluatedRollout | undefined> {
+    const found = rolloutFiles(root, classifier);
+    const stamps = found.map((file) => `${file.path}@${openDocument(file.path)?.version ?? `disk:${diskStamp(file.path)}`}`);
+    const reward = readVerifierReward(root);
+    const key = [settingsGeneration, settings.maxNumberOfProblems, settings.allowOracleWithoutLlm, settings.allowNativeSubscriptionWithoutLlm, ...stamps, reward.text?.text ?? '', reward.json?.text ?? ''].join('\n');
+    const cached = this.rollouts.get(root);
+    if (cached?.key === key) return { ...cached, fresh: false };
+
+    const files: BundleFile[] = [];
+    for (const file of found) {
+      const document = openDocument(file.path);
+      const checked = document
+        ? await this.checkDocument(document, file.kind, settings.maxNumberOfProblems, isCancelled)
+        : await this.checkDisk(file.path, file.kind, settings.maxNumberOfProblems, isCancelled);
+      if (!checked) return undefined;
+      files.push({ path: file.path, kind: file.kind, ...checked });
+    }
+    const bundle = new RolloutBundle(root, files, reward);
+    const evaluation = evaluateRollout(bundle, settings, this.commands);
+    const evaluated = { key, fresh: true, bundle, evaluation };
+    this.rollouts.set(root, evaluated);
+    return evaluated;
+  }
+
+  /** Whether a path lies in a rollout evaluated before. */
+  knows(path: string): boolean {
+    return [...this.rollouts.keys()].some((root) => path === root || path.startsWith(`${root}${sep}`));
+  }
+
+  forgetDocument(uri: string): void {
+    this.documents.delete(uri);
+  }
+
+  clear(): void {
+    this.rollouts.clear();
+    this.disk.clear();
+    this.documents.clear();
+  }
+
+  private async checkDocument(document: TextDocument, kind: ArtifactKind, maxFindings: number, isCancelled: () => boolean): Promise<{ report: FileReport } | undefined> {
+    const previous = this.documents.get(document.uri);
+    if (previous && previous.version === document.version && previous.kind === kind && previous.maxFindings === maxFindings) return { report: previous.report };
+    const reusable = previous?.kind === kind && previous.maxFindings === maxFindings ? previous.lineOutcomes : undefined;
+    const checked = await this.checker.checkTextCancellable(document.getText(), kind, { maxFindings }, isCancelled, reusable);
+    if (!checked) return undefined;
+    this.documents.set(document.uri, { version: document.version, kind, maxFindings, report: checked.report, ...(checked.lineOutcomes ? { lineOutcomes: checked.lineOutcomes } : {}) });
+    return { report: checked.report };
+  }
+
+  private async checkDisk(path: string, kind: ArtifactKind, maxFindings: number, isCancelled: () => boolean): Promise<{ report?: FileReport; ioError?: string } | undefined> {
+    const stamp = diskStamp(path);
+    const previous = this.disk.get(path);
+    if (previous && previous.stamp === stamp && previous.kind === kind && previous.maxFindings === maxFindings) return previous;
+    let entry: DiskEntry;
+    try {
+      const report = await this.checker.checkFileCancellable(path, kind, { maxFindings }, isCancelled);
+      if (!report) return undefined;
+      entry = { stamp, kind, maxFindings, report };
+    } catch (error) {
+      entry = { stamp, kind, maxFindings, ioError: describeFileError(error) };
+    }
+    this.disk.set(path, entry);
+    return entry;
+  }
+}
+
+function diskStamp(path: string): string {
+  try {
+    const stat = statSync(path);
+    return `${stat.size}:${stat.mtimeMs}`;
+  } catch (error) {
+    return `error:${describeFileError(error)}`;
+  }
+}
