@@ -196,6 +196,24 @@ describe('JSONL checks', () => {
     });
   });
 
+  describe('reusing the outcomes of unchanged lines', () => {
+    it('gives the same report as a fresh check after an edit, re-analysing only the changed line', async () => {
+      const rows = Array.from({ length: 50 }, (_, index) => JSON.stringify({ ...toolCall, tool_call_id: `call_${index}` }));
+      const first = await checker.checkTextCancellable(rows.join('\n') + '\n', 'acp-trajectory', options, () => false);
+      const edited = [...rows];
+      edited[20] = JSON.stringify({ ...toolCall, tool_call_id: 'call_20', status: 'done' });
+      const text = edited.join('\n') + '\n';
+      const second = await checker.checkTextCancellable(text, 'acp-trajectory', options, () => false, first!.lineOutcomes);
+      assert.deepEqual(second!.report, checker.checkText(text, 'acp-trajectory', options));
+      assert.deepEqual(second!.report.findings.map((f) => f.range.start.line), [20]);
+      const before = first!.lineOutcomes!;
+      const after = second!.lineOutcomes!;
+      assert.equal(after.get(rows[5]!), before.get(rows[5]!), 'an unchanged line keeps its outcome');
+      assert.notEqual(after.get(edited[20]!), undefined);
+      assert.equal(after.has(rows[20]!), false, 'outcomes of lines that are gone are dropped');
+    });
+  });
+
   describe('cancellation', () => {
     const text = jsonl(...Array.from({ length: 10_000 }, () => prompt));
 
