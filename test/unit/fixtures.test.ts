@@ -10,13 +10,13 @@ import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
 import { checkBundle, diagnosticsOf } from '../../server/src/engine/bundle/checkBundle';
 import { discoverBundles } from '../../server/src/engine/bundle/discover';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
-import { CommandEvidenceCache, defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/context';
 import { fixtures } from '../fixtures/definitions';
 import { repoRoot } from '../support/repo';
 
 const bundles = join(repoRoot, 'test/fixtures/bundles');
 const checker = new ArtifactChecker();
-const commands = new CommandEvidenceCache();
+const caches = new RuleCaches();
 
 function filesUnder(folder: string): string[] {
   return readdirSync(folder).flatMap((name) => {
@@ -39,7 +39,7 @@ describe('fixture bundles', () => {
     it(`${fixture.name}: ${fixture.description}`, () => {
       const root = join(bundles, fixture.name);
       const [bundle] = discoverBundles([root], new ArtifactClassifier()).bundles;
-      const checked = checkBundle(bundle!, checker, { maxFindings: 1000, rules: { ...defaultRuleOptions, ...fixture.options }, commands });
+      const checked = checkBundle(bundle!, checker, { maxFindings: 1000, rules: { ...defaultRuleOptions, ...fixture.options }, caches });
       const found = diagnosticsOf(checked).map((finding) => `${relative(root, finding.file).split(sep).join('/')}:${finding.range.start.line + 1} ${finding.code}`);
       assert.deepEqual(found, fixture.diagnostics, diagnosticsOf(checked).map((f) => `${f.code}: ${f.message}`).join('\n'));
       assert.equal(checked.evaluation?.verdict, fixture.verdict);

@@ -208,9 +208,20 @@ describe('JSONL checks', () => {
       assert.deepEqual(second!.report.findings.map((f) => f.range.start.line), [20]);
       const before = first!.lineOutcomes!;
       const after = second!.lineOutcomes!;
-      assert.equal(after.get(rows[5]!), before.get(rows[5]!), 'an unchanged line keeps its outcome');
-      assert.notEqual(after.get(edited[20]!), undefined);
-      assert.equal(after.has(rows[20]!), false, 'outcomes of lines that are gone are dropped');
+      assert.equal(after.outcomes[5], before.outcomes[5], 'an unchanged line keeps its outcome');
+      assert.equal(after.outcomes[45], before.outcomes[45], 'so does one after the edit');
+      assert.notEqual(after.outcomes[20], before.outcomes[20], 'the edited line is analysed again');
+      assert.equal(after.lines[20], edited[20]);
+    });
+
+    it('reuses outcomes across inserted and deleted lines', async () => {
+      const rows = Array.from({ length: 30 }, (_, index) => JSON.stringify({ ...toolCall, tool_call_id: `call_${index}` }));
+      const first = await checker.checkTextCancellable(rows.join('\n') + '\n', 'acp-trajectory', options, () => false);
+      const edited = [...rows.slice(0, 10), '{"type":7}', '{"type":8}', ...rows.slice(12 + 3)];
+      const text = edited.join('\n') + '\n';
+      const second = await checker.checkTextCancellable(text, 'acp-trajectory', options, () => false, first!.lineOutcomes);
+      assert.deepEqual(second!.report, checker.checkText(text, 'acp-trajectory', options));
+      assert.equal(second!.lineOutcomes!.outcomes.at(-1), first!.lineOutcomes!.outcomes.at(-1), 'the unchanged end is matched from the end');
     });
   });
 

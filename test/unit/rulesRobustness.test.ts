@@ -11,7 +11,7 @@ import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
 import { checkBundle, diagnosticsOf, type CheckedBundle } from '../../server/src/engine/bundle/checkBundle';
 import { discoverBundles } from '../../server/src/engine/bundle/discover';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
-import { CommandEvidenceCache, defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/context';
 import { fixtures } from '../fixtures/definitions';
 import { jsonl, writeTree } from '../support/files';
 import { temporaryFolder } from '../support/repo';
@@ -19,12 +19,12 @@ import { temporaryFolder } from '../support/repo';
 const folder = temporaryFolder();
 after(() => folder.remove());
 const checker = new ArtifactChecker();
-const commands = new CommandEvidenceCache();
+const caches = new RuleCaches();
 const healthy = fixtures.find((fixture) => fixture.name === 'healthy')!;
 
 function check(root: string): CheckedBundle {
   const [bundle] = discoverBundles([root], new ArtifactClassifier()).bundles;
-  return checkBundle(bundle!, checker, { maxFindings: 1000, rules: defaultRuleOptions, commands });
+  return checkBundle(bundle!, checker, { maxFindings: 1000, rules: defaultRuleOptions, caches });
 }
 
 function codes(checked: CheckedBundle): string[] {

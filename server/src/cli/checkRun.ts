@@ -11,7 +11,7 @@ export { diagnosticsOf } from '../engine/bundle/checkBundle';
 import { discoverBundles } from '../engine/bundle/discover';
 import { ArtifactChecker } from '../engine/check/artifactChecker';
 import type { SeverityCounts } from '../engine/check/collector';
-import { CommandEvidenceCache, type RuleOptions } from '../engine/rules/context';
+import { RuleCaches, type RuleOptions } from '../engine/rules/context';
 import { verdicts, type Verdict } from '../engine/verdict';
 import type { ProgressLine } from './progress';
 
@@ -45,14 +45,14 @@ export interface CheckRun {
 export function runCheck(request: CheckRequest, progress: ProgressLine): CheckRun {
   const discovery = discoverBundles(request.paths, new ArtifactClassifier(request.artifactMap));
   const checker = new ArtifactChecker();
-  const commands = new CommandEvidenceCache();
+  const caches = new RuleCaches();
   const fileCount = discovery.bundles.reduce((sum, bundle) => sum + bundle.files.length, 0);
   let started = 0;
   const bundles = discovery.bundles.map((bundle) =>
     checkBundle(bundle, checker, {
       maxFindings: request.maxProblems,
       rules: request.rules,
-      commands,
+      caches,
       onFileStart: (path) => progress.update(`checking ${displayPath(request.cwd, path)} (file ${++started} of ${fileCount})`),
       onBytesRead: () => progress.tick(),
     }),

@@ -17,7 +17,7 @@ import { RolloutBundle, type BundleFile } from '../engine/bundle/rollout';
 import type { ArtifactChecker } from '../engine/check/artifactChecker';
 import type { LineOutcomes } from '../engine/check/jsonlCheck';
 import type { FileReport } from '../engine/check/report';
-import { CommandEvidenceCache } from '../engine/rules/context';
+import { RuleCaches } from '../engine/rules/context';
 import { evaluateRollout, type RolloutEvaluation } from '../engine/rules/evaluate';
 
 export interface EvaluatedRollout {
@@ -49,7 +49,7 @@ export class RolloutEvaluator {
   private readonly documents = new Map<string, DocumentEntry>();
   private readonly disk = new Map<string, DiskEntry>();
   private readonly rollouts = new Map<string, EvaluatedRollout>();
-  private readonly commands = new CommandEvidenceCache();
+  private readonly caches = new RuleCaches();
 
   constructor(private readonly checker: ArtifactChecker) {}
 
@@ -79,7 +79,7 @@ export class RolloutEvaluator {
       files.push({ path: file.path, kind: file.kind, ...checked });
     }
     const bundle = new RolloutBundle(root, files, reward);
-    const evaluation = evaluateRollout(bundle, settings, this.commands);
+    const evaluation = evaluateRollout(bundle, settings, this.caches);
     const evaluated = { key, fresh: true, bundle, evaluation };
     this.rollouts.set(root, evaluated);
     return evaluated;

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ArtifactChecker, FileCheckOptions } from '../check/artifactChecker';
 import { comparePositions, type BundleFinding } from '../findings';
-import type { CommandEvidenceCache, RuleOptions } from '../rules/context';
+import type { RuleCaches, RuleOptions } from '../rules/context';
 import { evaluateRollout, type RolloutEvaluation } from '../rules/evaluate';
 import type { DiscoveredBundle } from './discover';
 import { describeFileError } from './fileErrors';
@@ -22,7 +22,7 @@ export interface CheckedBundle {
 
 export interface BundleCheckOptions extends FileCheckOptions {
   readonly rules: RuleOptions;
-  readonly commands: CommandEvidenceCache;
+  readonly caches: RuleCaches;
   readonly onFileStart?: (path: string) => void;
 }
 
@@ -37,7 +37,7 @@ export function checkBundle(bundle: DiscoveredBundle, checker: ArtifactChecker, 
   });
   if (bundle.loose) return { root: bundle.root, loose: true, files };
   const rollout = new RolloutBundle(bundle.root, files, readVerifierReward(bundle.root));
-  return { root: bundle.root, loose: false, files, evaluation: evaluateRollout(rollout, options.rules, options.commands) };
+  return { root: bundle.root, loose: false, files, evaluation: evaluateRollout(rollout, options.rules, options.caches) };
 }
 
 /** verifier/reward.txt and reward.json: small files the verifier writes; absent or unreadable is fine. */

@@ -11,7 +11,7 @@ import { describeInvalidUtf8, firstInvalidUtf8Offset, isUtf8 } from '../text/utf
 import { LineIndex } from '../text/lineIndex';
 import { checkJsonDocument } from './jsonCheck';
 import { FindingCollector } from './collector';
-import { JsonlCheck, type LineOutcomes } from './jsonlCheck';
+import { JsonlCheck, type LineOutcome, type LineOutcomes } from './jsonlCheck';
 import { maxRecordBytes, recordTooLarge, type CheckOptions, type FileReport } from './report';
 
 export interface FileCheckOptions extends CheckOptions {
@@ -32,19 +32,21 @@ export class ArtifactChecker {
   /**
    * Like `checkText`, but gives the event loop a turn every few thousand lines and stops early when
    * `isCancelled` says so (returning undefined), so that a language server stays responsive. Given the
-   * line outcomes of the previous check of the same document, re-analyses only the lines that changed,
-   * and returns the outcomes to pass next time.
+   * lines and outcomes of the previous check of the same document, re-analyses only the lines between
+   * the unchanged start and the unchanged end, and returns the outcomes to pass next time.
    */
   async checkTextCancellable(
     text: string,
     kind: ArtifactKind,
     options: CheckOptions,
     isCancelled: () => boolean,
-    previous: LineOutcomes = new Map(),
+    previous: LineOutcomes = { lines: [], outcomes: [] },
   ): Promise<{ report: FileReport; lineOutcomes?: LineOutcomes } | undefined> {
     if (isCancelled()) return undefined;
     if (artifactKindInfo(kind).format === 'json') return { report: this.checkText(text, kind, options) };
-    return this.checkLinesCancellable(linesOfText(text), kind, options, isCancelled, previous);
+    const lines = [...linesOfText(text)];
+    const unchanged = unchangedOutcomes(lines, previous);
+    return this.checkLinesCancellable(lines, kind, options, isCancelled, true, unchanged);
   }
 
   /** `checkFile`, cancellable and giving the event loop a turn, for files the editor does not hold. */
@@ -52,7 +54,7 @@ export class ArtifactChecker {
     if (isCancelled()) return undefined;
     if (artifactKindInfo(kind).format === 'json') return this.checkFile(path, kind, options);
     const lines = linesOfFile(path, { maxLineBytes: maxRecordBytes, onBytesRead: options.onBytesRead });
-    return (await this.checkLinesCancellable(lines, kind, options, isCancelled))?.report;
+    return (await this.checkLinesCancellable(lines, kind, options, isCancelled, false))?.report;
   }
 
   private async checkLinesCancellable(
@@ -60,12 +62,14 @@ export class ArtifactChecker {
     kind: ArtifactKind,
     options: CheckOptions,
     isCancelled: () => boolean,
-    previous?: LineOutcomes,
+    keepOutcomes: boolean,
+    unchanged: (index: number) => LineOutcome | undefined = () => undefined,
   ): Promise<{ report: FileReport; lineOutcomes?: LineOutcomes } | undefined> {
-    const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options, previous);
+    const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options, keepOutcomes);
     let sinceYield = 0;
+    let index = 0;
     for (const line of lines) {
-      check.addLine(line);
+      check.addLine(line, unchanged(index++));
       if (++sinceYield === linesBetweenYields) {
         sinceYield = 0;
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -98,6 +102,21 @@ export class ArtifactChecker {
     for (const line of lines) check.addLine(line);
     return check.finish();
   }
+}
+
+/**
+ * The outcome each line had before, for the lines an edit did not touch: those before the first changed
+ * line and those after the last, matched from the start and from the end of the document.
+ */
+function unchangedOutcomes(lines: readonly SourceLine[], previous: LineOutcomes): (index: number) => LineOutcome | undefined {
+  const before = previous.lines;
+  const most = Math.min(lines.length, before.length);
+  let prefix = 0;
+  while (prefix < most && lines[prefix]!.text === before[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < most - prefix && lines[lines.length - 1 - suffix]!.text === before[before.length - 1 - suffix]) suffix++;
+  const shift = before.length - lines.length;
+  return (index) => (index < prefix ? previous.outcomes[index] : index >= lines.length - suffix ? previous.outcomes[index + shift] : undefined);
 }
 
 function invalidUtf8Finding(bytes: Buffer): Finding {

@@ -2,8 +2,8 @@
  * Checks a JSONL artifact line by line and gathers its evidence facts. The check is fed one line at a
  * time, so the same code serves a document in memory, a file streamed from disk and the server's
  * cancellable loop; a bad line never stops the lines after it. What a line yields depends only on its
- * text, so a caller that keeps the previous outcomes (the language server) re-analyses only the lines
- * an edit changed.
+ * text, so a caller that keeps the previous lines and outcomes (the language server) can hand back the
+ * outcome of every line an edit did not change.
  */
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
 import { FactsBuilder } from '../facts/builder';
@@ -27,27 +27,32 @@ export interface LineOutcome {
   readonly fact?: RowFact;
 }
 
-export type LineOutcomes = ReadonlyMap<string, LineOutcome>;
+/** The lines of a check and what each yielded, aligned by line number. */
+export interface LineOutcomes {
+  readonly lines: readonly string[];
+  readonly outcomes: readonly LineOutcome[];
+}
 
 export class JsonlCheck {
   private readonly collector: FindingCollector;
   private readonly facts: FactsBuilder;
   private records = 0;
-  private readonly outcomes: Map<string, LineOutcome> | undefined;
+  private readonly kept: { lines: string[]; outcomes: LineOutcome[] } | undefined;
 
   constructor(
     private readonly kind: ArtifactKind,
     private readonly validate: RecordValidator,
     options: CheckOptions,
-    /** The outcomes of the previous check of this document, to reuse; enables keeping them for the next. */
-    private readonly previous?: LineOutcomes,
+    /** Keep every line's outcome, for the next check of the same document. */
+    keepOutcomes = false,
   ) {
     this.collector = new FindingCollector(options.maxFindings);
     this.facts = new FactsBuilder(kind);
-    this.outcomes = previous ? new Map() : undefined;
+    this.kept = keepOutcomes ? { lines: [], outcomes: [] } : undefined;
   }
 
-  addLine(line: SourceLine): void {
+  /** `unchanged`: the outcome this same line text had in the previous check, when the caller knows it. */
+  addLine(line: SourceLine, unchanged?: LineOutcome): void {
     const { number, text } = line;
     if (line.oversizedBytes !== undefined) {
       this.records++;
@@ -59,8 +64,11 @@ export class JsonlCheck {
       const { character, message } = line.invalidUtf8;
       this.collector.add({ code: 'not-utf8', severity: 'error', message, range: rangeOnLine(number, character, character + 1) });
     }
-    const outcome = this.previous?.get(text) ?? this.analyse(text);
-    this.outcomes?.set(text, outcome);
+    const outcome = unchanged ?? this.analyse(text);
+    if (this.kept) {
+      this.kept.lines.push(text);
+      this.kept.outcomes.push(outcome);
+    }
     if (!outcome.record) return;
     this.records++;
 
@@ -91,9 +99,9 @@ export class JsonlCheck {
     return { ...this.collector.report(this.kind, this.records), facts: this.facts.build() };
   }
 
-  /** The outcomes of this check, for the next check of the same document. */
+  /** The lines and outcomes of this check, for the next check of the same document. */
   lineOutcomes(): LineOutcomes | undefined {
-    return this.outcomes;
+    return this.kept;
   }
 
   private analyse(text: string): LineOutcome {

@@ -7,6 +7,14 @@ import type { ActionFact, ArtifactFacts, LifecycleFact, LlmExchangeFact, RecordR
 import type { RowFact } from './rows';
 
 const terminalStatuses = new Set(['completed', 'failed', 'cancelled']);
+
+type Placed = { readonly line: number; readonly toolCall?: ToolCallFact; readonly timeout?: TimeoutFact; readonly lifecycle?: LifecycleFact; readonly action?: ActionFact };
+
+/**
+ * The facts a row fact became the last time, with the line they were placed on. A line an edit did not
+ * touch (nor move) yields the very same objects, so the rules can keep what they worked out for them.
+ */
+const placedBefore = new WeakMap<RowFact, Placed>();
 /** Results rows beyond this are counted, not kept: a rollout has one, and the rules only need a few. */
 const keptResultsRows = 5;
 
@@ -25,30 +33,35 @@ export class FactsBuilder {
   constructor(private readonly kind: ArtifactKind) {}
 
   add(fact: RowFact, line: number, text: string): void {
-    const withText: RecordRef = { line, length: text.length, text };
-    const withoutText: RecordRef = { line, length: text.length };
+    const withText = (): RecordRef => ({ line, length: text.length, text });
+    const withoutText = (): RecordRef => ({ line, length: text.length });
     switch (fact.kind) {
       case 'trajectory-row': {
         this.rows++;
         if (fact.agentSide) this.agentSideRows++;
         if (!fact.typed) this.untypedRows++;
-        if (fact.toolCall) {
-          const unresolved = !(typeof fact.toolCall.status === 'string' && terminalStatuses.has(fact.toolCall.status));
-          this.toolCalls.push({ ...fact.toolCall, ref: unresolved || fact.toolCall.terminalSource !== undefined ? withText : withoutText });
-        }
-        if (fact.timeout) this.timeouts.push({ ...fact.timeout, ref: withText });
-        if (fact.lifecycle) this.lifecycles.push({ ...fact.lifecycle, ref: withText });
+        const placed = placeOnce(fact, line, () => ({
+          line,
+          ...(fact.toolCall
+            ? { toolCall: { ...fact.toolCall, ref: !isTerminalStatus(fact.toolCall.status) || fact.toolCall.terminalSource !== undefined ? withText() : withoutText() } }
+            : {}),
+          ...(fact.timeout ? { timeout: { ...fact.timeout, ref: withText() } } : {}),
+          ...(fact.lifecycle ? { lifecycle: { ...fact.lifecycle, ref: withText() } } : {}),
+        }));
+        if (placed.toolCall) this.toolCalls.push(placed.toolCall);
+        if (placed.timeout) this.timeouts.push(placed.timeout);
+        if (placed.lifecycle) this.lifecycles.push(placed.lifecycle);
         return;
       }
       case 'action':
-        this.actions.push({ ...fact.action, ref: withText });
+        this.actions.push(placeOnce(fact, line, () => ({ line, action: { ref: withText(), record: fact.action } })).action!);
         return;
       case 'llm-exchange':
-        this.exchanges.push({ ...fact.exchange, ref: withoutText });
+        this.exchanges.push({ ...fact.exchange, ref: withoutText() });
         return;
       case 'results-row':
         this.rows++;
-        if (this.resultsRows.length < keptResultsRows) this.resultsRows.push({ ref: withText, value: fact.value });
+        if (this.resultsRows.length < keptResultsRows) this.resultsRows.push({ ref: withText(), value: fact.value });
         return;
       case 'reward':
         this.rewards.push(fact.value);
@@ -85,6 +98,14 @@ export class FactsBuilder {
         return undefined;
     }
   }
+}
+
+function placeOnce(fact: RowFact, line: number, place: () => Placed): Placed {
+  const before = placedBefore.get(fact);
+  if (before?.line === line) return before;
+  const placed = place();
+  placedBefore.set(fact, placed);
+  return placed;
 }
 
 export function isTerminalStatus(status: unknown): boolean {

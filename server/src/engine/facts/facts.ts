@@ -60,8 +60,8 @@ export interface QuiescenceFact {
   readonly final: unknown;
 }
 
-export interface ActionFact {
-  readonly ref: RecordRef;
+/** What one action record says, independent of where it is (so it can be reused across edits). */
+export interface ActionRecord {
   readonly eventType: unknown;
   readonly phase: unknown;
   readonly service: unknown;
@@ -73,6 +73,11 @@ export interface ActionFact {
   readonly finishedAt: unknown;
   readonly command: unknown;
   readonly quiescence?: QuiescenceFact;
+}
+
+export interface ActionFact {
+  readonly ref: RecordRef;
+  readonly record: ActionRecord;
 }
 
 export interface ActionFacts {

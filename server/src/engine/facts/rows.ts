@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
 import { isJsonObject, type JsonObject } from '../parse/jsonKind';
-import type { ActionFact, LifecycleFact, LlmExchangeFact, TimeoutFact, ToolCallFact } from './facts';
+import type { ActionRecord, LifecycleFact, LlmExchangeFact, TimeoutFact, ToolCallFact } from './facts';
 
 type WithoutRef<T> = Omit<T, 'ref'>;
 
@@ -18,7 +18,7 @@ export type RowFact =
       readonly timeout?: WithoutRef<TimeoutFact>;
       readonly lifecycle?: WithoutRef<LifecycleFact>;
     }
-  | { readonly kind: 'action'; readonly action: WithoutRef<ActionFact> }
+  | { readonly kind: 'action'; readonly action: ActionRecord }
   | { readonly kind: 'llm-exchange'; readonly exchange: WithoutRef<LlmExchangeFact> }
   | { readonly kind: 'results-row'; readonly value: JsonObject }
   | { readonly kind: 'reward'; readonly value: unknown };
@@ -68,7 +68,7 @@ function trajectoryRow(record: JsonObject): RowFact {
   };
 }
 
-function actionRecord(record: JsonObject): WithoutRef<ActionFact> {
+function actionRecord(record: JsonObject): ActionRecord {
   const eventType = record['event_type'];
   return {
     eventType,

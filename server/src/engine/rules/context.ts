@@ -8,7 +8,9 @@ import type { DocumentFacts, RecordRef } from '../facts/facts';
 import { rangeOnLine, type BundleFinding, type RelatedEvidence, type Severity, type TextRange } from '../findings';
 import { locate, type JsonPath } from '../parse/jsonTree';
 import { LineIndex } from '../text/lineIndex';
+import type { ActionFact, ActionRecord } from '../facts/facts';
 import { analyseCommand, type CommandEvidence, type SandboxUser } from '../shell/evidence';
+import type { ActionReading, Step } from './timeline';
 
 export interface RuleOptions {
   /** As the validator's --allow-oracle-without-llm: an oracle rollout needs no LLM trajectory. */
@@ -46,6 +48,16 @@ export class CommandEvidenceCache {
   }
 }
 
+/**
+ * What the rules work out once and keep across evaluations: command analyses, and the reading of each
+ * action record (kept with the record itself, so records an edit did not touch are not read again).
+ */
+export class RuleCaches {
+  readonly commands = new CommandEvidenceCache();
+  readonly readings = new WeakMap<ActionRecord, { readonly user: string; readonly reading: ActionReading }>();
+  readonly steps = new WeakMap<ActionFact, { readonly user: string; readonly step: Step }>();
+}
+
 export class RuleContext {
   readonly findings: BundleFinding[] = [];
   private readonly lineIndexes = new Map<string, LineIndex>();
@@ -53,7 +65,7 @@ export class RuleContext {
   constructor(
     readonly bundle: RolloutBundle,
     readonly options: RuleOptions,
-    readonly commands: CommandEvidenceCache,
+    readonly caches: RuleCaches,
   ) {}
 
   report(code: DiagnosticCode, place: Place, message: string, extra: { related?: readonly RelatedEvidence[]; severity?: Severity; effect?: Effect } = {}): BundleFinding {

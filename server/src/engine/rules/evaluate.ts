@@ -7,7 +7,7 @@
 import type { RolloutBundle } from '../bundle/rollout';
 import type { BundleFinding } from '../findings';
 import { verdictOf, type Verdict } from '../verdict';
-import { CommandEvidenceCache, RuleContext, type RuleOptions } from './context';
+import { RuleCaches, RuleContext, type RuleOptions } from './context';
 import { checkNativeTimeout } from './nativeTimeout';
 import { checkQuiescence } from './quiescence';
 import { checkRequiredArtifacts } from './review/artifacts';
@@ -27,8 +27,8 @@ export interface RolloutEvaluation {
   readonly trainingReady: boolean;
 }
 
-export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, commands = new CommandEvidenceCache()): RolloutEvaluation {
-  const context = new RuleContext(bundle, options, commands);
+export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, caches = new RuleCaches()): RolloutEvaluation {
+  const context = new RuleContext(bundle, options, caches);
   const sandboxUser = sandboxUserOf(context);
   const steps = buildTimeline(context, sandboxUser.kind === 'user' ? sandboxUser.user : undefined);
   checkTimelineOrder(context, steps);

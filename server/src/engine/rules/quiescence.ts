@@ -28,7 +28,10 @@ export function checkQuiescence(context: RuleContext, steps: readonly Step[], sa
   const file = context.bundle.pathOf('actions');
   const failures: BundleFinding[] = [];
 
-  const sequence: Located[] = steps.flatMap((step) => step.events.map((event) => ({ step, kind: event.kind, outcome: event.kind === 'observation' ? event.outcome : undefined })));
+  const sequence: Located[] = [];
+  for (const step of steps) {
+    for (const event of step.reading.events) sequence.push({ step, kind: event.kind, outcome: event.kind === 'observation' ? event.outcome : undefined });
+  }
   const lastKill = sequence.map((item) => item.kind).lastIndexOf('kill');
   const firstGrading = sequence.findIndex((item) => item.kind === 'grading');
   const positives = sequence.flatMap((item, index) => (item.kind === 'observation' && item.outcome === 'quiescent' ? [index] : []));
@@ -41,15 +44,15 @@ export function checkQuiescence(context: RuleContext, steps: readonly Step[], sa
     const { step } = item;
     const before = failures.length;
     if (item.outcome === 'survivors') {
-      const pids = step.survivorPids.length > 0 ? ` (pid ${step.survivorPids.join(', ')})` : '';
+      const pids = step.reading.survivorPids.length > 0 ? ` (pid ${step.reading.survivorPids.join(', ')})` : '';
       failures.push(context.report('quiescence-survivors', outcomePlace(context, file, step), `This observation reports sandbox-user processes still running${pids}: they could keep writing through open descriptors while the verifier scores.`));
     } else if (item.outcome === 'unobservable') {
-      failures.push(context.report('quiescence-unobservable', outcomePlace(context, file, step), step.transportOk ? "This observation could not be made (exit status 2 or other failure): the sandbox user's processes are unknown, which is not quiescence." : `The exec carrying this observation failed in transport (status ${JSON.stringify(step.action.status)}): nothing was observed.`));
+      failures.push(context.report('quiescence-unobservable', outcomePlace(context, file, step), step.reading.transportOk ? "This observation could not be made (exit status 2 or other failure): the sandbox user's processes are unknown, which is not quiescence." : `The exec carrying this observation failed in transport (status ${JSON.stringify(step.action.record.status)}): nothing was observed.`));
     }
-    for (const masking of step.evidence?.masking ?? []) {
-      const observation = step.evidence!.observations.at(-1)!;
+    for (const masking of step.reading.evidence?.masking ?? []) {
+      const observation = step.reading.evidence!.observations.at(-1)!;
       failures.push(
-        context.report('masked-exit-status', commandPlace(context, file, step, masking), `The exit status of this command comes from "${commandText(step, masking)}", which cannot report what the observation found: return_code ${JSON.stringify(step.action.returnCode)} says nothing about quiescence.`, {
+        context.report('masked-exit-status', commandPlace(context, file, step, masking), `The exit status of this command comes from "${commandText(step, masking)}", which cannot report what the observation found: return_code ${JSON.stringify(step.action.record.returnCode)} says nothing about quiescence.`, {
           related: [context.related(commandPlace(context, file, step, observation), 'the observation whose result is lost')],
         }),
       );
@@ -95,12 +98,12 @@ export function checkQuiescence(context: RuleContext, steps: readonly Step[], sa
 }
 
 function outcomePlace(context: RuleContext, file: string, step: Step): Place {
-  if (step.kind === 'quiescence') return context.inRecord(file, step.action.ref, step.survivorPids.length > 0 ? ['survivors'] : ['return_code']);
-  return context.inRecord(file, step.action.ref, [step.transportOk ? 'return_code' : 'status']);
+  if (step.reading.kind === 'quiescence') return context.inRecord(file, step.action.ref, step.reading.survivorPids.length > 0 ? ['survivors'] : ['return_code']);
+  return context.inRecord(file, step.action.ref, [step.reading.transportOk ? 'return_code' : 'status']);
 }
 
 function killPlace(context: RuleContext, file: string, step: Step): Place {
-  const kill = step.evidence?.kills.at(-1);
+  const kill = step.reading.evidence?.kills.at(-1);
   return kill ? commandPlace(context, file, step, kill) : context.inRecord(file, step.action.ref, ['event_type']);
 }
 
@@ -109,7 +112,8 @@ function commandPlace(context: RuleContext, file: string, step: Step, span: Span
 }
 
 function commandText(step: Step, span: Span): string {
-  return typeof step.action.command === 'string' ? step.action.command.slice(span.start, span.end) : '';
+  const command = step.action.record.command;
+  return typeof command === 'string' ? command.slice(span.start, span.end) : '';
 }
 
 function sandboxUserPlace(context: RuleContext): Place {

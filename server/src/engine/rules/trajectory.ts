@@ -127,9 +127,9 @@ function checkQuiescenceBehind(context: RuleContext, file: string, ref: RecordRe
     return;
   }
   if (quiescenceRef === undefined || quiescenceRef === null) return;
-  const matches = quiescenceRef === proof.action.actionId || quiescenceRef === proof.action.ref.line + 1;
+  const matches = quiescenceRef === proof.action.record.actionId || quiescenceRef === proof.action.ref.line + 1;
   if (!matches) {
-    context.report('lifecycle-without-quiescence', context.inRecord(file, ref, ['quiescence_ref']), `quiescence_ref ${JSON.stringify(quiescenceRef)} does not name the positive quiescence observation (action ${JSON.stringify(proof.action.actionId ?? null)}, line ${proof.action.ref.line + 1}).`, {
+    context.report('lifecycle-without-quiescence', context.inRecord(file, ref, ['quiescence_ref']), `quiescence_ref ${JSON.stringify(quiescenceRef)} does not name the positive quiescence observation (action ${JSON.stringify(proof.action.record.actionId ?? null)}, line ${proof.action.ref.line + 1}).`, {
       related: [context.related(context.inRecord(context.bundle.pathOf('actions'), proof.action.ref), 'the positive quiescence observation')],
     });
   }

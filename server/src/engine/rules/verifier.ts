@@ -25,7 +25,7 @@ export function checkSeparateVerifier(context: RuleContext, steps: readonly Step
   const declaration = declarationPlace(context);
   const actionsFile = context.bundle.file('actions');
   const file = context.bundle.pathOf('actions');
-  const started = steps.findIndex((step) => step.kind === 'sidecar-start' && step.transportOk && (step.action.service === undefined || isVerifierService(step.action.service)));
+  const started = steps.findIndex(({ action, reading }) => reading.kind === 'sidecar-start' && reading.transportOk && (action.record.service === undefined || isVerifierService(action.record.service)));
   if (!actionsFile?.report) {
     context.report('verifier-evidence-missing', declaration, `A separate verifier is declared, but benchguard/action_records.jsonl ${actionsFile ? 'could not be read' : 'is missing'}: nothing shows where grading ran.`);
     return failures;
@@ -34,9 +34,9 @@ export function checkSeparateVerifier(context: RuleContext, steps: readonly Step
     context.report('verifier-evidence-missing', declaration, `A separate verifier is declared, but no successful StartBenchGuardVerifierService is recorded in benchguard/action_records.jsonl.`);
   }
 
-  const inService = steps.filter((step) => step.kind === 'exec' && isVerifierService(step.action.service));
-  const gradings = steps.filter((step) => step.grading);
-  if (inService.length > 0 && inService.every((step) => step.setupOnly)) {
+  const inService = steps.filter(({ action, reading }) => reading.kind === 'exec' && isVerifierService(action.record.service));
+  const gradings = steps.filter((step) => step.reading.grading);
+  if (inService.length > 0 && inService.every((step) => step.reading.setupOnly)) {
     failures.push(
       context.report('verifier-setup-only', declaration, `A separate verifier is declared, but every exec in ${verifierService} only prepares or cleans (${inService.length} setup exec${inService.length === 1 ? '' : 's'}): no grading attempt ran there.`, {
         related: inService.map((step) => context.related(context.inRecord(file, step.action.ref, ['command_preview']), 'a setup-only exec')),
@@ -46,13 +46,14 @@ export function checkSeparateVerifier(context: RuleContext, steps: readonly Step
 
   let proven = false;
   for (const step of gradings) {
+    const { record } = step.action;
     const place = context.inRecord(file, step.action.ref, ['service']);
-    if (!isVerifierService(step.action.service)) {
-      context.report('verifier-grading-unproven', place, `This grading attempt ran in ${JSON.stringify(step.action.service ?? 'an unnamed service')}, not in the declared separate verifier ${verifierService}.`);
+    if (!isVerifierService(record.service)) {
+      context.report('verifier-grading-unproven', place, `This grading attempt ran in ${JSON.stringify(record.service ?? 'an unnamed service')}, not in the declared separate verifier ${verifierService}.`);
     } else if (started === -1 || steps.indexOf(step) < started) {
       context.report('verifier-grading-unproven', place, `This grading attempt ran before ${verifierService} was started${started === -1 ? ' (no start is recorded)' : ` (line ${steps[started]!.action.ref.line + 1})`}.`);
-    } else if (!step.transportOk || !step.action.hasReturnCode) {
-      context.report('verifier-grading-unproven', context.inRecord(file, step.action.ref, ['status']), `This grading attempt has no terminal outcome (status ${JSON.stringify(step.action.status)}, ${step.action.hasReturnCode ? `return_code ${String(step.action.returnCode)}` : 'no return_code'}).`);
+    } else if (!step.reading.transportOk || !record.hasReturnCode) {
+      context.report('verifier-grading-unproven', context.inRecord(file, step.action.ref, ['status']), `This grading attempt has no terminal outcome (status ${JSON.stringify(record.status)}, ${record.hasReturnCode ? `return_code ${String(record.returnCode)}` : 'no return_code'}).`);
     } else {
       // Any return code is an outcome: a test suite that fails still produces a valid reward of 0.
       proven = true;

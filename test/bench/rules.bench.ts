@@ -1,0 +1,163 @@
+/**
+ * `npm run bench`, second part: the evidence rules on a rollout with a 50 MB trajectory and a
+ * 100,000-line action log. Targets: the full pass (per-file checks and rules) costs at most 1.5x the
+ * per-file checks of the same bundle; re-evaluating after a one-line edit of the action log (as the
+ * language server does, reusing unchanged lines) costs at most 5% of a full pass. Prints the numbers;
+ * never fails on them.
+ */
+import { fork } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { defaultSettings } from '../../shared/src/settings';
+import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
+import { checkBundle } from '../../server/src/engine/bundle/checkBundle';
+import { discoverBundles } from '../../server/src/engine/bundle/discover';
+import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
+import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { RolloutEvaluator } from '../../server/src/lsp/rolloutEvaluator';
+import { fixtures } from '../fixtures/definitions';
+import { writeTree } from '../support/files';
+
+const megabyte = 1024 * 1024;
+const runs = 3;
+const edits = 5;
+const actionLines = 100_000;
+
+type Mode = 'per-file' | 'full-pass' | 'incremental';
+
+interface Measurement {
+  readonly milliseconds: number;
+  /** For the incremental mode: the first, full evaluation. */
+  readonly fullMilliseconds?: number;
+  readonly peakRssBytes: number;
+  readonly verdict?: string;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Child side.
+
+async function measure(mode: Mode, root: string): Promise<Measurement> {
+  const checker = new ArtifactChecker();
+  const [bundle] = discoverBundles([root], new ArtifactClassifier()).bundles;
+  if (mode === 'per-file') {
+    const started = performance.now();
+    for (const file of bundle!.files) checker.checkFile(file.path, file.kind, { maxFindings: 1000 });
+    return { milliseconds: performance.now() - started, peakRssBytes: 0 };
+  }
+  if (mode === 'full-pass') {
+    const started = performance.now();
+    const checked = checkBundle(bundle!, checker, { maxFindings: 1000, rules: defaultRuleOptions, caches: new RuleCaches() });
+    return { milliseconds: performance.now() - started, peakRssBytes: 0, verdict: checked.evaluation?.verdict };
+  }
+  // The language server's path: the action log open in the editor, the trajectory on disk.
+  const evaluator = new RolloutEvaluator(checker);
+  const classifier = new ArtifactClassifier();
+  const actionsPath = join(root, 'benchguard/action_records.jsonl');
+  let document = TextDocument.create(`file://${actionsPath}`, 'jsonl', 1, readFileSync(actionsPath, 'utf8'));
+  const open = (path: string) => (path === actionsPath ? document : undefined);
+  let started = performance.now();
+  const first = await evaluator.evaluate(root, defaultSettings, classifier, 0, open, () => false);
+  const fullMilliseconds = performance.now() - started;
+  const times: number[] = [];
+  for (let edit = 0; edit < edits; edit++) {
+    const line = 40_000 + edit * 7_919;
+    const text = document.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } });
+    const changed = text.replace('"return_code":0', '"return_code":1');
+    document = TextDocument.update(document, [{ range: { start: { line, character: 0 }, end: { line: line + 1, character: 0 } }, text: changed }], document.version + 1);
+    started = performance.now();
+    await evaluator.evaluate(root, defaultSettings, classifier, 0, open, () => false);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { milliseconds: times[Math.floor(times.length / 2)]!, fullMilliseconds, peakRssBytes: 0, verdict: first?.evaluation.verdict };
+}
+
+if (process.env['ROLLOUT_EVIDENCE_BENCH_CHILD']) {
+  const [mode, root] = process.argv.slice(2) as [Mode, string];
+  void measure(mode, root).then((result) => process.send!({ ...result, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
+} else {
+  void main();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Parent side.
+
+function runChild(mode: Mode, root: string): Promise<Measurement> {
+  return new Promise((resolve, reject) => {
+    const child = fork(__filename, [mode, root], { env: { ...process.env, ROLLOUT_EVIDENCE_BENCH_CHILD: '1' }, stdio: 'inherit' });
+    let result: Measurement | undefined;
+    child.on('message', (message) => (result = message as Measurement));
+    child.on('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`${mode} exited with ${code}`))));
+  });
+}
+
+async function medianOf(mode: Mode, root: string): Promise<Measurement> {
+  const results: Measurement[] = [];
+  for (let run = 0; run < runs; run++) results.push(await runChild(mode, root));
+  results.sort((a, b) => a.milliseconds - b.milliseconds);
+  return { ...results[Math.floor(results.length / 2)]!, peakRssBytes: Math.max(...results.map((result) => result.peakRssBytes)) };
+}
+
+/** The healthy fixture, with a 50 MB trajectory and a 100,000-line action log. */
+function buildBundle(root: string): void {
+  const healthy = fixtures.find((fixture) => fixture.name === 'healthy')!;
+  writeTree(root, healthy.files);
+
+  const trajectory = openSync(join(root, 'trajectory/acp_trajectory.jsonl'), 'w');
+  const words = 'the agent ran a command and read the output of the test suite before editing the source file again'.split(' ');
+  let written = 0;
+  for (let index = 0; written < 50 * megabyte; index++) {
+    let text = '';
+    for (let k = 0; text.length < 1200; k++) text += `${words[(index + k) % words.length]} `;
+    const row =
+      index % 3 === 1
+        ? { type: 'tool_call', tool_call_id: `call_${index}`, kind: 'execute', title: `pytest -q tests/test_${index % 97}.py`, status: 'completed', content: [{ type: 'content', content: { type: 'text', text } }] }
+        : { type: index % 3 === 0 ? 'agent_thought' : 'agent_message', text };
+    const line = `${JSON.stringify(row)}\n`;
+    writeSync(trajectory, line);
+    written += Buffer.byteLength(line);
+  }
+  closeSync(trajectory);
+
+  const commands = [
+    'cd /app && python3 -m pytest -q tests/unit',
+    'ls -la /app/src',
+    'mkdir -p /app/build && chmod 755 /app/build',
+    'bash -lc "make -C /app all"',
+    'cat /app/README.md',
+  ];
+  const lines: string[] = [];
+  for (let index = 0; index < actionLines - 5; index++) {
+    lines.push(JSON.stringify({ event_type: 'SandboxExec', action_id: `a-${index}`, phase: 'Agent', service: 'main', status: 'ok', command_preview: commands[index % commands.length], return_code: 0 }));
+  }
+  const tail = fixtures.find((fixture) => fixture.name === 'healthy')!.files['benchguard/action_records.jsonl']!.trimEnd().split('\n');
+  const stripped = tail.map((line) => JSON.stringify({ ...(JSON.parse(line) as Record<string, unknown>), started_at: undefined, finished_at: undefined }));
+  writeFileSync(join(root, 'benchguard/action_records.jsonl'), `${[...lines, ...stripped].join('\n')}\n`);
+}
+
+async function main(): Promise<void> {
+  const folder = mkdtempSync(join(tmpdir(), 'rollout-evidence-rules-bench-'));
+  try {
+    const root = join(folder, 'rollout');
+    buildBundle(root);
+    const trajectoryMb = statSync(join(root, 'trajectory/acp_trajectory.jsonl')).size / megabyte;
+    const actionsMb = statSync(join(root, 'benchguard/action_records.jsonl')).size / megabyte;
+    console.log(`Evidence rules on one rollout: ${trajectoryMb.toFixed(1)} MB trajectory, ${actionLines} action records (${actionsMb.toFixed(1)} MB); median of ${runs} fresh processes.`);
+
+    const perFile = await medianOf('per-file', root);
+    const full = await medianOf('full-pass', root);
+    const incremental = await medianOf('incremental', root);
+    const fullRatio = full.milliseconds / perFile.milliseconds;
+    const editShare = incremental.milliseconds / incremental.fullMilliseconds!;
+    console.log(`  per-file checks of the bundle           ${perFile.milliseconds.toFixed(0).padStart(6)} ms  peak RSS ${(perFile.peakRssBytes / megabyte).toFixed(0)} MB`);
+    console.log(`  full pass: checks, rules, verdict       ${full.milliseconds.toFixed(0).padStart(6)} ms  peak RSS ${(full.peakRssBytes / megabyte).toFixed(0)} MB  (verdict ${full.verdict})`);
+    console.log(`  server: first evaluation, log in editor ${incremental.fullMilliseconds!.toFixed(0).padStart(6)} ms`);
+    console.log(`  server: after a one-line edit (median)  ${incremental.milliseconds.toFixed(1).padStart(6)} ms  peak RSS ${(incremental.peakRssBytes / megabyte).toFixed(0)} MB`);
+    console.log(`  target: full pass ≤ 1.5x per-file checks: ${fullRatio.toFixed(2)}x ${fullRatio <= 1.5 ? 'met' : 'MISSED'}`);
+    console.log(`  target: re-evaluation after an edit ≤ 5% of a full pass: ${(editShare * 100).toFixed(1)}% ${editShare <= 0.05 ? 'met' : 'MISSED'}`);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
