@@ -46,9 +46,17 @@ export function waitFor<T>(what: string, probe: () => T | undefined, event: vsco
   });
 }
 
-export function summarize(diagnostics: readonly vscode.Diagnostic[]): string[] {
-  return diagnostics.map((d) => `${String(typeof d.code === 'object' ? d.code.value : d.code)}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`);
+/** A diagnostic's code; VS Code wraps it with its link when the server gives one. */
+export function codeOf(diagnostic: vscode.Diagnostic): string {
+  return String(typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code);
 }
+
+export function summarize(diagnostics: readonly vscode.Diagnostic[]): string[] {
+  return diagnostics.map((d) => `${codeOf(d)}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`);
+}
+
+/** The codes a file earns on its own, before the evidence rules read its rollout. */
+export const perFileCodes = new Set(['jsonl-syntax', 'jsonl-partial-line', 'json-syntax', 'record-not-object', 'schema', 'artifact-empty', 'not-utf8', 'record-too-large']);
 
 export function ours(uri: vscode.Uri): vscode.Diagnostic[] {
   return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'rollout-evidence');

@@ -4,7 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { extensionId, faultyRollout, openInEditor, ours, waitForActivation, waitForDiagnostics, workspaceFile } from '../editorSupport';
+import { codeOf, extensionId, faultyRollout, openInEditor, ours, waitForActivation, waitForDiagnostics, workspaceFile } from '../editorSupport';
 
 suite('Rollout Evidence installed from its .vsix', () => {
   test('is the installed copy, and activates', async () => {
@@ -18,8 +18,8 @@ suite('Rollout Evidence installed from its .vsix', () => {
   test('its language server reports a JSONL fault', async () => {
     const trajectory = workspaceFile(`${faultyRollout}/trajectory/acp_trajectory.jsonl`);
     await openInEditor(trajectory);
-    const diagnostics = await waitForDiagnostics(trajectory, 'a jsonl-syntax diagnostic', () => ours(trajectory).some((d) => d.code === 'jsonl-syntax'));
-    assert.ok(diagnostics.some((d) => d.code === 'jsonl-syntax' && d.range.start.line === 2));
+    const diagnostics = await waitForDiagnostics(trajectory, 'a jsonl-syntax diagnostic', () => ours(trajectory).some((d) => codeOf(d) === 'jsonl-syntax'));
+    assert.ok(diagnostics.some((d) => codeOf(d) === 'jsonl-syntax' && d.range.start.line === 2));
   });
 
   test('its packaged schemas validate the JSON artifacts', async () => {

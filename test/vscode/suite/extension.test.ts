@@ -4,11 +4,11 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { extensionId, faultyRollout, openInEditor, ours, summarize, waitForActivation, waitForDiagnostics, workspaceFile } from '../editorSupport';
+import { codeOf, extensionId, faultyRollout, openInEditor, ours, perFileCodes, summarize, waitForActivation, waitForDiagnostics, workspaceFile } from '../editorSupport';
 
 suite('Rollout Evidence in VS Code', () => {
   const trajectory = workspaceFile(`${faultyRollout}/trajectory/acp_trajectory.jsonl`);
-  const expectedTrajectoryProblems = ['jsonl-syntax@2:129-2:130', 'schema@3:92-3:101', 'record-not-object@4:0-4:18', 'schema@5:68-5:73'];
+  const expectedTrajectoryProblems = ['jsonl-syntax@2:129-2:130', 'schema@3:92-3:101', 'tool-pending@3:92-3:101', 'record-not-object@4:0-4:18', 'schema@5:68-5:73'];
 
   test('activates by itself on a workspace holding rollout bundles', async () => {
     const extension = vscode.extensions.getExtension(extensionId);
@@ -20,7 +20,7 @@ suite('Rollout Evidence in VS Code', () => {
     await openInEditor(trajectory);
     const diagnostics = await waitForDiagnostics(trajectory, 'the trajectory diagnostics', () => ours(trajectory).length >= expectedTrajectoryProblems.length);
     assert.deepEqual(summarize(diagnostics.filter((d) => d.source === 'rollout-evidence')), expectedTrajectoryProblems);
-    const status = diagnostics.find((d) => d.code === 'schema')!;
+    const status = diagnostics.find((d) => codeOf(d) === 'schema')!;
     assert.equal(status.severity, vscode.DiagnosticSeverity.Error);
     assert.match(status.message, /"status": expected one of .*found string "running"/);
   });
@@ -28,11 +28,12 @@ suite('Rollout Evidence in VS Code', () => {
   test('reports a schema fault in the action records, and a still-growing last line as information', async () => {
     const actions = workspaceFile(`${faultyRollout}/benchguard/action_records.jsonl`);
     const document = await openInEditor(actions);
-    const diagnostics = await waitForDiagnostics(actions, 'the action record diagnostics', () => ours(actions).length >= 2);
+    const diagnostics = await waitForDiagnostics(actions, 'the action record diagnostics', () => ours(actions).filter((d) => perFileCodes.has(codeOf(d))).length >= 2);
+    const own = diagnostics.filter((d) => perFileCodes.has(codeOf(d)));
     const line = document.lineAt(2).text;
     const valueStart = line.indexOf('"return_code":"0"') + '"return_code":'.length;
-    assert.deepEqual(summarize(diagnostics), [`schema@2:${valueStart}-2:${valueStart + 3}`, `jsonl-partial-line@3:0-3:${document.lineAt(3).text.length}`]);
-    assert.equal(diagnostics[1]!.severity, vscode.DiagnosticSeverity.Information);
+    assert.deepEqual(summarize(own), [`schema@2:${valueStart}-2:${valueStart + 3}`, `jsonl-partial-line@3:0-3:${document.lineAt(3).text.length}`]);
+    assert.equal(own[1]!.severity, vscode.DiagnosticSeverity.Information);
   });
 
   test('clears a diagnostic when an edit fixes the fault', async () => {
@@ -42,18 +43,37 @@ suite('Rollout Evidence in VS Code', () => {
     const edit = new vscode.WorkspaceEdit();
     edit.replace(trajectory, new vscode.Range(3, start, 3, start + '"running"'.length), '"completed"');
     assert.ok(await vscode.workspace.applyEdit(edit));
-    const diagnostics = await waitForDiagnostics(trajectory, 'the fixed status to lose its diagnostic', () => !ours(trajectory).some((d) => d.range.start.line === 3));
-    assert.deepEqual(summarize(diagnostics.filter((d) => d.source === 'rollout-evidence')), ['jsonl-syntax@2:129-2:130', 'record-not-object@4:0-4:18', 'schema@5:68-5:73']);
+    const diagnostics = await waitForDiagnostics(trajectory, 'the fixed status to lose its diagnostics', () => !ours(trajectory).some((d) => d.range.start.line === 3));
+    assert.deepEqual(summarize(diagnostics.filter((d) => d.source === 'rollout-evidence' && perFileCodes.has(codeOf(d)))), ['jsonl-syntax@2:129-2:130', 'record-not-object@4:0-4:18', 'schema@5:68-5:73']);
+    // The timeout marker still lists the call as pending, which its row now contradicts.
+    assert.ok(ours(trajectory).some((d) => codeOf(d) === 'timeout-pending-mismatch' && d.range.start.line === 5));
   });
 
   test('has VS Code validate the JSON artifacts with the contributed schemas, and does not report them twice', async () => {
     const result = workspaceFile(`${faultyRollout}/result.json`);
     await openInEditor(result);
-    const diagnostics = await waitForDiagnostics(result, 'a JSON schema diagnostic on n_tool_calls and on the status count', (all) => all.some((d) => d.range.start.line === 7) && all.some((d) => d.range.start.line === 13));
-    const nToolCalls = diagnostics.find((d) => d.range.start.line === 7)!;
-    assert.notEqual(nToolCalls.source, 'rollout-evidence');
+    const fromVsCode = (d: vscode.Diagnostic) => d.source !== 'rollout-evidence';
+    const diagnostics = await waitForDiagnostics(result, 'a JSON schema diagnostic on n_tool_calls and on the status count', (all) => all.some((d) => fromVsCode(d) && d.range.start.line === 7) && all.some((d) => fromVsCode(d) && d.range.start.line === 13));
+    const nToolCalls = diagnostics.find((d) => fromVsCode(d) && d.range.start.line === 7)!;
     assert.deepEqual([nToolCalls.range.start.character, nToolCalls.range.end.character], [18, 21]);
     assert.deepEqual(ours(result).filter((d) => d.code === 'schema'), []);
+  });
+
+  test('puts rule findings on every file of the rollout, related to the others and linked to their rule', async () => {
+    const actions = workspaceFile(`${faultyRollout}/benchguard/action_records.jsonl`);
+    const result = workspaceFile(`${faultyRollout}/result.json`);
+    await openInEditor(actions);
+    await openInEditor(result);
+    const onActions = await waitForDiagnostics(actions, 'masked-exit-status on the action records', () => ours(actions).some((d) => codeOf(d) === 'masked-exit-status'));
+    const masked = onActions.find((d) => codeOf(d) === 'masked-exit-status')!;
+    assert.equal(masked.range.start.line, 1);
+    assert.ok(typeof masked.code === 'object' && masked.code.target.toString().endsWith('#masked-exit-status'), 'the code links to its rule');
+    assert.deepEqual(masked.relatedInformation?.map((related) => [related.location.uri.toString(), related.location.range.start.line]), [[actions.toString(), 1]]);
+
+    const onResult = await waitForDiagnostics(result, 'untrusted-reward on result.json', () => ours(result).some((d) => codeOf(d) === 'untrusted-reward'));
+    const reward = onResult.find((d) => codeOf(d) === 'untrusted-reward')!;
+    assert.equal(reward.range.start.line, 3);
+    assert.ok(reward.relatedInformation?.some((related) => related.location.uri.toString() === actions.toString()), 'related to the masked command in the other file');
   });
 
   test('registers every contributed command, and each runs', async () => {
@@ -74,7 +94,7 @@ suite('Rollout Evidence in VS Code', () => {
     edit.insert(trajectory, new vscode.Position(document.lineCount - 1, 0), '{"type":42}\n');
     assert.ok(await vscode.workspace.applyEdit(edit));
     const diagnostics = await waitForDiagnostics(trajectory, 'a diagnostic on the inserted line from the restarted server', () =>
-      ours(trajectory).some((d) => d.range.start.line === document.lineCount - 2 && d.code === 'schema'),
+      ours(trajectory).some((d) => d.range.start.line === document.lineCount - 2 && codeOf(d) === 'schema'),
     );
     assert.ok(diagnostics.length > 0);
   });
