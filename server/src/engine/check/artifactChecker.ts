@@ -11,7 +11,7 @@ import { describeInvalidUtf8, firstInvalidUtf8Offset, isUtf8 } from '../text/utf
 import { LineIndex } from '../text/lineIndex';
 import { checkJsonDocument } from './jsonCheck';
 import { FindingCollector } from './collector';
-import { JsonlCheck, type LineOutcome, type LineOutcomes } from './jsonlCheck';
+import { JsonlCheck, type LineOutcomes } from './jsonlCheck';
 import { maxRecordBytes, recordTooLarge, type CheckOptions, type FileReport } from './report';
 
 export interface FileCheckOptions extends CheckOptions {
@@ -40,13 +40,12 @@ export class ArtifactChecker {
     kind: ArtifactKind,
     options: CheckOptions,
     isCancelled: () => boolean,
-    previous: LineOutcomes = { lines: [], outcomes: [] },
+    previous: LineOutcomes = { lines: [], outcomes: [], placed: [] },
   ): Promise<{ report: FileReport; lineOutcomes?: LineOutcomes } | undefined> {
     if (isCancelled()) return undefined;
     if (artifactKindInfo(kind).format === 'json') return { report: this.checkText(text, kind, options) };
     const lines = [...linesOfText(text)];
-    const unchanged = unchangedOutcomes(lines, previous);
-    return this.checkLinesCancellable(lines, kind, options, isCancelled, true, unchanged);
+    return this.checkLinesCancellable(lines, kind, options, isCancelled, true, previous, unchangedLines(lines, previous));
   }
 
   /** `checkFile`, cancellable and giving the event loop a turn, for files the editor does not hold. */
@@ -63,13 +62,17 @@ export class ArtifactChecker {
     options: CheckOptions,
     isCancelled: () => boolean,
     keepOutcomes: boolean,
-    unchanged: (index: number) => LineOutcome | undefined = () => undefined,
+    previous?: LineOutcomes,
+    unchanged?: UnchangedLines,
   ): Promise<{ report: FileReport; lineOutcomes?: LineOutcomes } | undefined> {
     const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options, keepOutcomes);
     let sinceYield = 0;
     let index = 0;
     for (const line of lines) {
-      check.addLine(line, unchanged(index++));
+      const before = previous && unchanged ? unchanged.previousIndex(index) : -1;
+      if (before === -1) check.addLine(line);
+      else check.addLine(line, previous!.outcomes[before], previous!.placed[before]);
+      index++;
       if (++sinceYield === linesBetweenYields) {
         sinceYield = 0;
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -104,11 +107,16 @@ export class ArtifactChecker {
   }
 }
 
+/** For each line, where it stood in the previous check when an edit did not change it, else -1. */
+interface UnchangedLines {
+  previousIndex(index: number): number;
+}
+
 /**
- * The outcome each line had before, for the lines an edit did not touch: those before the first changed
- * line and those after the last, matched from the start and from the end of the document.
+ * The lines an edit did not touch: those before the first changed line and those after the last,
+ * matched from the start and from the end of the document against the previous check's lines.
  */
-function unchangedOutcomes(lines: readonly SourceLine[], previous: LineOutcomes): (index: number) => LineOutcome | undefined {
+function unchangedLines(lines: readonly SourceLine[], previous: LineOutcomes): UnchangedLines {
   const before = previous.lines;
   const most = Math.min(lines.length, before.length);
   let prefix = 0;
@@ -116,7 +124,8 @@ function unchangedOutcomes(lines: readonly SourceLine[], previous: LineOutcomes)
   let suffix = 0;
   while (suffix < most - prefix && lines[lines.length - 1 - suffix]!.text === before[before.length - 1 - suffix]) suffix++;
   const shift = before.length - lines.length;
-  return (index) => (index < prefix ? previous.outcomes[index] : index >= lines.length - suffix ? previous.outcomes[index + shift] : undefined);
+  const suffixStart = lines.length - suffix;
+  return { previousIndex: (index) => (index < prefix ? index : index >= suffixStart ? index + shift : -1) };
 }
 
 function invalidUtf8Finding(bytes: Buffer): Finding {

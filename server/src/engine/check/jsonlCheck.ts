@@ -6,7 +6,7 @@
  * outcome of every line an edit did not change.
  */
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
-import { FactsBuilder } from '../facts/builder';
+import { FactsBuilder, type Placed } from '../facts/builder';
 import { summarizeRow, type RowFact } from '../facts/rows';
 import { rangeOnLine, type Finding } from '../findings';
 import { jsonTypeOf, withArticle, type JsonObject } from '../parse/jsonKind';
@@ -27,17 +27,19 @@ export interface LineOutcome {
   readonly fact?: RowFact;
 }
 
-/** The lines of a check and what each yielded, aligned by line number. */
+/** The lines of a check, what each yielded, and the facts it became, aligned by line number. */
 export interface LineOutcomes {
   readonly lines: readonly string[];
   readonly outcomes: readonly LineOutcome[];
+  readonly placed: readonly (Placed | undefined)[];
 }
+
 
 export class JsonlCheck {
   private readonly collector: FindingCollector;
   private readonly facts: FactsBuilder;
   private records = 0;
-  private readonly kept: { lines: string[]; outcomes: LineOutcome[] } | undefined;
+  private readonly kept: { lines: string[]; outcomes: LineOutcome[]; placed: (Placed | undefined)[] } | undefined;
 
   constructor(
     private readonly kind: ArtifactKind,
@@ -48,11 +50,14 @@ export class JsonlCheck {
   ) {
     this.collector = new FindingCollector(options.maxFindings);
     this.facts = new FactsBuilder(kind);
-    this.kept = keepOutcomes ? { lines: [], outcomes: [] } : undefined;
+    this.kept = keepOutcomes ? { lines: [], outcomes: [], placed: [] } : undefined;
   }
 
-  /** `unchanged`: the outcome this same line text had in the previous check, when the caller knows it. */
-  addLine(line: SourceLine, unchanged?: LineOutcome): void {
+  /**
+   * `unchanged` and `placedBefore`: what this same line text yielded, and the facts it became, in the
+   * previous check, when the caller knows the line did not change.
+   */
+  addLine(line: SourceLine, unchanged?: LineOutcome, placedBefore?: Placed): void {
     const { number, text } = line;
     if (line.oversizedBytes !== undefined) {
       this.records++;
@@ -65,11 +70,17 @@ export class JsonlCheck {
       this.collector.add({ code: 'not-utf8', severity: 'error', message, range: rangeOnLine(number, character, character + 1) });
     }
     const outcome = unchanged ?? this.analyse(text);
+    const placed = this.account(line, outcome, placedBefore);
     if (this.kept) {
       this.kept.lines.push(text);
       this.kept.outcomes.push(outcome);
+      this.kept.placed.push(placed);
     }
-    if (!outcome.record) return;
+  }
+
+  private account(line: SourceLine, outcome: LineOutcome, placedBefore: Placed | undefined): Placed | undefined {
+    const { number, text } = line;
+    if (!outcome.record) return undefined;
     this.records++;
 
     if (outcome.syntax) {
@@ -85,11 +96,12 @@ export class JsonlCheck {
               range: rangeOnLine(number, first, text.length),
             },
       );
-      return;
+      return undefined;
     }
     for (const finding of outcome.findings) this.collector.add(number === 0 ? finding : onLine(finding, number));
-    if (outcome.fact) this.facts.add(outcome.fact, number, text);
-    else this.facts.addBrokenRow();
+    if (outcome.fact) return this.facts.add(outcome.fact, number, text, placedBefore);
+    this.facts.addBrokenRow();
+    return undefined;
   }
 
   finish(): FileReport {

@@ -8,13 +8,17 @@ import type { RowFact } from './rows';
 
 const terminalStatuses = new Set(['completed', 'failed', 'cancelled']);
 
-type Placed = { readonly line: number; readonly toolCall?: ToolCallFact; readonly timeout?: TimeoutFact; readonly lifecycle?: LifecycleFact; readonly action?: ActionFact };
-
 /**
- * The facts a row fact became the last time, with the line they were placed on. A line an edit did not
- * touch (nor move) yields the very same objects, so the rules can keep what they worked out for them.
+ * The facts one line became, with the line they were placed on. Handed back for a line an edit did not
+ * touch (nor move), it yields the very same objects, so the rules can keep what they worked out for them.
  */
-const placedBefore = new WeakMap<RowFact, Placed>();
+export interface Placed {
+  readonly line: number;
+  readonly toolCall?: ToolCallFact;
+  readonly timeout?: TimeoutFact;
+  readonly lifecycle?: LifecycleFact;
+  readonly action?: ActionFact;
+}
 /** Results rows beyond this are counted, not kept: a rollout has one, and the rules only need a few. */
 const keptResultsRows = 5;
 
@@ -32,15 +36,17 @@ export class FactsBuilder {
 
   constructor(private readonly kind: ArtifactKind) {}
 
-  add(fact: RowFact, line: number, text: string): void {
+  /** `before`: what this same line became in the previous check, reused when it is still on this line. */
+  add(fact: RowFact, line: number, text: string, before?: Placed): Placed | undefined {
     const withText = (): RecordRef => ({ line, length: text.length, text });
     const withoutText = (): RecordRef => ({ line, length: text.length });
+    const placeOnce = (place: () => Placed): Placed => (before?.line === line ? before : place());
     switch (fact.kind) {
       case 'trajectory-row': {
         this.rows++;
         if (fact.agentSide) this.agentSideRows++;
         if (!fact.typed) this.untypedRows++;
-        const placed = placeOnce(fact, line, () => ({
+        const placed = placeOnce(() => ({
           line,
           ...(fact.toolCall
             ? { toolCall: { ...fact.toolCall, ref: !isTerminalStatus(fact.toolCall.status) || fact.toolCall.terminalSource !== undefined ? withText() : withoutText() } }
@@ -51,21 +57,23 @@ export class FactsBuilder {
         if (placed.toolCall) this.toolCalls.push(placed.toolCall);
         if (placed.timeout) this.timeouts.push(placed.timeout);
         if (placed.lifecycle) this.lifecycles.push(placed.lifecycle);
-        return;
+        return placed;
       }
-      case 'action':
-        this.actions.push(placeOnce(fact, line, () => ({ line, action: { ref: withText(), record: fact.action } })).action!);
-        return;
+      case 'action': {
+        const placed = placeOnce(() => ({ line, action: { ref: withText(), record: fact.action } }));
+        this.actions.push(placed.action!);
+        return placed;
+      }
       case 'llm-exchange':
         this.exchanges.push({ ...fact.exchange, ref: withoutText() });
-        return;
+        return undefined;
       case 'results-row':
         this.rows++;
         if (this.resultsRows.length < keptResultsRows) this.resultsRows.push({ ref: withText(), value: fact.value });
-        return;
+        return undefined;
       case 'reward':
         this.rewards.push(fact.value);
-        return;
+        return undefined;
     }
   }
 
@@ -98,14 +106,6 @@ export class FactsBuilder {
         return undefined;
     }
   }
-}
-
-function placeOnce(fact: RowFact, line: number, place: () => Placed): Placed {
-  const before = placedBefore.get(fact);
-  if (before?.line === line) return before;
-  const placed = place();
-  placedBefore.set(fact, placed);
-  return placed;
 }
 
 export function isTerminalStatus(status: unknown): boolean {
