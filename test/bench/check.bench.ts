@@ -4,21 +4,18 @@
  * its peak memory is its own. Targets: the check costs at most 2x the baseline; peak memory stays
  * within 3x the file size. Prints the numbers; never fails on them (machines differ).
  */
-import { fork } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
+import { benchmark, medianOf, megabyte, stringHeavyRow, writeTrajectory, type Measured } from './support';
 
-const megabyte = 1024 * 1024;
 const targetBytes = 50 * megabyte;
 const runs = 3;
 
 type Mode = 'idle' | 'baseline' | 'check-file' | 'check-text';
 
-interface Measurement {
-  readonly milliseconds: number;
-  readonly peakRssBytes: number;
+interface Measurement extends Measured {
   readonly records: number;
   readonly problems: number;
 }
@@ -26,7 +23,7 @@ interface Measurement {
 // ---------------------------------------------------------------------------------------------------
 // Child side: one measurement, reported to the parent.
 
-function measure(mode: Mode, path: string): Measurement {
+function measure(mode: string, path: string): Measurement {
   if (mode === 'idle') return { milliseconds: 0, peakRssBytes: 0, records: 0, problems: 0 };
   if (mode === 'baseline') {
     const started = performance.now();
@@ -51,78 +48,10 @@ function measure(mode: Mode, path: string): Measurement {
   };
 }
 
-if (process.env['ROLLOUT_EVIDENCE_BENCH_CHILD']) {
-  const [mode, path] = process.argv.slice(2) as [Mode, string];
-  const result = measure(mode, path);
-  process.send!({ ...result, peakRssBytes: process.resourceUsage().maxRSS * 1024 });
-} else {
-  main();
-}
+benchmark(measure, main);
 
 // ---------------------------------------------------------------------------------------------------
 // Parent side.
-
-function runChild(mode: Mode, path: string): Promise<Measurement> {
-  return new Promise((resolve, reject) => {
-    const child = fork(__filename, [mode, path], { env: { ...process.env, ROLLOUT_EVIDENCE_BENCH_CHILD: '1' }, stdio: 'inherit' });
-    let result: Measurement | undefined;
-    child.on('message', (message) => (result = message as Measurement));
-    child.on('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`${mode} exited with ${code}`))));
-  });
-}
-
-async function medianOf(mode: Mode, path: string): Promise<Measurement> {
-  const results: Measurement[] = [];
-  for (let run = 0; run < runs; run++) results.push(await runChild(mode, path));
-  results.sort((a, b) => a.milliseconds - b.milliseconds);
-  const median = results[Math.floor(results.length / 2)]!;
-  return { ...median, peakRssBytes: Math.max(...results.map((result) => result.peakRssBytes)) };
-}
-
-/** Writes records until the file reaches `bytes`; the mix decides the shape of the lines. */
-function writeTrajectory(path: string, bytes: number, record: (index: number) => unknown): number {
-  const descriptor = openSync(path, 'w');
-  let written = 0;
-  let lines = 0;
-  const batch: string[] = [];
-  while (written < bytes) {
-    const line = `${JSON.stringify(record(lines++))}\n`;
-    batch.push(line);
-    written += Buffer.byteLength(line);
-    if (batch.length === 1000) writeSync(descriptor, batch.splice(0).join(''));
-  }
-  writeSync(descriptor, batch.join(''));
-  closeSync(descriptor);
-  return lines;
-}
-
-const words = 'the agent ran a command and read the output of the test suite before editing the source file again'.split(' ');
-const prose = (index: number, length: number) => {
-  let text = '';
-  for (let k = 0; text.length < length; k++) text += `${words[(index * 7 + k) % words.length]} `;
-  return text;
-};
-
-/** About 1.4 KB a line: long text in messages, thoughts and tool output, as real trajectories have. */
-function stringHeavy(index: number): unknown {
-  switch (index % 4) {
-    case 0:
-      return { type: 'agent_thought', text: prose(index, 1300) };
-    case 1:
-      return {
-        type: 'tool_call',
-        tool_call_id: `call_${index}`,
-        kind: 'execute',
-        title: `pytest -q tests/test_${index % 97}.py`,
-        status: 'completed',
-        content: [{ type: 'content', content: { type: 'text', text: prose(index, 1150) } }],
-      };
-    case 2:
-      return { type: 'agent_message', text: prose(index, 1350) };
-    default:
-      return { type: 'user_message', text: prose(index, 1350) };
-  }
-}
 
 /** About 180 bytes a line: many short keys and numbers, the slow case for JSON.parse. */
 function keyHeavy(index: number): unknown {
@@ -140,13 +69,13 @@ function compileMilliseconds(): number {
 async function main(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'rollout-evidence-bench-'));
   try {
-    const idle = await medianOf('idle', '');
+    const idle = await medianOf<Measurement>('idle' satisfies Mode, '', runs);
     console.log(`Node ${process.version}; each figure is the median of ${runs} runs, each in a fresh process.`);
     console.log(`Schema compilation (once per process, not in the times below): ${compileMilliseconds().toFixed(0)} ms`);
     console.log(`Peak RSS of an idle Node process: ${(idle.peakRssBytes / megabyte).toFixed(0)} MB\n`);
 
     const mixes = [
-      ['string-heavy records (~1.4 KB/line)', stringHeavy],
+      ['string-heavy records (~1.4 KB/line)', stringHeavyRow],
       ['key/number-heavy records (~180 B/line)', keyHeavy],
     ] as const;
     for (const [name, record] of mixes) {
@@ -155,11 +84,11 @@ async function main(): Promise<void> {
       const size = statSync(path).size;
       console.log(`${name}: ${(size / megabyte).toFixed(1)} MB, ${lines} lines, ${(size / lines).toFixed(0)} B/line`);
 
-      const baseline = await medianOf('baseline', path);
+      const baseline = await medianOf<Measurement>('baseline' satisfies Mode, path, runs);
       const rows: [string, Measurement][] = [
         ['baseline: read, split, JSON.parse', baseline],
-        ['check, streamed from disk (CLI)', await medianOf('check-file', path)],
-        ['check of text in memory (editor)', await medianOf('check-text', path)],
+        ['check, streamed from disk (CLI)', await medianOf<Measurement>('check-file' satisfies Mode, path, runs)],
+        ['check of text in memory (editor)', await medianOf<Measurement>('check-text' satisfies Mode, path, runs)],
       ];
       for (const [label, result] of rows) {
         const ratio = result.milliseconds / baseline.milliseconds;

@@ -5,8 +5,7 @@
  * language server does, reusing unchanged lines) costs at most 5% of a full pass. Prints the numbers;
  * never fails on them.
  */
-import { fork } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -19,26 +18,23 @@ import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/co
 import { RolloutEvaluator } from '../../server/src/lsp/rolloutEvaluator';
 import { fixtures } from '../fixtures/definitions';
 import { writeTree } from '../support/files';
+import { benchmark, medianOf, megabyte, stringHeavyRow, writeTrajectory, type Measured } from './support';
 
-const megabyte = 1024 * 1024;
-const runs = 3;
 const edits = 5;
 const actionLines = 100_000;
 
 type Mode = 'per-file' | 'full-pass' | 'incremental';
 
-interface Measurement {
-  readonly milliseconds: number;
+interface Measurement extends Measured {
   /** For the incremental mode: the first, full evaluation. */
   readonly fullMilliseconds?: number;
-  readonly peakRssBytes: number;
   readonly verdict?: string;
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Child side.
 
-async function measure(mode: Mode, root: string): Promise<Measurement> {
+async function measure(mode: string, root: string): Promise<Measurement> {
   const checker = new ArtifactChecker();
   const [bundle] = discoverBundles([root], new ArtifactClassifier()).bundles;
   if (mode === 'per-file') {
@@ -74,52 +70,17 @@ async function measure(mode: Mode, root: string): Promise<Measurement> {
   return { milliseconds: times[Math.floor(times.length / 2)]!, fullMilliseconds, peakRssBytes: 0, verdict: first?.evaluation.verdict };
 }
 
-if (process.env['ROLLOUT_EVIDENCE_BENCH_CHILD']) {
-  const [mode, root] = process.argv.slice(2) as [Mode, string];
-  void measure(mode, root).then((result) => process.send!({ ...result, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
-} else {
-  void main();
-}
+benchmark(measure, main);
 
 // ---------------------------------------------------------------------------------------------------
 // Parent side.
-
-function runChild(mode: Mode, root: string): Promise<Measurement> {
-  return new Promise((resolve, reject) => {
-    const child = fork(__filename, [mode, root], { env: { ...process.env, ROLLOUT_EVIDENCE_BENCH_CHILD: '1' }, stdio: 'inherit' });
-    let result: Measurement | undefined;
-    child.on('message', (message) => (result = message as Measurement));
-    child.on('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`${mode} exited with ${code}`))));
-  });
-}
-
-async function medianOf(mode: Mode, root: string): Promise<Measurement> {
-  const results: Measurement[] = [];
-  for (let run = 0; run < runs; run++) results.push(await runChild(mode, root));
-  results.sort((a, b) => a.milliseconds - b.milliseconds);
-  return { ...results[Math.floor(results.length / 2)]!, peakRssBytes: Math.max(...results.map((result) => result.peakRssBytes)) };
-}
 
 /** The healthy fixture, with a 50 MB trajectory and a 100,000-line action log. */
 function buildBundle(root: string): void {
   const healthy = fixtures.find((fixture) => fixture.name === 'healthy')!;
   writeTree(root, healthy.files);
 
-  const trajectory = openSync(join(root, 'trajectory/acp_trajectory.jsonl'), 'w');
-  const words = 'the agent ran a command and read the output of the test suite before editing the source file again'.split(' ');
-  let written = 0;
-  for (let index = 0; written < 50 * megabyte; index++) {
-    let text = '';
-    for (let k = 0; text.length < 1200; k++) text += `${words[(index + k) % words.length]} `;
-    const row =
-      index % 3 === 1
-        ? { type: 'tool_call', tool_call_id: `call_${index}`, kind: 'execute', title: `pytest -q tests/test_${index % 97}.py`, status: 'completed', content: [{ type: 'content', content: { type: 'text', text } }] }
-        : { type: index % 3 === 0 ? 'agent_thought' : 'agent_message', text };
-    const line = `${JSON.stringify(row)}\n`;
-    writeSync(trajectory, line);
-    written += Buffer.byteLength(line);
-  }
-  closeSync(trajectory);
+  writeTrajectory(join(root, 'trajectory/acp_trajectory.jsonl'), 50 * megabyte, stringHeavyRow);
 
   const commands = [
     'cd /app && python3 -m pytest -q tests/unit',
@@ -144,11 +105,11 @@ async function main(): Promise<void> {
     buildBundle(root);
     const trajectoryMb = statSync(join(root, 'trajectory/acp_trajectory.jsonl')).size / megabyte;
     const actionsMb = statSync(join(root, 'benchguard/action_records.jsonl')).size / megabyte;
-    console.log(`Evidence rules on one rollout: ${trajectoryMb.toFixed(1)} MB trajectory, ${actionLines} action records (${actionsMb.toFixed(1)} MB); median of ${runs} fresh processes.`);
+    console.log(`Evidence rules on one rollout: ${trajectoryMb.toFixed(1)} MB trajectory, ${actionLines} action records (${actionsMb.toFixed(1)} MB); median of 3 fresh processes.`);
 
-    const perFile = await medianOf('per-file', root);
-    const full = await medianOf('full-pass', root);
-    const incremental = await medianOf('incremental', root);
+    const perFile = await medianOf<Measurement>('per-file' satisfies Mode, root);
+    const full = await medianOf<Measurement>('full-pass' satisfies Mode, root);
+    const incremental = await medianOf<Measurement>('incremental' satisfies Mode, root);
     const fullRatio = full.milliseconds / perFile.milliseconds;
     const editShare = incremental.milliseconds / incremental.fullMilliseconds!;
     console.log(`  per-file checks of the bundle           ${perFile.milliseconds.toFixed(0).padStart(6)} ms  peak RSS ${(perFile.peakRssBytes / megabyte).toFixed(0)} MB`);

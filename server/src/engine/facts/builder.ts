@@ -3,7 +3,7 @@
  * text only where a rule may need to point inside it.
  */
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
-import type { ActionFact, ArtifactFacts, LifecycleFact, LlmExchangeFact, RecordRef, ResultsRowFact, TimeoutFact, ToolCallFact } from './facts';
+import type { ActionFact, ArtifactFacts, LifecycleFact, LlmExchangeFact, ResultsRowFact, TimeoutFact, ToolCallFact } from './facts';
 import type { RowFact } from './rows';
 
 const terminalStatuses = new Set(['completed', 'failed', 'cancelled']);
@@ -27,7 +27,8 @@ export class FactsBuilder {
   private agentSideRows = 0;
   private untypedRows = 0;
   private readonly toolCalls: ToolCallFact[] = [];
-  private readonly timeouts: TimeoutFact[] = [];
+  private lastTimeout: TimeoutFact | undefined;
+  private timeoutRows = 0;
   private readonly lifecycles: LifecycleFact[] = [];
   private readonly actions: ActionFact[] = [];
   private readonly exchanges: LlmExchangeFact[] = [];
@@ -36,40 +37,36 @@ export class FactsBuilder {
 
   constructor(private readonly kind: ArtifactKind) {}
 
+  // Written without spreads or closures: this runs for every record of 50 MB trajectories.
+
   /** `before`: what this same line became in the previous check, reused when it is still on this line. */
   add(fact: RowFact, line: number, text: string, before?: Placed): Placed | undefined {
-    const withText = (): RecordRef => ({ line, length: text.length, text });
-    const withoutText = (): RecordRef => ({ line, length: text.length });
-    const placeOnce = (place: () => Placed): Placed => (before?.line === line ? before : place());
     switch (fact.kind) {
       case 'trajectory-row': {
         this.rows++;
         if (fact.agentSide) this.agentSideRows++;
         if (!fact.typed) this.untypedRows++;
-        const placed = placeOnce(() => ({
-          line,
-          ...(fact.toolCall
-            ? { toolCall: { ...fact.toolCall, ref: !isTerminalStatus(fact.toolCall.status) || fact.toolCall.terminalSource !== undefined ? withText() : withoutText() } }
-            : {}),
-          ...(fact.timeout ? { timeout: { ...fact.timeout, ref: withText() } } : {}),
-          ...(fact.lifecycle ? { lifecycle: { ...fact.lifecycle, ref: withText() } } : {}),
-        }));
+        if (!fact.toolCall && !fact.timeout && !fact.lifecycle) return undefined;
+        const placed = before?.line === line ? before : placeTrajectoryRow(fact, line, text);
         if (placed.toolCall) this.toolCalls.push(placed.toolCall);
-        if (placed.timeout) this.timeouts.push(placed.timeout);
+        if (placed.timeout) {
+          this.lastTimeout = placed.timeout;
+          this.timeoutRows++;
+        }
         if (placed.lifecycle) this.lifecycles.push(placed.lifecycle);
         return placed;
       }
       case 'action': {
-        const placed = placeOnce(() => ({ line, action: { ref: withText(), record: fact.action } }));
+        const placed = before?.line === line ? before : { line, action: { ref: { line, length: text.length, text }, record: fact.action } };
         this.actions.push(placed.action!);
         return placed;
       }
       case 'llm-exchange':
-        this.exchanges.push({ ...fact.exchange, ref: withoutText() });
+        this.exchanges.push({ ...fact.exchange, ref: { line, length: text.length } });
         return undefined;
       case 'results-row':
         this.rows++;
-        if (this.resultsRows.length < keptResultsRows) this.resultsRows.push({ ref: withText(), value: fact.value });
+        if (this.resultsRows.length < keptResultsRows) this.resultsRows.push({ ref: { line, length: text.length, text }, value: fact.value });
         return undefined;
       case 'reward':
         this.rewards.push(fact.value);
@@ -91,7 +88,8 @@ export class FactsBuilder {
           agentSideRows: this.agentSideRows,
           untypedRows: this.untypedRows,
           toolCalls: this.toolCalls,
-          timeouts: this.timeouts,
+          ...(this.lastTimeout ? { lastTimeout: this.lastTimeout } : {}),
+          timeoutRows: this.timeoutRows,
           lifecycles: this.lifecycles,
         };
       case 'action-records':
@@ -106,6 +104,38 @@ export class FactsBuilder {
         return undefined;
     }
   }
+}
+
+/** A tool call keeps its text only when a rule may point inside it: unresolved, or ended by the framework. */
+function placeTrajectoryRow(fact: Extract<RowFact, { kind: 'trajectory-row' }>, line: number, text: string): Placed {
+  const call = fact.toolCall;
+  const timeout = fact.timeout;
+  const lifecycle = fact.lifecycle;
+  const length = text.length;
+  return {
+    line,
+    toolCall: call
+      ? {
+          id: call.id,
+          status: call.status,
+          terminalSource: call.terminalSource,
+          effects: call.effects,
+          ref: !isTerminalStatus(call.status) || call.terminalSource !== undefined ? { line, length, text } : { line, length },
+        }
+      : undefined,
+    timeout: timeout ? { reason: timeout.reason, pendingIds: timeout.pendingIds, complete: timeout.complete, ref: { line, length, text } } : undefined,
+    lifecycle: lifecycle
+      ? {
+          toolCallId: lifecycle.toolCallId,
+          lifecycle: lifecycle.lifecycle,
+          effects: lifecycle.effects,
+          source: lifecycle.source,
+          quiescenceRef: lifecycle.quiescenceRef,
+          status: lifecycle.status,
+          ref: { line, length, text },
+        }
+      : undefined,
+  };
 }
 
 export function isTerminalStatus(status: unknown): boolean {

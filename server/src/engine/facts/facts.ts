@@ -47,7 +47,9 @@ export interface TrajectoryFacts {
   /** Rows without a non-empty string `type`. */
   readonly untypedRows: number;
   readonly toolCalls: readonly ToolCallFact[];
-  readonly timeouts: readonly TimeoutFact[];
+  /** The last agent_timeout row: BenchFlow writes one, at the end; the rules judge the last. */
+  readonly lastTimeout?: TimeoutFact;
+  readonly timeoutRows: number;
   readonly lifecycles: readonly LifecycleFact[];
 }
 

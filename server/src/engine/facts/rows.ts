@@ -43,28 +43,24 @@ export function summarizeRow(kind: ArtifactKind, record: JsonObject): RowFact | 
 function trajectoryRow(record: JsonObject): RowFact {
   const type = record['type'];
   const phase = record['phase'];
+  // No conditional spreads: this runs for every row of 50 MB trajectories.
   return {
     kind: 'trajectory-row',
     typed: typeof type === 'string' && type !== '',
     agentSide: !(typeof phase === 'string' && phase.toLowerCase() === 'verifier'),
-    ...(type === 'tool_call'
-      ? { toolCall: { id: record['tool_call_id'], status: record['status'], terminalSource: record['terminal_source'], effects: record['effects'] } }
-      : {}),
-    ...(type === 'agent_timeout'
-      ? { timeout: { reason: record['reason'], pendingIds: record['pending_tool_call_ids'], complete: record['terminal_trajectory_complete'] } }
-      : {}),
-    ...(type === 'tool_call_lifecycle'
-      ? {
-          lifecycle: {
+    toolCall: type === 'tool_call' ? { id: record['tool_call_id'], status: record['status'], terminalSource: record['terminal_source'], effects: record['effects'] } : undefined,
+    timeout: type === 'agent_timeout' ? { reason: record['reason'], pendingIds: record['pending_tool_call_ids'], complete: record['terminal_trajectory_complete'] } : undefined,
+    lifecycle:
+      type === 'tool_call_lifecycle'
+        ? {
             toolCallId: record['tool_call_id'],
             lifecycle: record['lifecycle'],
             effects: record['effects'],
             source: record['source'],
             quiescenceRef: record['quiescence_ref'],
             status: record['status'],
-          },
-        }
-      : {}),
+          }
+        : undefined,
   };
 }
 

@@ -47,7 +47,7 @@ export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResu
   }
 
   const unresolved: ToolCallFact[] = [];
-  const timeout = facts.timeouts.at(-1);
+  const timeout = facts.lastTimeout;
   const listed = new Set(Array.isArray(timeout?.pendingIds) ? timeout.pendingIds.filter((id): id is string => typeof id === 'string') : []);
   for (const call of facts.toolCalls) {
     if (isTerminalStatus(call.status)) continue;
@@ -69,7 +69,7 @@ export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResu
 
   if (timeout) checkTimeoutRow(context, file, timeout.ref, timeout.pendingIds, timeout.complete, rowsById, facts.toolCalls, unresolved);
   checkResultClaims(context, file, result, rowsById, facts.toolCalls, unresolved);
-  checkTimeoutMarker(context, result, facts.timeouts.length > 0);
+  checkTimeoutMarker(context, result, facts.timeoutRows > 0);
   checkStatusCounts(context, file, result, facts.toolCalls);
   return { unresolved };
 }

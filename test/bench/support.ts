@@ -1,0 +1,92 @@
+/**
+ * What both benchmarks share: each measurement runs in a fresh copy of the benchmark's own process, so
+ * that its peak memory is its own, and the median of a few runs is kept; and the synthetic trajectory
+ * they read.
+ */
+import { fork } from 'node:child_process';
+import { closeSync, openSync, writeSync } from 'node:fs';
+
+export const megabyte = 1024 * 1024;
+
+export interface Measured {
+  readonly milliseconds: number;
+  readonly peakRssBytes: number;
+}
+
+const childFlag = 'ROLLOUT_EVIDENCE_BENCH_CHILD';
+
+/**
+ * Runs `measure` when this process is a measuring child (and reports the result with its peak RSS to
+ * the parent), else `main`.
+ */
+export function benchmark<T extends Measured>(measure: (mode: string, path: string) => T | Promise<T>, main: () => Promise<void>): void {
+  if (!process.env[childFlag]) {
+    void main();
+    return;
+  }
+  const [mode, path] = process.argv.slice(2) as [string, string];
+  void Promise.resolve(measure(mode, path)).then((result) => process.send!({ ...result, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
+}
+
+/** The median of `runs` measurements, each in a fresh process; the peak RSS is the highest seen. */
+export async function medianOf<T extends Measured>(mode: string, path: string, runs = 3): Promise<T> {
+  const results: T[] = [];
+  for (let run = 0; run < runs; run++) results.push(await measureInChild<T>(mode, path));
+  results.sort((a, b) => a.milliseconds - b.milliseconds);
+  return { ...results[Math.floor(results.length / 2)]!, peakRssBytes: Math.max(...results.map((result) => result.peakRssBytes)) };
+}
+
+function measureInChild<T>(mode: string, path: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = fork(process.argv[1]!, [mode, path], { env: { ...process.env, [childFlag]: '1' }, stdio: 'inherit' });
+    let result: T | undefined;
+    child.on('message', (message) => (result = message as T));
+    child.on('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`${mode} exited with ${code}`))));
+  });
+}
+
+/** Writes records until the file reaches `bytes`; returns the number of lines. */
+export function writeTrajectory(path: string, bytes: number, record: (index: number) => unknown): number {
+  const descriptor = openSync(path, 'w');
+  let written = 0;
+  let lines = 0;
+  const batch: string[] = [];
+  while (written < bytes) {
+    const line = `${JSON.stringify(record(lines++))}\n`;
+    batch.push(line);
+    written += Buffer.byteLength(line);
+    if (batch.length === 1000) writeSync(descriptor, batch.splice(0).join(''));
+  }
+  writeSync(descriptor, batch.join(''));
+  closeSync(descriptor);
+  return lines;
+}
+
+const words = 'the agent ran a command and read the output of the test suite before editing the source file again'.split(' ');
+
+function prose(index: number, length: number): string {
+  let text = '';
+  for (let k = 0; text.length < length; k++) text += `${words[(index * 7 + k) % words.length]} `;
+  return text;
+}
+
+/** About 1.4 KB a line: long text in messages, thoughts and tool output, as real trajectories have. */
+export function stringHeavyRow(index: number): unknown {
+  switch (index % 4) {
+    case 0:
+      return { type: 'agent_thought', text: prose(index, 1300) };
+    case 1:
+      return {
+        type: 'tool_call',
+        tool_call_id: `call_${index}`,
+        kind: 'execute',
+        title: `pytest -q tests/test_${index % 97}.py`,
+        status: 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: prose(index, 1150) } }],
+      };
+    case 2:
+      return { type: 'agent_message', text: prose(index, 1350) };
+    default:
+      return { type: 'user_message', text: prose(index, 1350) };
+  }
+}
