@@ -203,15 +203,14 @@ describe('JSONL checks', () => {
       const edited = [...rows];
       edited[20] = JSON.stringify({ ...toolCall, tool_call_id: 'call_20', status: 'done' });
       const text = edited.join('\n') + '\n';
-      const second = await checker.checkTextCancellable(text, 'acp-trajectory', options, () => false, first!.lineOutcomes);
+      const second = await checker.checkTextCancellable(text, 'acp-trajectory', options, () => false, first!.kept);
       assert.deepEqual(second!.report, checker.checkText(text, 'acp-trajectory', options));
       assert.deepEqual(second!.report.findings.map((f) => f.range.start.line), [20]);
-      const before = first!.lineOutcomes!;
-      const after = second!.lineOutcomes!;
+      const before = first!.kept!.lines;
+      const after = second!.kept!.lines;
       assert.equal(after.outcomes[5], before.outcomes[5], 'an unchanged line keeps its outcome');
       assert.equal(after.outcomes[45], before.outcomes[45], 'so does one after the edit');
       assert.notEqual(after.outcomes[20], before.outcomes[20], 'the edited line is analysed again');
-      assert.equal(after.lines[20], edited[20]);
     });
 
     it('reuses outcomes across inserted and deleted lines', async () => {
@@ -219,9 +218,41 @@ describe('JSONL checks', () => {
       const first = await checker.checkTextCancellable(rows.join('\n') + '\n', 'acp-trajectory', options, () => false);
       const edited = [...rows.slice(0, 10), '{"type":7}', '{"type":8}', ...rows.slice(12 + 3)];
       const text = edited.join('\n') + '\n';
-      const second = await checker.checkTextCancellable(text, 'acp-trajectory', options, () => false, first!.lineOutcomes);
+      const second = await checker.checkTextCancellable(text, 'acp-trajectory', options, () => false, first!.kept);
       assert.deepEqual(second!.report, checker.checkText(text, 'acp-trajectory', options));
-      assert.equal(second!.lineOutcomes!.outcomes.at(-1), first!.lineOutcomes!.outcomes.at(-1), 'the unchanged end is matched from the end');
+      assert.equal(second!.kept!.lines.outcomes.at(-1), first!.kept!.lines.outcomes.at(-1), 'the unchanged end is matched from the end');
+    });
+
+    it('gives the same report as a fresh check after any sequence of line edits, insertions and deletions', async () => {
+      const pool = [
+        JSON.stringify(toolCall),
+        JSON.stringify({ ...toolCall, tool_call_id: 'call_02', status: 'pending' }),
+        JSON.stringify({ ...toolCall, status: 'done' }),
+        JSON.stringify({ type: 'agent_timeout', reason: 'timeout', pending_tool_call_ids: ['call_02'] }),
+        JSON.stringify(prompt),
+        '{"type":',
+        '[1,2]',
+        '',
+        '   ',
+      ];
+      let state = 7;
+      const next = (bound: number) => (state = (state * 1103515245 + 12345) % 2147483648) % bound;
+      for (let round = 0; round < 40; round++) {
+        let rows = Array.from({ length: 20 + next(20) }, () => pool[next(pool.length)]!);
+        const ending = () => (next(4) === 0 ? '' : next(2) === 0 ? '\n' : '\r\n');
+        let text = rows.join('\n') + ending();
+        let kept = (await checker.checkTextCancellable(text, 'acp-trajectory', options, () => false))!.kept;
+        for (let edit = 0; edit < 6; edit++) {
+          const at = next(rows.length + 1);
+          const removed = next(3);
+          const added = Array.from({ length: next(3) }, () => pool[next(pool.length)]!);
+          rows = [...rows.slice(0, at), ...added, ...rows.slice(at + removed)];
+          text = rows.join('\n') + ending();
+          const checked = (await checker.checkTextCancellable(text, 'acp-trajectory', options, () => false, kept))!;
+          assert.deepEqual(checked.report, checker.checkText(text, 'acp-trajectory', options), `round ${round}, edit ${edit}`);
+          kept = checked.kept;
+        }
+      }
     });
   });
 

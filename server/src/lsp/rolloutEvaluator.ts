@@ -14,8 +14,7 @@ import { readVerifierReward } from '../engine/bundle/checkBundle';
 import { rolloutFiles } from '../engine/bundle/discover';
 import { describeFileError } from '../engine/bundle/fileErrors';
 import { RolloutBundle, type BundleFile } from '../engine/bundle/rollout';
-import type { ArtifactChecker } from '../engine/check/artifactChecker';
-import type { LineOutcomes } from '../engine/check/jsonlCheck';
+import type { ArtifactChecker, KeptCheck } from '../engine/check/artifactChecker';
 import type { FileReport } from '../engine/check/report';
 import { RuleCaches } from '../engine/rules/context';
 import { evaluateRollout, type RolloutEvaluation } from '../engine/rules/evaluate';
@@ -34,7 +33,8 @@ interface DocumentEntry {
   readonly kind: ArtifactKind;
   readonly maxFindings: number;
   readonly report: FileReport;
-  readonly lineOutcomes?: LineOutcomes;
+  /** For the next check of the same document. */
+  readonly kept?: KeptCheck;
 }
 
 interface DiskEntry {
@@ -103,10 +103,10 @@ export class RolloutEvaluator {
   private async checkDocument(document: TextDocument, kind: ArtifactKind, maxFindings: number, isCancelled: () => boolean): Promise<{ report: FileReport } | undefined> {
     const previous = this.documents.get(document.uri);
     if (previous && previous.version === document.version && previous.kind === kind && previous.maxFindings === maxFindings) return { report: previous.report };
-    const reusable = previous?.kind === kind && previous.maxFindings === maxFindings ? previous.lineOutcomes : undefined;
+    const reusable = previous?.kind === kind && previous.maxFindings === maxFindings ? previous.kept : undefined;
     const checked = await this.checker.checkTextCancellable(document.getText(), kind, { maxFindings }, isCancelled, reusable);
     if (!checked) return undefined;
-    this.documents.set(document.uri, { version: document.version, kind, maxFindings, report: checked.report, ...(checked.lineOutcomes ? { lineOutcomes: checked.lineOutcomes } : {}) });
+    this.documents.set(document.uri, { version: document.version, kind, maxFindings, report: checked.report, ...(checked.kept ? { kept: checked.kept } : {}) });
     return { report: checked.report };
   }
 

@@ -6,6 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/artifactKinds';
 import type { Finding } from '../findings';
 import { SchemaRegistry } from '../schema/validators';
+import { isTerminated, layoutOf, lineCount, lineText, relayout, type LineLayout } from '../text/lineLayout';
 import { linesOfFile, linesOfText, type SourceLine } from '../text/sourceLines';
 import { describeInvalidUtf8, firstInvalidUtf8Offset, isUtf8 } from '../text/utf8';
 import { LineIndex } from '../text/lineIndex';
@@ -18,8 +19,41 @@ export interface FileCheckOptions extends CheckOptions {
   readonly onBytesRead?: (bytesRead: number) => void;
 }
 
-/** How often a cancellable check gives the event loop a turn, in lines. */
-const linesBetweenYields = 2000;
+/**
+ * What a check of a document in memory keeps for the next check of it: where its lines are, and what
+ * each one yielded.
+ */
+export interface KeptCheck {
+  readonly layout: LineLayout;
+  readonly lines: LineOutcomes;
+}
+
+/**
+ * How often a cancellable check gives the event loop a turn: every 2,000 analysed lines, a line taken
+ * over unchanged from the previous check counting as a small fraction of one.
+ */
+const analysedLineWork = 16;
+const workBetweenYields = 2000 * analysedLineWork;
+
+class EventLoopTurns {
+  private work = 0;
+
+  constructor(private readonly isCancelled: () => boolean) {}
+
+  /** Counts `units` of work; true when it is time to give the event loop a turn. */
+  due(units: number): boolean {
+    this.work += units;
+    if (this.work < workBetweenYields) return false;
+    this.work = 0;
+    return true;
+  }
+
+  /** Gives the event loop a turn; resolves to whether the check was cancelled meanwhile. */
+  async take(): Promise<boolean> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return this.isCancelled();
+  }
+}
 
 export class ArtifactChecker {
   constructor(private readonly schemas: SchemaRegistry = new SchemaRegistry()) {}
@@ -31,56 +65,46 @@ export class ArtifactChecker {
 
   /**
    * Like `checkText`, but gives the event loop a turn every few thousand lines and stops early when
-   * `isCancelled` says so (returning undefined), so that a language server stays responsive. Given the
-   * lines and outcomes of the previous check of the same document, re-analyses only the lines between
-   * the unchanged start and the unchanged end, and returns the outcomes to pass next time.
+   * `isCancelled` says so (returning undefined), so that a language server stays responsive. Given what
+   * the previous check of the same document kept, re-analyses only the lines an edit changed, and
+   * returns what to pass next time.
    */
   async checkTextCancellable(
     text: string,
     kind: ArtifactKind,
     options: CheckOptions,
     isCancelled: () => boolean,
-    previous: LineOutcomes = { lines: [], outcomes: [], placed: [] },
-  ): Promise<{ report: FileReport; lineOutcomes?: LineOutcomes } | undefined> {
+    previous?: KeptCheck,
+  ): Promise<{ report: FileReport; kept?: KeptCheck } | undefined> {
     if (isCancelled()) return undefined;
     if (artifactKindInfo(kind).format === 'json') return { report: this.checkText(text, kind, options) };
-    const lines = [...linesOfText(text)];
-    return this.checkLinesCancellable(lines, kind, options, isCancelled, true, previous, unchangedLines(lines, previous));
+    const edit = previous ? relayout(previous.layout, text) : undefined;
+    const layout = edit?.layout ?? layoutOf(text);
+    const textOf = (line: number): string => lineText(layout, line);
+    const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options, { lineCount: lineCount(layout) });
+    const turns = new EventLoopTurns(isCancelled);
+    for (let line = 0; line < lineCount(layout); line++) {
+      const before = !edit ? -1 : line < edit.unchangedBefore ? line : line >= edit.unchangedFrom ? line - edit.shift : -1;
+      if (before === -1) check.addLine({ number: line, text: textOf(line), terminated: isTerminated(layout, line) });
+      else check.reuseLine(line, isTerminated(layout, line), previous!.lines.outcomes[before]!, previous!.lines.placed[before], textOf);
+      if (turns.due(before === -1 ? analysedLineWork : 1) && (await turns.take())) return undefined;
+    }
+    const report = check.finish();
+    return isCancelled() ? undefined : { report, kept: { layout, lines: check.lineOutcomes()! } };
   }
 
   /** `checkFile`, cancellable and giving the event loop a turn, for files the editor does not hold. */
   async checkFileCancellable(path: string, kind: ArtifactKind, options: FileCheckOptions, isCancelled: () => boolean): Promise<FileReport | undefined> {
     if (isCancelled()) return undefined;
     if (artifactKindInfo(kind).format === 'json') return this.checkFile(path, kind, options);
-    const lines = linesOfFile(path, { maxLineBytes: maxRecordBytes, onBytesRead: options.onBytesRead });
-    return (await this.checkLinesCancellable(lines, kind, options, isCancelled, false))?.report;
-  }
-
-  private async checkLinesCancellable(
-    lines: Iterable<SourceLine>,
-    kind: ArtifactKind,
-    options: CheckOptions,
-    isCancelled: () => boolean,
-    keepOutcomes: boolean,
-    previous?: LineOutcomes,
-    unchanged?: UnchangedLines,
-  ): Promise<{ report: FileReport; lineOutcomes?: LineOutcomes } | undefined> {
-    const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options, keepOutcomes);
-    let sinceYield = 0;
-    let index = 0;
-    for (const line of lines) {
-      const before = previous && unchanged ? unchanged.previousIndex(index) : -1;
-      if (before === -1) check.addLine(line);
-      else check.addLine(line, previous!.outcomes[before], previous!.placed[before]);
-      index++;
-      if (++sinceYield === linesBetweenYields) {
-        sinceYield = 0;
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        if (isCancelled()) return undefined;
-      }
+    const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options);
+    const turns = new EventLoopTurns(isCancelled);
+    for (const line of linesOfFile(path, { maxLineBytes: maxRecordBytes, onBytesRead: options.onBytesRead })) {
+      check.addLine(line);
+      if (turns.due(analysedLineWork) && (await turns.take())) return undefined;
     }
     const report = check.finish();
-    return isCancelled() ? undefined : { report, lineOutcomes: check.lineOutcomes() };
+    return isCancelled() ? undefined : report;
   }
 
   /** Throws a Node.js system error (ENOENT, EISDIR, EACCES, …) when the file cannot be read. */
@@ -105,27 +129,6 @@ export class ArtifactChecker {
     for (const line of lines) check.addLine(line);
     return check.finish();
   }
-}
-
-/** For each line, where it stood in the previous check when an edit did not change it, else -1. */
-interface UnchangedLines {
-  previousIndex(index: number): number;
-}
-
-/**
- * The lines an edit did not touch: those before the first changed line and those after the last,
- * matched from the start and from the end of the document against the previous check's lines.
- */
-function unchangedLines(lines: readonly SourceLine[], previous: LineOutcomes): UnchangedLines {
-  const before = previous.lines;
-  const most = Math.min(lines.length, before.length);
-  let prefix = 0;
-  while (prefix < most && lines[prefix]!.text === before[prefix]) prefix++;
-  let suffix = 0;
-  while (suffix < most - prefix && lines[lines.length - 1 - suffix]!.text === before[before.length - 1 - suffix]) suffix++;
-  const shift = before.length - lines.length;
-  const suffixStart = lines.length - suffix;
-  return { previousIndex: (index) => (index < prefix ? index : index >= suffixStart ? index + shift : -1) };
 }
 
 function invalidUtf8Finding(bytes: Buffer): Finding {

@@ -27,37 +27,32 @@ export interface LineOutcome {
   readonly fact?: RowFact;
 }
 
-/** The lines of a check, what each yielded, and the facts it became, aligned by line number. */
+/** What each line of a check yielded, and the facts it became, by line number. */
 export interface LineOutcomes {
-  readonly lines: readonly string[];
   readonly outcomes: readonly LineOutcome[];
   readonly placed: readonly (Placed | undefined)[];
 }
-
 
 export class JsonlCheck {
   private readonly collector: FindingCollector;
   private readonly facts: FactsBuilder;
   private records = 0;
-  private readonly kept: { lines: string[]; outcomes: LineOutcome[]; placed: (Placed | undefined)[] } | undefined;
+  private readonly kept: { outcomes: LineOutcome[]; placed: (Placed | undefined)[]; count: number } | undefined;
 
   constructor(
     private readonly kind: ArtifactKind,
     private readonly validate: RecordValidator,
     options: CheckOptions,
-    /** Keep every line's outcome, for the next check of the same document. */
-    keepOutcomes = false,
+    /** Keep the outcome of each of this many lines, for the next check of the same document. */
+    keepOutcomesOf?: { readonly lineCount: number },
   ) {
     this.collector = new FindingCollector(options.maxFindings);
     this.facts = new FactsBuilder(kind);
-    this.kept = keepOutcomes ? { lines: [], outcomes: [], placed: [] } : undefined;
+    // Sized up front: a 100,000-line document would otherwise grow each array a dozen times per check.
+    this.kept = keepOutcomesOf ? { outcomes: new Array(keepOutcomesOf.lineCount), placed: new Array(keepOutcomesOf.lineCount), count: 0 } : undefined;
   }
 
-  /**
-   * `unchanged` and `placedBefore`: what this same line text yielded, and the facts it became, in the
-   * previous check, when the caller knows the line did not change.
-   */
-  addLine(line: SourceLine, unchanged?: LineOutcome, placedBefore?: Placed): void {
+  addLine(line: SourceLine): void {
     const { number, text } = line;
     if (line.oversizedBytes !== undefined) {
       this.records++;
@@ -69,17 +64,26 @@ export class JsonlCheck {
       const { character, message } = line.invalidUtf8;
       this.collector.add({ code: 'not-utf8', severity: 'error', message, range: rangeOnLine(number, character, character + 1) });
     }
-    const outcome = unchanged ?? this.analyse(text);
-    const placed = this.account(line, outcome, placedBefore);
-    if (this.kept) {
-      this.kept.lines.push(text);
-      this.kept.outcomes.push(outcome);
-      this.kept.placed.push(placed);
-    }
+    const outcome = this.analyse(text);
+    this.keep(outcome, this.account(number, text, line.terminated, outcome, undefined));
   }
 
-  private account(line: SourceLine, outcome: LineOutcome, placedBefore: Placed | undefined): Placed | undefined {
-    const { number, text } = line;
+  /**
+   * A line an edit did not change: what it yielded in the previous check, and the facts it became.
+   * Its text is asked of `textOf` only when the line is broken or has moved, the only cases that read it.
+   */
+  reuseLine(number: number, terminated: boolean, outcome: LineOutcome, placedBefore: Placed | undefined, textOf: (line: number) => string): void {
+    const readsText = outcome.syntax !== undefined || (outcome.fact !== undefined && placedBefore?.line !== number);
+    this.keep(outcome, this.account(number, readsText ? textOf(number) : '', terminated, outcome, placedBefore));
+  }
+
+  private keep(outcome: LineOutcome, placed: Placed | undefined): void {
+    if (!this.kept) return;
+    this.kept.outcomes[this.kept.count] = outcome;
+    this.kept.placed[this.kept.count++] = placed;
+  }
+
+  private account(number: number, text: string, terminated: boolean, outcome: LineOutcome, placedBefore: Placed | undefined): Placed | undefined {
     if (!outcome.record) return undefined;
     this.records++;
 
@@ -87,7 +91,7 @@ export class JsonlCheck {
       this.facts.addBrokenRow();
       const first = text.length - text.trimStart().length;
       this.collector.add(
-        line.terminated
+        terminated
           ? { code: 'jsonl-syntax', severity: 'error', message: outcome.syntax.message, range: rangeOnLine(number, outcome.syntax.offset, outcome.syntax.offset + outcome.syntax.length) }
           : {
               code: 'jsonl-partial-line',
@@ -111,7 +115,7 @@ export class JsonlCheck {
     return { ...this.collector.report(this.kind, this.records), facts: this.facts.build() };
   }
 
-  /** The lines and outcomes of this check, for the next check of the same document. */
+  /** The outcomes of this check's lines, for the next check of the same document. */
   lineOutcomes(): LineOutcomes | undefined {
     return this.kept;
   }

@@ -4,6 +4,7 @@
  * dropped, and a last line without a newline kept and marked as unterminated.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
+import { isTerminated, layoutOf, lineCount, lineText } from './lineLayout';
 import { describeInvalidUtf8, firstInvalidUtf8Offset, isUtf8 } from './utf8';
 
 export interface SourceLine {
@@ -19,25 +20,9 @@ export interface SourceLine {
   readonly oversizedBytes?: number;
 }
 
-const byteOrderMark = '\uFEFF';
-
 export function* linesOfText(text: string): Generator<SourceLine> {
-  let start = text.startsWith(byteOrderMark) ? 1 : 0;
-  let number = 0;
-  while (start < text.length) {
-    const newline = text.indexOf('\n', start);
-    if (newline === -1) {
-      yield { number, text: stripCarriageReturn(text.slice(start)), terminated: false };
-      return;
-    }
-    yield { number, text: stripCarriageReturn(text.slice(start, newline)), terminated: true };
-    start = newline + 1;
-    number++;
-  }
-}
-
-function stripCarriageReturn(line: string): string {
-  return line.endsWith('\r') ? line.slice(0, -1) : line;
+  const layout = layoutOf(text);
+  for (let number = 0; number < lineCount(layout); number++) yield { number, text: lineText(layout, number), terminated: isTerminated(layout, number) };
 }
 
 export interface FileLineOptions {
