@@ -49,7 +49,7 @@ export class RolloutEvaluator {
   private readonly documents = new Map<string, DocumentEntry>();
   private readonly disk = new Map<string, DiskEntry>();
   private readonly rollouts = new Map<string, EvaluatedRollout>();
-  private readonly caches = new RuleCaches();
+  private readonly caches = new RuleCaches({ keepTimelines: true });
 
   constructor(private readonly checker: ArtifactChecker) {}
 
@@ -96,6 +96,7 @@ export class RolloutEvaluator {
 
   clear(): void {
     this.rollouts.clear();
+    this.caches.timelines?.clear();
     this.disk.clear();
     this.documents.clear();
   }

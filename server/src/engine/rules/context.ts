@@ -8,9 +8,8 @@ import type { DocumentFacts, RecordRef } from '../facts/facts';
 import { rangeOnLine, type BundleFinding, type RelatedEvidence, type Severity, type TextRange } from '../findings';
 import { locate, type JsonPath } from '../parse/jsonTree';
 import { LineIndex } from '../text/lineIndex';
-import type { ActionFact, ActionRecord } from '../facts/facts';
 import { analyseCommand, type CommandEvidence, type SandboxUser } from '../shell/evidence';
-import type { ActionReading, Step } from './timeline';
+import type { Step } from './timeline';
 
 export interface RuleOptions {
   /** As the validator's --allow-oracle-without-llm: an oracle rollout needs no LLM trajectory. */
@@ -48,14 +47,24 @@ export class CommandEvidenceCache {
   }
 }
 
+/** A rollout's timeline as last built, with the sandbox user it was read for. */
+export interface KeptTimeline {
+  readonly user: string;
+  readonly steps: readonly Step[];
+}
+
 /**
- * What the rules work out once and keep across evaluations: command analyses, and the reading of each
- * action record (kept with the record itself, so records an edit did not touch are not read again).
+ * What the rules work out once and keep across evaluations: command analyses, and, for the language
+ * server, which evaluates the same rollouts again after each edit, every rollout's timeline.
  */
 export class RuleCaches {
   readonly commands = new CommandEvidenceCache();
-  readonly readings = new WeakMap<ActionRecord, { readonly user: string; readonly reading: ActionReading }>();
-  readonly steps = new WeakMap<ActionFact, { readonly user: string; readonly step: Step }>();
+  /** By rollout root; absent for a single pass (the CLI), which would only hold memory with it. */
+  readonly timelines: Map<string, KeptTimeline> | undefined;
+
+  constructor(options: { keepTimelines?: boolean } = {}) {
+    this.timelines = options.keepTimelines ? new Map() : undefined;
+  }
 }
 
 export class RuleContext {

@@ -30,11 +30,11 @@ export interface RolloutEvaluation {
 export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, caches = new RuleCaches()): RolloutEvaluation {
   const context = new RuleContext(bundle, options, caches);
   const sandboxUser = sandboxUserOf(context);
-  const steps = buildTimeline(context, sandboxUser.kind === 'user' ? sandboxUser.user : undefined);
-  checkTimelineOrder(context, steps);
-  checkExecRecords(context, steps);
-  const quiescence = checkQuiescence(context, steps, sandboxUser);
-  const verifierFailures = checkSeparateVerifier(context, steps);
+  const timeline = buildTimeline(context, sandboxUser.kind === 'user' ? sandboxUser.user : undefined);
+  checkTimelineOrder(context, timeline);
+  checkExecRecords(context, timeline);
+  const quiescence = checkQuiescence(context, timeline, sandboxUser);
+  const verifierFailures = checkSeparateVerifier(context, timeline);
   const trajectory = checkTrajectory(context, quiescence);
   const nativeTimeout = checkNativeTimeout(context, trajectory);
   checkRequiredArtifacts(context);

@@ -6,7 +6,7 @@
 import type { BundleFinding } from '../findings';
 import type { Span } from '../shell/syntax';
 import type { Place, RuleContext } from './context';
-import type { SandboxUserState, Step } from './timeline';
+import type { SandboxUserState, Step, Timeline } from './timeline';
 
 export interface QuiescenceResult {
   /** Rules apply: a sandbox user is set (or unknown). With `sandbox_user: null` nothing applies. */
@@ -23,24 +23,24 @@ interface Located {
   readonly outcome?: string;
 }
 
-export function checkQuiescence(context: RuleContext, steps: readonly Step[], sandboxUser: SandboxUserState): QuiescenceResult {
+export function checkQuiescence(context: RuleContext, timeline: Timeline, sandboxUser: SandboxUserState): QuiescenceResult {
   if (sandboxUser.kind === 'none') return { applies: false, failures: [] };
   const file = context.bundle.pathOf('actions');
   const failures: BundleFinding[] = [];
 
   const sequence: Located[] = [];
-  for (const step of steps) {
+  for (const step of timeline.eventful) {
     for (const event of step.reading.events) sequence.push({ step, kind: event.kind, outcome: event.kind === 'observation' ? event.outcome : undefined });
   }
   const lastKill = sequence.map((item) => item.kind).lastIndexOf('kill');
   const firstGrading = sequence.findIndex((item) => item.kind === 'grading');
   const positives = sequence.flatMap((item, index) => (item.kind === 'observation' && item.outcome === 'quiescent' ? [index] : []));
-  const supersededAfter = (index: number) => positives.some((positive) => positive > index);
+  const lastPositive = positives.at(-1) ?? -1;
 
   // Observations whose result stands: not followed by a later positive one.
   let failedAfterLastKill = false;
   sequence.forEach((item, index) => {
-    if (item.kind !== 'observation' || supersededAfter(index)) return;
+    if (item.kind !== 'observation' || index < lastPositive) return;
     const { step } = item;
     const before = failures.length;
     if (item.outcome === 'survivors') {

@@ -4,8 +4,8 @@
  * graded or only set up. The quiescence and verifier rules both stand on it. Records whose timestamps
  * run backwards are flagged here, and line order is kept.
  *
- * What a record did depends only on the record and the sandbox user, so its reading is kept with the
- * record: after an edit of a 100,000-line log, only the edited line is read again.
+ * What a record did depends only on the record and the sandbox user, so the language server keeps each
+ * rollout's timeline: after an edit of a 100,000-line log, only the edited line is read again.
  */
 import type { ActionFact, ActionRecord } from '../facts/facts';
 import { isJsonObject } from '../parse/jsonKind';
@@ -18,20 +18,28 @@ export type ObservationOutcome = 'quiescent' | 'survivors' | 'unobservable' | 'u
 
 export type StepEvent = { readonly kind: 'kill' } | { readonly kind: 'grading' } | { readonly kind: 'observation'; readonly outcome: ObservationOutcome };
 
+/** What any action record says of itself, read once. */
+interface RecordTraits {
+  /** The exec API call itself succeeded (status "ok"); says nothing of the process outcome. */
+  readonly transportOk: boolean;
+  /** The record's timestamp (started_at, else finished_at), for the order check. */
+  readonly time: { readonly field: 'started_at' | 'finished_at'; readonly value: number } | undefined;
+  /** Its phase is Verify, in any case. */
+  readonly verifyPhase: boolean;
+  /** It ran in the separate verifier's service. */
+  readonly inVerifierService: boolean;
+}
+
 /** What one action record did. */
-export interface ActionReading {
+export interface ActionReading extends RecordTraits {
   readonly kind: 'exec' | 'sidecar-start' | 'quiescence' | 'other';
   readonly evidence?: CommandEvidence;
   /** Kill attempts, observations and grading, in the order the record made them. */
   readonly events: readonly StepEvent[];
   readonly setupOnly: boolean;
   readonly grading: boolean;
-  /** The exec API call itself succeeded (status "ok"); says nothing of the process outcome. */
-  readonly transportOk: boolean;
   /** Survivor pids the record names. */
   readonly survivorPids: readonly number[];
-  /** The record's timestamp (started_at, else finished_at), for the order check. */
-  readonly time: { readonly field: 'started_at' | 'finished_at'; readonly value: number } | undefined;
 }
 
 export interface Step {
@@ -58,62 +66,111 @@ export function sandboxUserOf(context: RuleContext): SandboxUserState {
   return { kind: 'unknown', why: 'config.json sandbox_user is neither a user name nor null' };
 }
 
-export function buildTimeline(context: RuleContext, user: SandboxUser | undefined): Step[] {
+/** The action timeline, with the steps each rule reads picked out in the same pass. */
+export interface Timeline {
+  readonly steps: readonly Step[];
+  /** Steps that kill, observe or grade. */
+  readonly eventful: readonly Step[];
+  /** Steps with a timestamp. */
+  readonly timed: readonly Step[];
+  /** Execs whose command cannot be read, or whose process outcome is missing where it matters. */
+  readonly execFaults: readonly Step[];
+  /** Successful starts of the verifier service. */
+  readonly verifierStarts: readonly Step[];
+  /** Execs in the verifier service. */
+  readonly verifierExecs: readonly Step[];
+  readonly gradings: readonly Step[];
+}
+
+export function buildTimeline(context: RuleContext, user: SandboxUser | undefined): Timeline {
   const actions = context.bundle.facts('actions', 'action-records')?.actions ?? [];
   const userKey = `${user?.name ?? ''}\u0000${user?.uid ?? ''}`;
-  const { readings, steps } = context.caches;
-  return actions.map((action) => {
-    const known = steps.get(action);
-    if (known?.user === userKey) return known.step;
-    let reading = readings.get(action.record);
-    if (reading?.user !== userKey) {
-      reading = { user: userKey, reading: readingOf(context, action.record, user) };
-      readings.set(action.record, reading);
-    }
-    const step = { action, reading: reading.reading };
-    steps.set(action, { user: userKey, step });
-    return step;
-  });
+  const kept = context.caches.timelines?.get(context.bundle.root);
+  const previous = kept?.user === userKey ? kept.steps : [];
+  // Lines after an insertion or deletion moved by this many records.
+  const shift = previous.length - actions.length;
+  const timeline = { steps: new Array<Step>(actions.length), eventful: [] as Step[], timed: [] as Step[], execFaults: [] as Step[], verifierStarts: [] as Step[], verifierExecs: [] as Step[], gradings: [] as Step[] };
+  for (let index = 0; index < actions.length; index++) {
+    const action = actions[index]!;
+    const step = keptStep(previous, index, action) ?? keptStep(previous, index + shift, action) ?? { action, reading: readingOf(context, action.record, user) };
+    const { reading } = step;
+    timeline.steps[index] = step;
+    if (reading.events.length > 0) timeline.eventful.push(step);
+    if (reading.time) timeline.timed.push(step);
+    if (hasExecFault(step)) timeline.execFaults.push(step);
+    if (reading.kind === 'sidecar-start' && reading.transportOk && (action.record.service === undefined || reading.inVerifierService)) timeline.verifierStarts.push(step);
+    if (reading.kind === 'exec' && reading.inVerifierService) timeline.verifierExecs.push(step);
+    if (reading.grading) timeline.gradings.push(step);
+  }
+  context.caches.timelines?.set(context.bundle.root, { user: userKey, steps: timeline.steps });
+  return timeline;
+}
+
+/** The previous step at `index`, when it was made for this very action, or for its record on a line that moved. */
+function keptStep(previous: readonly Step[], index: number, action: ActionFact): Step | undefined {
+  // Bounds first: an out-of-range index would make the engine look the number up as a property name.
+  if (index < 0 || index >= previous.length) return undefined;
+  const step = previous[index]!;
+  if (step.action === action) return step;
+  return step.action.record === action.record ? { action, reading: step.reading } : undefined;
 }
 
 const noEvents: readonly StepEvent[] = [];
 const gradingOnly: readonly StepEvent[] = [{ kind: 'grading' }];
 const noPids: readonly number[] = [];
 
-// Object literals rather than spreads: this runs once per record of logs with 100,000 of them.
 function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser | undefined): ActionReading {
   const status = record.status;
-  const transportOk = status === undefined || status === 'ok' || (typeof status === 'string' && /^(ok|success|succeeded)$/i.test(status));
-  const time = timeOf(record);
+  const traits: RecordTraits = {
+    transportOk: status === undefined || status === 'ok' || (typeof status === 'string' && /^(ok|success|succeeded)$/i.test(status)),
+    time: timeOf(record),
+    verifyPhase: record.phase === 'Verify' || (typeof record.phase === 'string' && record.phase.toLowerCase() === 'verify'),
+    inVerifierService: typeof record.service === 'string' && record.service.toLowerCase() === verifierService,
+  };
   switch (record.eventType) {
     case 'StartBenchGuardVerifierService':
-      return { kind: 'sidecar-start', events: noEvents, setupOnly: false, grading: false, transportOk, survivorPids: noPids, time };
+      return reading('sidecar-start', traits);
     case 'SandboxUserQuiescence':
-      return quiescenceReading(record, user, transportOk, time);
+      return quiescenceReading(record, user, traits);
     case 'SandboxExec': {
-      if (typeof record.command !== 'string') return { kind: 'exec', events: noEvents, setupOnly: false, grading: false, transportOk, survivorPids: noPids, time };
+      if (typeof record.command !== 'string') return reading('exec', traits);
       const evidence = context.caches.commands.evidenceOf(record.command, user);
-      const grading = evidence.events.length === 0 && !evidence.setupOnly && !evidence.syntaxError && isVerifyPhase(record.phase);
+      const grading = evidence.events.length === 0 && !evidence.setupOnly && !evidence.syntaxError && traits.verifyPhase;
       let events = grading ? gradingOnly : noEvents;
       if (evidence.events.length > 0) {
-        const outcome = execOutcome(record, evidence, transportOk);
+        const outcome = execOutcome(record, evidence, traits.transportOk);
         const lastObservation = evidence.events.map((event) => event.kind).lastIndexOf('observation');
         events = evidence.events.map((event, index): StepEvent => (event.kind === 'kill' ? { kind: 'kill' } : { kind: 'observation', outcome: index === lastObservation ? outcome : 'intermediate' }));
       }
-      return { kind: 'exec', evidence, events, setupOnly: evidence.setupOnly, grading, transportOk, survivorPids: noPids, time };
+      return reading('exec', traits, { evidence, events, setupOnly: evidence.setupOnly, grading });
     }
     default:
-      return { kind: 'other', events: noEvents, setupOnly: false, grading: false, transportOk, survivorPids: noPids, time };
+      return reading('other', traits);
   }
 }
 
-function quiescenceReading(record: ActionRecord, user: SandboxUser | undefined, transportOk: boolean, time: ActionReading['time']): ActionReading {
+function reading(kind: ActionReading['kind'], traits: RecordTraits, parts: Partial<Pick<ActionReading, 'evidence' | 'events' | 'setupOnly' | 'grading' | 'survivorPids'>> = {}): ActionReading {
+  return {
+    kind,
+    evidence: parts.evidence,
+    events: parts.events ?? noEvents,
+    setupOnly: parts.setupOnly ?? false,
+    grading: parts.grading ?? false,
+    survivorPids: parts.survivorPids ?? noPids,
+    transportOk: traits.transportOk,
+    time: traits.time,
+    verifyPhase: traits.verifyPhase,
+    inVerifierService: traits.inVerifierService,
+  };
+}
+
+function quiescenceReading(record: ActionRecord, user: SandboxUser | undefined, traits: RecordTraits): ActionReading {
   const fact = record.quiescence!;
   // An observation of another user proves nothing about this rollout's sandbox user.
-  if (user && !observesUser(fact.sandboxUser, fact.uid, user)) return { kind: 'quiescence', events: noEvents, setupOnly: false, grading: false, transportOk, survivorPids: noPids, time };
+  if (user && !observesUser(fact.sandboxUser, fact.uid, user)) return reading('quiescence', traits);
   const survivors = Array.isArray(fact.survivors) ? fact.survivors : [];
   const survivorPids = survivors.flatMap((survivor) => (isJsonObject(survivor) && typeof survivor['pid'] === 'number' ? [survivor['pid']] : []));
-  const outcome: ObservationOutcome = !transportOk
+  const outcome: ObservationOutcome = !traits.transportOk
     ? 'unobservable'
     : fact.returnCode === 2
       ? 'unobservable'
@@ -125,7 +182,7 @@ function quiescenceReading(record: ActionRecord, user: SandboxUser | undefined, 
             : 'intermediate'
           : 'unknown';
   const observation: StepEvent = { kind: 'observation', outcome };
-  return { kind: 'quiescence', events: fact.mode === 'harden' ? [{ kind: 'kill' }, observation] : [observation], setupOnly: false, grading: false, transportOk, survivorPids, time };
+  return reading('quiescence', traits, { events: fact.mode === 'harden' ? [{ kind: 'kill' }, observation] : [observation], survivorPids });
 }
 
 function observesUser(name: unknown, uid: unknown, user: SandboxUser): boolean {
@@ -144,27 +201,18 @@ function execOutcome(record: ActionRecord, evidence: CommandEvidence, transportO
   return (code === 0) === zeroIsQuiet ? 'quiescent' : 'survivors';
 }
 
-function timeOf(record: ActionRecord): ActionReading['time'] {
+function timeOf(record: ActionRecord): RecordTraits['time'] {
   const field = record.startedAt !== undefined ? 'started_at' : 'finished_at';
   const value = parseTimestamp(field === 'started_at' ? record.startedAt : record.finishedAt);
   return value === undefined ? undefined : { field, value };
 }
 
-export function isVerifyPhase(phase: unknown): boolean {
-  return phase === 'Verify' || (typeof phase === 'string' && phase.toLowerCase() === 'verify');
-}
-
-export function isVerifierService(service: unknown): boolean {
-  return typeof service === 'string' && service.toLowerCase() === verifierService;
-}
-
 /** Records that say they run before the record above them; line order is what the rules use. */
-export function checkTimelineOrder(context: RuleContext, steps: readonly Step[]): void {
+export function checkTimelineOrder(context: RuleContext, timeline: Timeline): void {
   const file = context.bundle.pathOf('actions');
   let latest: { readonly time: NonNullable<ActionReading['time']>; readonly step: Step } | undefined;
-  for (const step of steps) {
-    const time = step.reading.time;
-    if (!time) continue;
+  for (const step of timeline.timed) {
+    const time = step.reading.time!;
     if (latest && time.value < latest.time.value) {
       context.report('timeline-order', context.inRecord(file, step.action.ref, [time.field]), `This record's ${time.field} is earlier than the ${latest.time.field} of the record on line ${latest.step.action.ref.line + 1}: timestamps run backwards against line order, so line order is used.`, {
         related: [context.related(context.inRecord(file, latest.step.action.ref, [latest.time.field]), 'the later timestamp, on an earlier line')],
@@ -175,20 +223,22 @@ export function checkTimelineOrder(context: RuleContext, steps: readonly Step[])
 }
 
 /** Hardening and verifier execs whose process outcome is missing, or whose command cannot be read. */
-export function checkExecRecords(context: RuleContext, steps: readonly Step[]): void {
+function hasExecFault({ action, reading }: Step): boolean {
+  if (reading.kind !== 'exec') return false;
+  if (reading.evidence?.syntaxError) return true;
+  const relevant = reading.events.length > 0 || reading.setupOnly || reading.verifyPhase || reading.inVerifierService;
+  return relevant && action.record.status !== undefined && !action.record.hasReturnCode;
+}
+
+export function checkExecRecords(context: RuleContext, timeline: Timeline): void {
   const file = context.bundle.pathOf('actions');
-  for (const { action, reading } of steps) {
-    if (reading.kind !== 'exec') continue;
-    const evidence = reading.evidence;
-    if (evidence?.syntaxError) {
-      const at = evidence.syntaxError.offset;
-      context.report('command-unparsable', context.inStringValue(file, action.ref, ['command_preview'], { start: at, end: at + 1 }), `This command is not shell that can be read (${evidence.syntaxError.message}), so what it proves about the sandbox user or the grading is unknown.`);
-      continue;
-    }
-    const record = action.record;
-    const relevant = reading.events.length > 0 || reading.setupOnly || isVerifyPhase(record.phase) || isVerifierService(record.service);
-    if (relevant && record.status !== undefined && !record.hasReturnCode) {
-      context.report('exec-outcome-missing', context.inRecord(file, action.ref, ['status']), `This exec has a transport status (${JSON.stringify(record.status)}) but no return_code: the call went through, but the process outcome is unknown.`);
+  for (const { action, reading } of timeline.execFaults) {
+    const syntaxError = reading.evidence?.syntaxError;
+    if (syntaxError) {
+      const at = syntaxError.offset;
+      context.report('command-unparsable', context.inStringValue(file, action.ref, ['command_preview'], { start: at, end: at + 1 }), `This command is not shell that can be read (${syntaxError.message}), so what it proves about the sandbox user or the grading is unknown.`);
+    } else {
+      context.report('exec-outcome-missing', context.inRecord(file, action.ref, ['status']), `This exec has a transport status (${JSON.stringify(action.record.status)}) but no return_code: the call went through, but the process outcome is unknown.`);
     }
   }
 }

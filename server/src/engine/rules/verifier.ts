@@ -8,7 +8,7 @@
 import type { BundleFinding } from '../findings';
 import { isJsonObject } from '../parse/jsonKind';
 import type { Place, RuleContext } from './context';
-import { isVerifierService, verifierService, type Step } from './timeline';
+import { verifierService, type Timeline } from './timeline';
 
 export function separateVerifierDeclared(context: RuleContext): boolean {
   const preflight = context.bundle.facts('preflight', 'preflight')?.value;
@@ -19,23 +19,22 @@ export function separateVerifierDeclared(context: RuleContext): boolean {
 }
 
 /** Returns the findings that show a failed precondition (for untrusted-reward). */
-export function checkSeparateVerifier(context: RuleContext, steps: readonly Step[]): BundleFinding[] {
+export function checkSeparateVerifier(context: RuleContext, timeline: Timeline): BundleFinding[] {
   if (!separateVerifierDeclared(context)) return [];
   const failures: BundleFinding[] = [];
   const declaration = declarationPlace(context);
   const actionsFile = context.bundle.file('actions');
   const file = context.bundle.pathOf('actions');
-  const started = steps.findIndex(({ action, reading }) => reading.kind === 'sidecar-start' && reading.transportOk && (action.record.service === undefined || isVerifierService(action.record.service)));
+  const { verifierExecs: inService, gradings } = timeline;
+  const started = timeline.verifierStarts[0];
   if (!actionsFile?.report) {
     context.report('verifier-evidence-missing', declaration, `A separate verifier is declared, but benchguard/action_records.jsonl ${actionsFile ? 'could not be read' : 'is missing'}: nothing shows where grading ran.`);
     return failures;
   }
-  if (started === -1) {
+  if (!started) {
     context.report('verifier-evidence-missing', declaration, `A separate verifier is declared, but no successful StartBenchGuardVerifierService is recorded in benchguard/action_records.jsonl.`);
   }
 
-  const inService = steps.filter(({ action, reading }) => reading.kind === 'exec' && isVerifierService(action.record.service));
-  const gradings = steps.filter((step) => step.reading.grading);
   if (inService.length > 0 && inService.every((step) => step.reading.setupOnly)) {
     failures.push(
       context.report('verifier-setup-only', declaration, `A separate verifier is declared, but every exec in ${verifierService} only prepares or cleans (${inService.length} setup exec${inService.length === 1 ? '' : 's'}): no grading attempt ran there.`, {
@@ -48,10 +47,10 @@ export function checkSeparateVerifier(context: RuleContext, steps: readonly Step
   for (const step of gradings) {
     const { record } = step.action;
     const place = context.inRecord(file, step.action.ref, ['service']);
-    if (!isVerifierService(record.service)) {
+    if (!step.reading.inVerifierService) {
       context.report('verifier-grading-unproven', place, `This grading attempt ran in ${JSON.stringify(record.service ?? 'an unnamed service')}, not in the declared separate verifier ${verifierService}.`);
-    } else if (started === -1 || steps.indexOf(step) < started) {
-      context.report('verifier-grading-unproven', place, `This grading attempt ran before ${verifierService} was started${started === -1 ? ' (no start is recorded)' : ` (line ${steps[started]!.action.ref.line + 1})`}.`);
+    } else if (!started || step.action.ref.line < started.action.ref.line) {
+      context.report('verifier-grading-unproven', place, `This grading attempt ran before ${verifierService} was started${started ? ` (line ${started.action.ref.line + 1})` : ' (no start is recorded)'}.`);
     } else if (!step.reading.transportOk || !record.hasReturnCode) {
       context.report('verifier-grading-unproven', context.inRecord(file, step.action.ref, ['status']), `This grading attempt has no terminal outcome (status ${JSON.stringify(record.status)}, ${record.hasReturnCode ? `return_code ${String(record.returnCode)}` : 'no return_code'}).`);
     } else {
@@ -59,8 +58,8 @@ export function checkSeparateVerifier(context: RuleContext, steps: readonly Step
       proven = true;
     }
   }
-  if (!proven && gradings.length === 0 && started !== -1 && inService.length === 0) {
-    context.report('verifier-grading-unproven', context.inRecord(file, steps[started]!.action.ref, ['event_type']), `${verifierService} was started, but no grading attempt ran in it: the verifier may have crashed after starting, and that cannot be told from completed grading.`);
+  if (!proven && gradings.length === 0 && started && inService.length === 0) {
+    context.report('verifier-grading-unproven', context.inRecord(file, started.action.ref, ['event_type']), `${verifierService} was started, but no grading attempt ran in it: the verifier may have crashed after starting, and that cannot be told from completed grading.`);
   }
   return failures;
 }
