@@ -24,14 +24,9 @@ export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResu
   }
   const file = context.bundle.pathOf('trajectory');
   const proof = quiescence.proof;
-  const rowsById = new Map<string, ToolCallFact[]>();
-  for (const call of facts.toolCalls) {
-    if (typeof call.id !== 'string') continue;
-    rowsById.set(call.id, [...(rowsById.get(call.id) ?? []), call]);
-  }
-  for (const [id, rows] of rowsById) {
-    if (rows.length < 2) continue;
-    context.report('tool-id-duplicate', context.inRecord(file, rows[1]!.ref, ['tool_call_id']), `Tool call id ${JSON.stringify(id)} appears on ${rows.length} rows; BenchFlow writes each call once, so which row holds its latest state is ambiguous.`, {
+  const { byId: rowsById, open } = facts.calls;
+  for (const rows of facts.calls.duplicated) {
+    context.report('tool-id-duplicate', context.inRecord(file, rows[1]!.ref, ['tool_call_id']), `Tool call id ${JSON.stringify(rows[0]!.id)} appears on ${rows.length} rows; BenchFlow writes each call once, so which row holds its latest state is ambiguous.`, {
       related: [context.related(context.inRecord(file, rows[0]!.ref, ['tool_call_id']), 'the first row with this id')],
     });
   }
@@ -41,16 +36,12 @@ export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResu
   for (const lifecycle of facts.lifecycles) {
     if (checkLifecycle(context, file, lifecycle, rowsById, quiescence)) annotated.add(lifecycle.toolCallId as string);
   }
-  for (const call of facts.toolCalls) {
-    if (call.terminalSource === undefined) continue;
-    checkPrototypeLifecycle(context, file, call, quiescence);
-  }
+  for (const call of facts.calls.endedByFramework) checkPrototypeLifecycle(context, file, call, quiescence);
 
   const unresolved: ToolCallFact[] = [];
   const timeout = facts.lastTimeout;
   const listed = new Set(Array.isArray(timeout?.pendingIds) ? timeout.pendingIds.filter((id): id is string => typeof id === 'string') : []);
-  for (const call of facts.toolCalls) {
-    if (isTerminalStatus(call.status)) continue;
+  for (const call of open) {
     const id = typeof call.id === 'string' ? call.id : undefined;
     const endedByFramework = id !== undefined && annotated.has(id) && proof !== undefined;
     const status = context.inRecord(file, call.ref, ['status']);
@@ -67,10 +58,10 @@ export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResu
     }
   }
 
-  if (timeout) checkTimeoutRow(context, file, timeout.ref, timeout.pendingIds, timeout.complete, rowsById, facts.toolCalls, unresolved);
-  checkResultClaims(context, file, result, rowsById, facts.toolCalls, unresolved);
+  if (timeout) checkTimeoutRow(context, file, timeout.ref, timeout.pendingIds, timeout.complete, rowsById, open, unresolved);
+  checkResultClaims(context, file, result, rowsById, open, unresolved);
   checkTimeoutMarker(context, result, facts.timeoutRows > 0);
-  checkStatusCounts(context, file, result, facts.toolCalls);
+  checkStatusCounts(context, file, result, facts.calls.statusCounts);
   return { unresolved };
 }
 
@@ -142,7 +133,7 @@ function checkPendingList(
   listPlace: (index: number) => Place,
   pendingIds: unknown,
   rowsById: ReadonlyMap<string, readonly ToolCallFact[]>,
-  calls: readonly ToolCallFact[],
+  openCalls: readonly ToolCallFact[],
   where: string,
 ): void {
   if (!Array.isArray(pendingIds)) return;
@@ -159,8 +150,8 @@ function checkPendingList(
       });
     }
   });
-  for (const call of calls) {
-    if (isTerminalStatus(call.status) || typeof call.id !== 'string' || listed.has(call.id)) continue;
+  for (const call of openCalls) {
+    if (typeof call.id !== 'string' || listed.has(call.id)) continue;
     context.report('timeout-pending-mismatch', context.inRecord(trajectoryFile, call.ref, ['tool_call_id']), `Tool call ${JSON.stringify(call.id)} is ${String(call.status)}, but ${where} does not list it as pending.`, {
       related: [context.related(listPlace(-1), 'the pending list')],
     });
@@ -174,10 +165,10 @@ function checkTimeoutRow(
   pendingIds: unknown,
   complete: unknown,
   rowsById: ReadonlyMap<string, readonly ToolCallFact[]>,
-  calls: readonly ToolCallFact[],
+  openCalls: readonly ToolCallFact[],
   unresolved: readonly ToolCallFact[],
 ): void {
-  checkPendingList(context, file, (index) => context.inRecord(file, ref, index === -1 ? ['pending_tool_call_ids'] : ['pending_tool_call_ids', index]), pendingIds, rowsById, calls, 'the agent_timeout row');
+  checkPendingList(context, file, (index) => context.inRecord(file, ref, index === -1 ? ['pending_tool_call_ids'] : ['pending_tool_call_ids', index]), pendingIds, rowsById, openCalls, 'the agent_timeout row');
   if (complete === true && unresolved.length > 0) {
     context.report('terminal-claim-contradicted', context.inRecord(file, ref, ['terminal_trajectory_complete']), `terminal_trajectory_complete is true, but ${describeUnresolved(unresolved)} unresolved.`, {
       related: unresolved.map((call) => context.related(context.inRecord(file, call.ref, ['status']), 'an unresolved tool call')),
@@ -185,14 +176,14 @@ function checkTimeoutRow(
   }
 }
 
-function checkResultClaims(context: RuleContext, trajectoryFile: string, result: DocumentFacts | undefined, rowsById: ReadonlyMap<string, readonly ToolCallFact[]>, calls: readonly ToolCallFact[], unresolved: readonly ToolCallFact[]): void {
+function checkResultClaims(context: RuleContext, trajectoryFile: string, result: DocumentFacts | undefined, rowsById: ReadonlyMap<string, readonly ToolCallFact[]>, openCalls: readonly ToolCallFact[], unresolved: readonly ToolCallFact[]): void {
   const related = () => unresolved.map((call) => context.related(context.inRecord(trajectoryFile, call.ref, ['status']), 'an unresolved tool call'));
   const value = result?.value;
   if (result && value) {
     const resultFile = context.bundle.pathOf('result');
     const info = value['agent_timeout_info'];
     if (isJsonObject(info)) {
-      checkPendingList(context, trajectoryFile, (index) => context.inDocument(resultFile, result, index === -1 ? ['agent_timeout_info', 'pending_tool_call_ids'] : ['agent_timeout_info', 'pending_tool_call_ids', index]), info['pending_tool_call_ids'], rowsById, calls, "result.json's agent_timeout_info");
+      checkPendingList(context, trajectoryFile, (index) => context.inDocument(resultFile, result, index === -1 ? ['agent_timeout_info', 'pending_tool_call_ids'] : ['agent_timeout_info', 'pending_tool_call_ids', index]), info['pending_tool_call_ids'], rowsById, openCalls, "result.json's agent_timeout_info");
       if (info['terminal_trajectory_complete'] === true && unresolved.length > 0) {
         context.report('terminal-claim-contradicted', context.inDocument(resultFile, result, ['agent_timeout_info', 'terminal_trajectory_complete']), `agent_timeout_info.terminal_trajectory_complete is true, but ${describeUnresolved(unresolved)} unresolved.`, { related: related() });
       }
@@ -230,12 +221,10 @@ function checkTimeoutMarker(context: RuleContext, result: DocumentFacts | undefi
   }
 }
 
-function checkStatusCounts(context: RuleContext, trajectoryFile: string, result: DocumentFacts | undefined, calls: readonly ToolCallFact[]): void {
+function checkStatusCounts(context: RuleContext, trajectoryFile: string, result: DocumentFacts | undefined, actual: ReadonlyMap<string, number>): void {
   const summary = result?.value?.['trajectory_summary'];
   const claimed = isJsonObject(summary) ? summary['tool_call_status_counts'] : undefined;
   if (!isJsonObject(claimed)) return;
-  const actual = new Map<string, number>();
-  for (const call of calls) if (typeof call.status === 'string') actual.set(call.status, (actual.get(call.status) ?? 0) + 1);
   const statuses = new Set([...Object.keys(claimed), ...actual.keys()]);
   const differences = [...statuses]
     .filter((status) => (typeof claimed[status] === 'number' ? claimed[status] : 0) !== (actual.get(status) ?? 0))
