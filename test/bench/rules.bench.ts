@@ -20,14 +20,16 @@ import { fixtures } from '../fixtures/definitions';
 import { writeTree } from '../support/files';
 import { benchmark, medianOf, megabyte, stringHeavyRow, writeTrajectory, type Measured } from './support';
 
-const edits = 5;
+/** Edits in a row, as typing makes them: the median is the cost once the server has warmed up. */
+const edits = 25;
 const actionLines = 100_000;
 
 type Mode = 'per-file' | 'full-pass' | 'incremental';
 
 interface Measurement extends Measured {
-  /** For the incremental mode: the first, full evaluation. */
+  /** For the incremental mode: the first, full evaluation, and the first edit after it. */
   readonly fullMilliseconds?: number;
+  readonly firstEditMilliseconds?: number;
   readonly verdict?: string;
 }
 
@@ -66,8 +68,9 @@ async function measure(mode: string, root: string): Promise<Measurement> {
     await evaluator.evaluate(root, defaultSettings, classifier, 0, open, () => false);
     times.push(performance.now() - started);
   }
+  const firstEditMilliseconds = times[0]!;
   times.sort((a, b) => a - b);
-  return { milliseconds: times[Math.floor(times.length / 2)]!, fullMilliseconds, peakRssBytes: 0, verdict: first?.evaluation.verdict };
+  return { milliseconds: times[Math.floor(times.length / 2)]!, fullMilliseconds, firstEditMilliseconds, peakRssBytes: 0, verdict: first?.evaluation.verdict };
 }
 
 benchmark(measure, main);
@@ -80,7 +83,13 @@ function buildBundle(root: string): void {
   const healthy = fixtures.find((fixture) => fixture.name === 'healthy')!;
   writeTree(root, healthy.files);
 
-  writeTrajectory(join(root, 'trajectory/acp_trajectory.jsonl'), 50 * megabyte, stringHeavyRow);
+  const rows = writeTrajectory(join(root, 'trajectory/acp_trajectory.jsonl'), 50 * megabyte, stringHeavyRow);
+  // result.json describes the trajectory truthfully, so that the rollout stays trusted and every rule runs to its end.
+  let toolCalls = 0;
+  for (let index = 0; index < rows; index++) if ((stringHeavyRow(index) as { type: string }).type === 'tool_call') toolCalls++;
+  const result = JSON.parse(healthy.files['result.json']!) as { trajectory_summary: Record<string, unknown> };
+  result.trajectory_summary = { ...result.trajectory_summary, steps: rows, tool_call_steps: toolCalls, tool_call_status_counts: { completed: toolCalls } };
+  writeFileSync(join(root, 'result.json'), JSON.stringify(result, null, 2));
 
   const commands = [
     'cd /app && python3 -m pytest -q tests/unit',
@@ -93,7 +102,7 @@ function buildBundle(root: string): void {
   for (let index = 0; index < actionLines - 5; index++) {
     lines.push(JSON.stringify({ event_type: 'SandboxExec', action_id: `a-${index}`, phase: 'Agent', service: 'main', status: 'ok', command_preview: commands[index % commands.length], return_code: 0 }));
   }
-  const tail = fixtures.find((fixture) => fixture.name === 'healthy')!.files['benchguard/action_records.jsonl']!.trimEnd().split('\n');
+  const tail = healthy.files['benchguard/action_records.jsonl']!.trimEnd().split('\n');
   const stripped = tail.map((line) => JSON.stringify({ ...(JSON.parse(line) as Record<string, unknown>), started_at: undefined, finished_at: undefined }));
   writeFileSync(join(root, 'benchguard/action_records.jsonl'), `${[...lines, ...stripped].join('\n')}\n`);
 }
@@ -115,7 +124,8 @@ async function main(): Promise<void> {
     console.log(`  per-file checks of the bundle           ${perFile.milliseconds.toFixed(0).padStart(6)} ms  peak RSS ${(perFile.peakRssBytes / megabyte).toFixed(0)} MB`);
     console.log(`  full pass: checks, rules, verdict       ${full.milliseconds.toFixed(0).padStart(6)} ms  peak RSS ${(full.peakRssBytes / megabyte).toFixed(0)} MB  (verdict ${full.verdict})`);
     console.log(`  server: first evaluation, log in editor ${incremental.fullMilliseconds!.toFixed(0).padStart(6)} ms`);
-    console.log(`  server: after a one-line edit (median)  ${incremental.milliseconds.toFixed(1).padStart(6)} ms  peak RSS ${(incremental.peakRssBytes / megabyte).toFixed(0)} MB`);
+    console.log(`  server: the first one-line edit         ${incremental.firstEditMilliseconds!.toFixed(1).padStart(6)} ms  (before the engine has optimised the reuse path)`);
+    console.log(`  server: a one-line edit, median of ${edits}   ${incremental.milliseconds.toFixed(1).padStart(6)} ms  peak RSS ${(incremental.peakRssBytes / megabyte).toFixed(0)} MB`);
     console.log(`  target: full pass ≤ 1.5x per-file checks: ${fullRatio.toFixed(2)}x ${fullRatio <= 1.5 ? 'met' : 'MISSED'}`);
     console.log(`  target: re-evaluation after an edit ≤ 5% of a full pass: ${(editShare * 100).toFixed(1)}% ${editShare <= 0.05 ? 'met' : 'MISSED'}`);
   } finally {
