@@ -3,7 +3,7 @@
  * text only where a rule may need to point inside it.
  */
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
-import type { ActionFact, ArtifactFacts, LifecycleFact, LlmExchangeFact, ResultsRowFact, TimeoutFact, ToolCallFact, ToolCallIndex } from './facts';
+import type { ActionFact, ArtifactFacts, LifecycleFact, LlmExchangeFact, ResultsRowFact, TimeoutFact, ToolCallFact } from './facts';
 import type { RowFact } from './rows';
 
 const terminalStatuses = new Set(['completed', 'failed', 'cancelled']);
@@ -87,7 +87,7 @@ export class FactsBuilder {
           rows: this.rows,
           agentSideRows: this.agentSideRows,
           untypedRows: this.untypedRows,
-          calls: indexToolCalls(this.toolCalls),
+          toolCalls: this.toolCalls,
           ...(this.lastTimeout ? { lastTimeout: this.lastTimeout } : {}),
           timeoutRows: this.timeoutRows,
           lifecycles: this.lifecycles,
@@ -136,25 +136,6 @@ function placeTrajectoryRow(fact: Extract<RowFact, { kind: 'trajectory-row' }>, 
         }
       : undefined,
   };
-}
-
-function indexToolCalls(calls: readonly ToolCallFact[]): ToolCallIndex {
-  const byId = new Map<string, ToolCallFact[]>();
-  const open: ToolCallFact[] = [];
-  const endedByFramework: ToolCallFact[] = [];
-  const statusCounts = new Map<string, number>();
-  for (const call of calls) {
-    if (typeof call.id === 'string') {
-      const rows = byId.get(call.id);
-      if (rows) rows.push(call);
-      else byId.set(call.id, [call]);
-    }
-    if (!isTerminalStatus(call.status)) open.push(call);
-    if (call.terminalSource !== undefined) endedByFramework.push(call);
-    if (typeof call.status === 'string') statusCounts.set(call.status, (statusCounts.get(call.status) ?? 0) + 1);
-  }
-  const duplicated = [...byId.values()].filter((rows) => rows.length > 1);
-  return { byId, duplicated, open, endedByFramework, statusCounts };
 }
 
 export function isTerminalStatus(status: unknown): boolean {

@@ -46,28 +46,11 @@ export interface TrajectoryFacts {
   readonly agentSideRows: number;
   /** Rows without a non-empty string `type`. */
   readonly untypedRows: number;
-  readonly calls: ToolCallIndex;
+  readonly toolCalls: readonly ToolCallFact[];
   /** The last agent_timeout row: BenchFlow writes one, at the end; the rules judge the last. */
   readonly lastTimeout?: TimeoutFact;
   readonly timeoutRows: number;
   readonly lifecycles: readonly LifecycleFact[];
-}
-
-/**
- * The tool calls as the rules look them up, worked out when the file is checked: the rules run again
- * after every edit of any file of the rollout, and need not walk 10,000 unchanged rows each time.
- */
-export interface ToolCallIndex {
-  /** Rows by tool_call_id, in line order. */
-  readonly byId: ReadonlyMap<string, readonly ToolCallFact[]>;
-  /** The rows of ids that appear on more than one row. */
-  readonly duplicated: readonly (readonly ToolCallFact[])[];
-  /** Calls whose status is not terminal, in line order. */
-  readonly open: readonly ToolCallFact[];
-  /** Calls in the prototype form of a framework-owned ending (with a terminal_source), in line order. */
-  readonly endedByFramework: readonly ToolCallFact[];
-  /** Rows by string status. */
-  readonly statusCounts: ReadonlyMap<string, number>;
 }
 
 export interface QuiescenceFact {

@@ -6,6 +6,7 @@
  */
 import { isTerminalStatus } from '../facts/builder';
 import type { DocumentFacts, LifecycleFact, RecordRef, ToolCallFact } from '../facts/facts';
+import { toolCallIndexOf } from '../facts/toolCallIndex';
 import { isJsonObject } from '../parse/jsonKind';
 import type { Place, RuleContext } from './context';
 import type { QuiescenceResult } from './quiescence';
@@ -24,8 +25,9 @@ export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResu
   }
   const file = context.bundle.pathOf('trajectory');
   const proof = quiescence.proof;
-  const { byId: rowsById, open } = facts.calls;
-  for (const rows of facts.calls.duplicated) {
+  const calls = toolCallIndexOf(facts);
+  const { byId: rowsById, open } = calls;
+  for (const rows of calls.duplicated) {
     context.report('tool-id-duplicate', context.inRecord(file, rows[1]!.ref, ['tool_call_id']), `Tool call id ${JSON.stringify(rows[0]!.id)} appears on ${rows.length} rows; BenchFlow writes each call once, so which row holds its latest state is ambiguous.`, {
       related: [context.related(context.inRecord(file, rows[0]!.ref, ['tool_call_id']), 'the first row with this id')],
     });
@@ -36,7 +38,7 @@ export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResu
   for (const lifecycle of facts.lifecycles) {
     if (checkLifecycle(context, file, lifecycle, rowsById, quiescence)) annotated.add(lifecycle.toolCallId as string);
   }
-  for (const call of facts.calls.endedByFramework) checkPrototypeLifecycle(context, file, call, quiescence);
+  for (const call of calls.endedByFramework) checkPrototypeLifecycle(context, file, call, quiescence);
 
   const unresolved: ToolCallFact[] = [];
   const timeout = facts.lastTimeout;
@@ -61,7 +63,7 @@ export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResu
   if (timeout) checkTimeoutRow(context, file, timeout.ref, timeout.pendingIds, timeout.complete, rowsById, open, unresolved);
   checkResultClaims(context, file, result, rowsById, open, unresolved);
   checkTimeoutMarker(context, result, facts.timeoutRows > 0);
-  checkStatusCounts(context, file, result, facts.calls.statusCounts);
+  checkStatusCounts(context, file, result, calls.statusCounts);
   return { unresolved };
 }
 

@@ -1,0 +1,51 @@
+/**
+ * A trajectory's tool calls as the rules look them up. The rules run again after every edit of any file
+ * of a rollout; the index is made once per version of the trajectory's facts, and only when a rule asks
+ * (a check of the file on its own never does).
+ */
+import { isTerminalStatus } from './builder';
+import type { ToolCallFact, TrajectoryFacts } from './facts';
+
+export interface ToolCallIndex {
+  /** Rows by tool_call_id, in line order. */
+  readonly byId: ReadonlyMap<string, readonly ToolCallFact[]>;
+  /** The rows of ids that appear on more than one row. */
+  readonly duplicated: readonly (readonly ToolCallFact[])[];
+  /** Calls whose status is not terminal, in line order. */
+  readonly open: readonly ToolCallFact[];
+  /** Calls in the prototype form of a framework-owned ending (with a terminal_source), in line order. */
+  readonly endedByFramework: readonly ToolCallFact[];
+  /** Rows by string status. */
+  readonly statusCounts: ReadonlyMap<string, number>;
+}
+
+// Facts are never changed once built, so the index of a facts object never goes stale.
+const indexes = new WeakMap<TrajectoryFacts, ToolCallIndex>();
+
+export function toolCallIndexOf(facts: TrajectoryFacts): ToolCallIndex {
+  let index = indexes.get(facts);
+  if (!index) {
+    index = indexToolCalls(facts.toolCalls);
+    indexes.set(facts, index);
+  }
+  return index;
+}
+
+function indexToolCalls(calls: readonly ToolCallFact[]): ToolCallIndex {
+  const byId = new Map<string, ToolCallFact[]>();
+  const open: ToolCallFact[] = [];
+  const endedByFramework: ToolCallFact[] = [];
+  const statusCounts = new Map<string, number>();
+  for (const call of calls) {
+    if (typeof call.id === 'string') {
+      const rows = byId.get(call.id);
+      if (rows) rows.push(call);
+      else byId.set(call.id, [call]);
+    }
+    if (!isTerminalStatus(call.status)) open.push(call);
+    if (call.terminalSource !== undefined) endedByFramework.push(call);
+    if (typeof call.status === 'string') statusCounts.set(call.status, (statusCounts.get(call.status) ?? 0) + 1);
+  }
+  const duplicated = [...byId.values()].filter((rows) => rows.length > 1);
+  return { byId, duplicated, open, endedByFramework, statusCounts };
+}
