@@ -12,6 +12,12 @@ function analyse(command: string): CommandEvidence {
 }
 
 /** The text each span covers. */
+/** The last observation runs after the last kill attempt. */
+function observesAfterKilling(evidence: CommandEvidence): boolean {
+  const kinds = evidence.events.map((event) => event.kind);
+  return kinds.lastIndexOf('observation') > kinds.lastIndexOf('kill');
+}
+
 function texts(command: string, spans: readonly Span[]): string[] {
   return spans.map((span) => command.slice(span.start, span.end));
 }
@@ -53,6 +59,20 @@ describe('shell parsing', () => {
     const names = runCommands(parseShell(command)).map((run) => run.command.words[0]!.text);
     // The function's body runs where it is called: after the call itself, at the end.
     assert.deepEqual(names, ['[', 'echo', 'true', 'echo', 'echo', 'false', ':', 'true', ':', 'echo', 'echo', 'echo', 'echo', 'cat', 'live', 'cat']);
+  });
+
+  it('removes a backslash-newline as a line continuation, in and out of double quotes', () => {
+    for (const command of ['pkill -u ag\\\nent', 'pkill -u "ag\\\nent"']) {
+      const [run] = runCommands(parseShell(command));
+      assert.deepEqual(run!.command.words.map((word) => word.text), ['pkill', '-u', 'agent'], command);
+      assert.deepEqual(texts(command, analyse(command).kills), [command], command);
+    }
+  });
+
+  it('keeps a backslash that ends the text as written, and its span within the text', () => {
+    const [run] = runCommands(parseShell('echo \\'));
+    const word = run!.command.words[1]!;
+    assert.deepEqual([word.text, word.start, word.end], ['\\', 5, 6]);
   });
 
   it('reports unbalanced quotes and unclosed constructs at the place they open', () => {
@@ -105,7 +125,7 @@ describe('command evidence', () => {
     const evidence = analyse(command);
     assert.deepEqual(texts(command, evidence.observations), ['pgrep -u agent > /dev/null 2>&1']);
     assert.deepEqual(texts(command, evidence.kills), ['pkill -9 -u agent']);
-    assert.equal(evidence.observesAfterKilling, false);
+    assert.equal(observesAfterKilling(evidence), false);
     assert.deepEqual(evidence.masking, [{ start: command.lastIndexOf('sleep 1'), end: command.lastIndexOf('sleep 1') + 'sleep 1'.length }]);
     assert.equal(evidence.zeroMeans, 'unknown');
   });
@@ -113,7 +133,7 @@ describe('command evidence', () => {
   it('a command that ends on its observation after killing reports it', () => {
     const command = 'pkill -u agent; sleep 1; pkill -9 -u agent; ! pgrep -u agent >/dev/null';
     const evidence = analyse(command);
-    assert.equal(evidence.observesAfterKilling, true);
+    assert.equal(observesAfterKilling(evidence), true);
     assert.deepEqual(evidence.masking, []);
     assert.equal(evidence.zeroMeans, 'quiescent');
   });
@@ -172,20 +192,20 @@ describe('command evidence', () => {
     const evidence = analyse(command);
     assert.ok(evidence.kills.length > 0);
     assert.ok(evidence.observations.length > 0);
-    assert.equal(evidence.observesAfterKilling, true);
+    assert.equal(observesAfterKilling(evidence), true);
     assert.deepEqual(texts(command, evidence.masking), []);
     assert.equal(evidence.zeroMeans, 'quiescent');
   });
 
   it('finds kills and observations through wrappers, substitutions and nested shells', () => {
     assert.equal(analyse('sudo -u root timeout 10 pkill -u agent').kills.length, 1);
-    assert.equal(analyse('kill -9 $(pgrep -u agent)').observesAfterKilling, false);
+    assert.equal(observesAfterKilling(analyse('kill -9 $(pgrep -u agent)')), false);
     assert.equal(analyse('pgrep -u agent | xargs -r kill -9').kills.length, 1);
     assert.equal(analyse('killall -u agent').kills.length, 1);
     const nested = `bash -lc 'pkill -u agent; sleep 1; ! pgrep -u agent'`;
     const evidence = analyse(nested);
     assert.deepEqual(texts(nested, evidence.observations), ['pgrep -u agent']);
-    assert.equal(evidence.observesAfterKilling, true);
+    assert.equal(observesAfterKilling(evidence), true);
     assert.equal(evidence.zeroMeans, 'quiescent');
     const masked = `su root -c 'pkill -u agent; ! pgrep -u agent; sleep 1'`;
     assert.deepEqual(texts(masked, analyse(masked).masking), ['sleep 1']);
@@ -223,5 +243,76 @@ describe('command evidence', () => {
     const command = `${'echo x; '.repeat(130_000)}! pgrep -u agent`;
     const evidence = analyse(command);
     assert.equal(evidence.zeroMeans, 'quiescent');
+  });
+});
+
+// Commands come from untrusted artifact files: text built to overflow the stack or to expand without
+// end must come back promptly, as evidence or as a syntax error that says why.
+describe('hostile command text', () => {
+  const tooDeep = 'nested more than 200 levels deep';
+  const tooComplex = 'too complex to analyse: function calls and nested scripts expand to more than 10000 words';
+
+  it('refuses nesting deeper than 200 levels, at the first level too deep', () => {
+    const cases: [string, number][] = [
+      [`${'('.repeat(5000)}pgrep -u agent${')'.repeat(5000)}`, 200],
+      [`${'echo $('.repeat(3000)}pgrep -u agent${')'.repeat(3000)}`, 'echo $('.length * 200],
+      [`${'f() '.repeat(5000)}pgrep -u agent`, 'f() '.length * 200],
+      // Substitutions count the levels around them: 150 subshells leave room for 49 more.
+      [`${'('.repeat(150)}${'echo $('.repeat(100)}pgrep -u agent${')'.repeat(250)}`, 150 + 'echo $('.length * 50],
+    ];
+    for (const [command, offset] of cases) {
+      assert.deepEqual(analyse(command).syntaxError, { message: tooDeep, offset }, command.slice(0, 20));
+    }
+  });
+
+  it('reads nesting within the limit', () => {
+    for (const command of [`${'('.repeat(150)}pgrep -u agent${')'.repeat(150)}`, `${'echo $('.repeat(150)}pgrep -u agent${')'.repeat(150)}`]) {
+      const evidence = analyse(command);
+      assert.equal(evidence.syntaxError, undefined);
+      assert.deepEqual(texts(command, evidence.observations), ['pgrep -u agent']);
+    }
+  });
+
+  it('reads a command of 300,000 words', () => {
+    const command = `pkill -u agent${' x'.repeat(300_000)}`;
+    assert.deepEqual(analyse(command).kills, [{ start: 0, end: command.length }]);
+  });
+
+  it('gives up on function calls that double at every level', () => {
+    const definitions = ['f0() { pgrep -u agent; }'];
+    for (let level = 1; level <= 30; level++) definitions.push(`f${level}() { f${level - 1}; f${level - 1}; }`);
+    const evidence = analyse(`${definitions.join('; ')}; f30`);
+    assert.equal(evidence.syntaxError?.message, tooComplex);
+    assert.deepEqual([evidence.kills, evidence.observations], [[], []]);
+  });
+
+  it('gives up on nested scripts that double at every level', () => {
+    let command = 'pgrep -u agent';
+    for (let level = 0; level < 30; level++) command = `sh -c "$(${command})"`;
+    assert.equal(analyse(command).syntaxError?.message, tooComplex);
+  });
+
+  it('refuses function calls nested more than 200 levels deep', () => {
+    const definitions = ['f0() { pgrep -u agent; }'];
+    for (let level = 1; level <= 20_000; level++) definitions.push(`f${level}() { f${level - 1}; }`);
+    assert.equal(analyse(`${definitions.join('\n')}\nf20000`).syntaxError?.message, 'function calls nested more than 200 levels deep');
+    const shallow = `${definitions.slice(0, 50).join('\n')}\nf49`;
+    assert.deepEqual(texts(shallow, analyse(shallow).observations), ['pgrep -u agent']);
+  });
+
+  it('reads a here-document delimiter once, however deeply its substitutions nest', () => {
+    const command = `${'cat <<$('.repeat(30)}x${')'.repeat(30)}`;
+    assert.equal(analyse(command).syntaxError, undefined);
+    assert.equal(runCommands(parseShell(command)).length, 31);
+  });
+
+  it('copes with 200,000 kill attempts or masking commands in a nested script', () => {
+    assert.equal(analyse(`sh -c '${'kill;'.repeat(200_000)}'`).kills.length, 200_000);
+    assert.equal(analyse(`sh -c 'pgrep -u agent; ${'a || '.repeat(200_000)}a'`).masking.length, 200_001);
+  });
+
+  it('checks a long for loop over /proc once, not for every command in its body', () => {
+    const command = `for pid in ${'a '.repeat(200_000)}/proc/[0-9]*; do ${':;'.repeat(200_000)} done`;
+    assert.equal(analyse(command).observations.length, 200_000);
   });
 });

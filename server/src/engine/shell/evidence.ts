@@ -6,8 +6,8 @@
  * is the masking the evidence rules flag.
  */
 import { parseShell } from './parse';
-import { ShellSyntaxError, type CommandList, type SimpleCommand, type Span, type Word } from './syntax';
-import { runCommands, statusSuppliers, type Guard, type RunCommand, type Supplier } from './walk';
+import { ShellSyntaxError, type CommandList, type Loop, type SimpleCommand, type Span, type Word } from './syntax';
+import { runCommands, statusSuppliers, WalkBudget, type Guard, type RunCommand, type Supplier } from './walk';
 
 export interface SandboxUser {
   readonly name: string;
@@ -27,8 +27,6 @@ export interface CommandEvidence {
   readonly observations: readonly Span[];
   /** Every command only prepares or cleans (mkdir, chmod, rm, …). */
   readonly setupOnly: boolean;
-  /** The last observation runs after the last kill attempt. */
-  readonly observesAfterKilling: boolean;
   /** When the command observes: status suppliers that cannot carry the observation's result. */
   readonly masking: readonly Span[];
   /** What exit status 0 means, when every supplier agrees. */
@@ -43,20 +41,26 @@ const setupCommands = new Set(['mkdir', 'chmod', 'chown', 'chgrp', 'rm', 'rmdir'
 const procScan = /^\/proc\/(\*|\[[^\]]*\]\*?|\$)/;
 
 export function analyseCommand(text: string, user: SandboxUser | undefined): CommandEvidence {
-  let tree: CommandList;
   try {
-    tree = parseShell(text);
+    // The walks can give up too, when function calls expand beyond what the text's size warrants.
+    return new Analysis(text, user, new WalkBudget(text.length), 0).of(parseShell(text));
   } catch (error) {
     if (!(error instanceof ShellSyntaxError)) throw error;
-    return { syntaxError: { message: error.message, offset: error.offset }, events: [], kills: [], observations: [], setupOnly: false, observesAfterKilling: false, masking: [], zeroMeans: 'unknown' };
+    return { syntaxError: { message: error.message, offset: error.offset }, events: [], kills: [], observations: [], setupOnly: false, masking: [], zeroMeans: 'unknown' };
   }
-  return new Analysis(text, user).of(tree);
 }
 
 class Analysis {
+  /** Whether each `for` loop iterates over /proc, worked out once rather than for every command inside. */
+  private readonly procLoops = new Map<Loop, boolean>();
+
   constructor(
     private readonly source: string,
     private readonly user: SandboxUser | undefined,
+    /** Shared with the analyses of nested scripts, which repeat work as function calls do. */
+    private readonly budget: WalkBudget,
+    /** How many `sh -c` scripts this one is nested in. */
+    private readonly depth: number,
   ) {}
 
   of(tree: CommandList): CommandEvidence {
@@ -66,12 +70,12 @@ class Analysis {
     let setupOnly = true;
     let commands = 0;
     const nested = new Map<SimpleCommand, CommandEvidence>();
-    for (const run of runCommands(tree)) {
+    for (const run of runCommands(tree, this.budget)) {
       commands++;
       const inner = this.nestedScript(run.command);
       if (inner) {
         nested.set(run.command, inner);
-        events.push(...inner.events);
+        for (const event of inner.events) events.push(event); // a spread would pass each as an argument
         setupOnly &&= inner.setupOnly;
         continue;
       }
@@ -79,17 +83,14 @@ class Analysis {
       if (kind === 'kill' || kind === 'observation') events.push({ kind, span: spanOf(run.command) });
       if (kind !== 'setup' && kind !== 'test') setupOnly = false;
     }
-    const lastKill = events.map((event) => event.kind).lastIndexOf('kill');
-    const lastObservation = events.map((event) => event.kind).lastIndexOf('observation');
     const evidence = {
       events,
       kills: events.filter((event) => event.kind === 'kill').map((event) => event.span),
       observations: events.filter((event) => event.kind === 'observation').map((event) => event.span),
       setupOnly: setupOnly && commands > 0,
-      observesAfterKilling: lastObservation > lastKill,
     };
-    if (lastObservation === -1) return { ...evidence, masking: [], zeroMeans: 'unknown' };
-    return { ...evidence, ...this.reporting(statusSuppliers(tree), nested) };
+    if (evidence.observations.length === 0) return { ...evidence, masking: [], zeroMeans: 'unknown' };
+    return { ...evidence, ...this.reporting(statusSuppliers(tree, this.budget), nested) };
   }
 
   /** Which suppliers can carry the observation, and what status 0 then means. */
@@ -99,7 +100,7 @@ class Analysis {
     for (const supplier of suppliers) {
       const inner = supplier.command ? nested.get(supplier.command) : undefined;
       if (inner) {
-        masking.push(...inner.masking);
+        for (const span of inner.masking) masking.push(span);
         if (inner.observations.length > 0) meanings.add(supplier.negated ? flip(inner.zeroMeans) : inner.zeroMeans);
         else masking.push(spanOf(supplier.span));
         continue;
@@ -161,7 +162,7 @@ class Analysis {
   private kindOf(run: RunCommand): Kind {
     const { name, args } = resolve(run.command);
     if (name === undefined) return 'setup';
-    const inProcLoop = run.loop?.items.some((item) => procScan.test(item.text)) ?? false;
+    const inProcLoop = run.loop ? this.scansProc(run.loop) : false;
     switch (name) {
       case 'pkill':
       case 'killall':
@@ -183,6 +184,15 @@ class Analysis {
     if (name === 'wc' && args.some((arg) => /^-[clw]+$/.test(arg.text))) return 'setup';
     if (name === 'find' && args.some((arg, index) => arg.text === '-delete' || (arg.text === '-exec' && basename(args[index + 1]?.text ?? '') === 'rm'))) return 'setup';
     return 'other';
+  }
+
+  private scansProc(loop: Loop): boolean {
+    let scans = this.procLoops.get(loop);
+    if (scans === undefined) {
+      scans = loop.items.some((item) => procScan.test(item.text));
+      this.procLoops.set(loop, scans);
+    }
+    return scans;
   }
 
   private selectsSandboxUser(args: readonly Word[]): boolean {
@@ -207,14 +217,17 @@ class Analysis {
     const raw = this.source.slice(script.start, script.end);
     // Positions inside map back exactly only when the script is one plainly quoted word.
     const base = raw === `'${script.text}'` || raw === `"${script.text}"` ? script.start + 1 : raw === script.text ? script.start : undefined;
+    let tree: CommandList;
     try {
-      const tree = parseShell(script.text, base ?? 0);
-      const inner = new Analysis(base === undefined ? script.text : this.source, this.user).of(tree);
-      return base === undefined ? spread(inner, script) : inner;
+      tree = parseShell(script.text, base ?? 0, this.depth + 1);
     } catch (error) {
+      // A script this analyser cannot read stays an ordinary command.
       if (error instanceof ShellSyntaxError) return undefined;
       throw error;
     }
+    // Outside the try: a walk that gives up must end the whole analysis, not just this script's.
+    const inner = new Analysis(base === undefined ? script.text : this.source, this.user, this.budget, this.depth + 1).of(tree);
+    return base === undefined ? spread(inner, script) : inner;
   }
 }
 

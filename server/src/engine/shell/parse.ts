@@ -3,6 +3,7 @@
  * recognised only where a command starts and only unquoted, as the shell does.
  */
 import {
+  maximumNesting,
   ShellSyntaxError,
   type AndOr,
   type Command,
@@ -18,9 +19,12 @@ const redirectionOperators = new Set(['<', '>', '>>', '<<', '<<-', '<<<', '<&', 
 const listTerminators = new Set(['then', 'elif', 'else', 'fi', 'do', 'done', 'esac', '}', ')', ';;']);
 const assignment = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
-/** Parses shell text; throws ShellSyntaxError with the offset of the fault. */
-export function parseShell(source: string, base = 0): CommandList {
-  const parser = new Parser(tokenize(source, base, parseShell), base + source.length);
+/**
+ * Parses shell text; throws ShellSyntaxError with the offset of the fault. `depth` is how many levels of
+ * nesting already enclose the text, as they enclose a substitution or the script of `sh -c`.
+ */
+export function parseShell(source: string, base = 0, depth = 0): CommandList {
+  const parser = new Parser(source, base, depth);
   const list = parser.list();
   parser.expectEnd();
   return list;
@@ -28,11 +32,21 @@ export function parseShell(source: string, base = 0): CommandList {
 
 class Parser {
   private position = 0;
+  /** Tokens read so far; the rest are read as the parser reaches them. */
+  private readonly tokens: Token[] = [];
+  private readonly unread: Iterator<Token>;
+  private readonly end: number;
 
   constructor(
-    private readonly tokens: readonly Token[],
-    private readonly end: number,
-  ) {}
+    source: string,
+    base: number,
+    /** How many lists and function bodies enclose the parser's position, counting those around the text. */
+    private depth: number,
+  ) {
+    // Tokens are read as the parser needs them, so that a substitution is parsed at the depth where it sits.
+    this.unread = tokenize(source, base, (inner, innerBase) => parseShell(inner, innerBase, this.depth));
+    this.end = base + source.length;
+  }
 
   expectEnd(): void {
     this.skipNewlines();
@@ -41,6 +55,10 @@ class Parser {
   }
 
   list(): CommandList {
+    return this.nested(() => this.listItems());
+  }
+
+  private listItems(): CommandList {
     const items: { andOr: AndOr; background: boolean }[] = [];
     this.skipNewlines();
     while (this.startsCommand()) {
@@ -115,12 +133,12 @@ class Parser {
         case 'case':
           return this.caseClause(token.word);
       }
-      const next = this.tokens[this.position + 1];
-      const after = this.tokens[this.position + 2];
+      const next = this.lookAhead(1);
+      const after = this.lookAhead(2);
       if (next?.type === 'operator' && next.value === '(' && after?.type === 'operator' && after.value === ')' && /^[A-Za-z_][\w-]*$/.test(token.word.text)) {
         this.position += 3;
         this.skipNewlines();
-        const body = this.command();
+        const body = this.nested(() => this.command());
         return { kind: 'function', name: token.word.text, body, start: token.word.start, end: body.end };
       }
     }
@@ -224,7 +242,7 @@ class Parser {
         continue;
       }
       // An I/O number such as the 2 in 2>&1 belongs to the redirection that follows it.
-      const next = this.tokens[this.position + 1];
+      const next = this.lookAhead(1);
       if (/^\d+$/.test(token.word.text) && !token.word.quoted && next?.type === 'operator' && next.start === token.word.end && redirectionOperators.has(next.value)) {
         this.position++;
         continue;
@@ -236,15 +254,28 @@ class Parser {
     if (!first || (assignments.length === 0 && words.length === 0 && redirections.length === 0)) {
       throw new ShellSyntaxError(first ? `unexpected "${describe(first)}"` : 'a command was expected', first ? start(first) : this.end);
     }
+    // Redirections may come before, between or after the words: the span runs from the earliest part to the latest.
     const parts = [...assignments, ...words, ...redirections];
     return {
       kind: 'simple',
       assignments,
       words,
       redirections,
-      start: Math.min(...parts.map((part) => part.start)),
-      end: Math.max(...parts.map((part) => part.end)),
+      start: parts.reduce((earliest, part) => Math.min(earliest, part.start), Infinity),
+      end: parts.reduce((latest, part) => Math.max(latest, part.end), 0),
     };
+  }
+
+  /**
+   * Parses a list or a function body, one level deeper. Each level is a level of recursion here and in
+   * every walk of the tree, so deep nesting is refused before the stack runs out.
+   */
+  private nested<T>(parse: () => T): T {
+    if (this.depth >= maximumNesting) throw new ShellSyntaxError(`nested more than ${maximumNesting} levels deep`, this.currentStart());
+    this.depth++;
+    const parsed = parse();
+    this.depth--;
+    return parsed;
   }
 
   private withRedirections<T extends Command>(command: T): T {
@@ -298,7 +329,16 @@ class Parser {
   }
 
   private peek(): Token | undefined {
-    return this.tokens[this.position];
+    return this.lookAhead(0);
+  }
+
+  private lookAhead(distance: number): Token | undefined {
+    while (this.tokens.length <= this.position + distance) {
+      const read = this.unread.next();
+      if (read.done) return undefined;
+      this.tokens.push(read.value);
+    }
+    return this.tokens[this.position + distance];
   }
 
   private currentStart(): number {

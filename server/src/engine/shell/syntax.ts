@@ -87,6 +87,12 @@ export interface CommandList extends Span {
   readonly items: readonly { readonly andOr: AndOr; readonly background: boolean }[];
 }
 
+/**
+ * How many commands may nest inside one another, counting substitutions, nested scripts and function
+ * calls. The parser and the walks recurse once per level; deeper text is refused before the stack runs out.
+ */
+export const maximumNesting = 200;
+
 export class ShellSyntaxError extends Error {
   constructor(
     message: string,

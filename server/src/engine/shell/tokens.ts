@@ -1,7 +1,7 @@
 /**
- * Splits shell text into words and operators with their spans: quotes, escapes, `$(…)`, backticks,
- * `${…}`, comments and here-documents are honoured; an unterminated quote or substitution is a
- * ShellSyntaxError at the place it opened.
+ * Splits shell text into words and operators with their spans: quotes, escapes, line continuations,
+ * `$(…)`, backticks, `${…}`, comments and here-documents are honoured; an unterminated quote or
+ * substitution is a ShellSyntaxError at the place it opened. Tokens are produced as they are asked for.
  */
 import { ShellSyntaxError, type CommandList, type Word } from './syntax';
 
@@ -16,8 +16,7 @@ const operatorStarts = new Set([';', '&', '|', '(', ')', '<', '>', '\n']);
 /** Parses the text of a substitution; supplied by the parser to avoid a module cycle. */
 export type SubstitutionParser = (source: string, base: number) => CommandList;
 
-export function tokenize(source: string, base: number, parseSubstitution: SubstitutionParser): Token[] {
-  const tokens: Token[] = [];
+export function* tokenize(source: string, base: number, parseSubstitution: SubstitutionParser): Generator<Token, void, undefined> {
   const pendingHereDocuments: { delimiter: string; stripTabs: boolean }[] = [];
   let index = 0;
   while (index < source.length) {
@@ -32,11 +31,16 @@ export function tokenize(source: string, base: number, parseSubstitution: Substi
     }
     const operator = operatorStarts.has(character) ? operators.find((candidate) => source.startsWith(candidate, index)) : undefined;
     if (operator) {
-      tokens.push({ type: 'operator', value: operator, start: base + index, end: base + index + operator.length });
+      yield { type: 'operator', value: operator, start: base + index, end: base + index + operator.length };
       index += operator.length;
       if (operator === '<<' || operator === '<<-') {
+        // The delimiter is also the next token: read it once, as reading a word parses its substitutions.
         const delimiter = readWord(source, skipBlanks(source, index), base, parseSubstitution);
-        if (delimiter) pendingHereDocuments.push({ delimiter: delimiter.word.text, stripTabs: operator === '<<-' });
+        if (delimiter) {
+          pendingHereDocuments.push({ delimiter: delimiter.word.text, stripTabs: operator === '<<-' });
+          yield { type: 'word', word: delimiter.word };
+          index = delimiter.next;
+        }
       }
       if (operator === '\n' && pendingHereDocuments.length > 0) {
         index = skipHereDocuments(source, index, pendingHereDocuments.splice(0), base);
@@ -44,10 +48,9 @@ export function tokenize(source: string, base: number, parseSubstitution: Substi
       continue;
     }
     const read = readWord(source, index, base, parseSubstitution)!;
-    tokens.push({ type: 'word', word: read.word });
+    yield { type: 'word', word: read.word };
     index = read.next;
   }
-  return tokens;
 }
 
 function skipBlanks(source: string, index: number): number {
@@ -82,9 +85,12 @@ function readWord(source: string, start: number, base: number, parseSubstitution
 
   while (index < source.length && !metacharacters.has(source[index]!)) {
     const character = source[index]!;
-    if (character === '\\') {
+    if (character === '\\' && source[index + 1] === '\n') {
+      // A line continuation: both characters go and the word carries on.
+      index += 2;
+    } else if (character === '\\' && index + 1 < source.length) {
       quoted = true;
-      text += source[index + 1] ?? '';
+      text += source[index + 1]!;
       index += 2;
     } else if (character === "'") {
       const close = source.indexOf("'", index + 1);
@@ -103,8 +109,11 @@ function readWord(source: string, start: number, base: number, parseSubstitution
           index++;
           break;
         }
-        if (inner === '\\' && '"\\$`\n'.includes(source[index + 1] ?? '')) {
-          text += source[index + 1];
+        const escaped = source[index + 1];
+        if (inner === '\\' && escaped === '\n') {
+          index += 2; // a line continuation, as outside quotes
+        } else if (inner === '\\' && escaped !== undefined && '"\\$`'.includes(escaped)) {
+          text += escaped;
           index += 2;
         } else if (inner === '$' && source[index + 1] === '(' && source[index + 2] !== '(') {
           const close = matchingParenthesis(source, index + 1, base);
@@ -136,6 +145,7 @@ function readWord(source: string, start: number, base: number, parseSubstitution
       const close = closingBacktick(source, index, base);
       substitute(index, index + 1, close, close + 1);
     } else {
+      // Also a backslash that ends the text: it escapes nothing and stays as written.
       text += character;
       index++;
     }

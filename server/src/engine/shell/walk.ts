@@ -4,7 +4,56 @@
  * become the status of the whole — the last command run on each path, with `exit` ending every path it
  * is on — each with the nearest command whose outcome decided that the path was taken.
  */
-import type { AndOr, Command, CommandList, FunctionDefinition, Loop, Pipeline, SimpleCommand, Span } from './syntax';
+import { maximumNesting, ShellSyntaxError, type AndOr, type Command, type CommandList, type FunctionDefinition, type Loop, type Pipeline, type SimpleCommand, type Span } from './syntax';
+
+/**
+ * What the walks of one analysis may spend. A function's body is walked again at every call, so calls
+ * can repeat it exponentially (f1 calls f0 twice, f2 calls f1 twice, …) and nest deeper than the text:
+ * the walks count the words they read and the commands they are inside, and give up with a
+ * ShellSyntaxError before they hang or run out of stack.
+ */
+export class WalkBudget {
+  /**
+   * Two walks that repeat nothing read fewer words than the text has characters. Twice that leaves room
+   * for nested scripts, whose text is read again, and the floor for a short script calling its functions.
+   */
+  private readonly words: number;
+  private wordsLeft: number;
+  private depth = 0;
+
+  constructor(textLength: number) {
+    this.words = Math.max(10_000, 2 * textLength);
+    this.wordsLeft = this.words;
+  }
+
+  /** Walks one command with `walk`, counting its words and the level it adds. */
+  visit<T>(command: Command, walk: () => T): T {
+    this.wordsLeft -= wordsOf(command);
+    if (this.wordsLeft < 0) {
+      throw new ShellSyntaxError(`too complex to analyse: function calls and nested scripts expand to more than ${this.words} words`, command.start);
+    }
+    // The parser keeps the text itself within the limit, so only calls can take a walk beyond it.
+    if (this.depth >= maximumNesting) throw new ShellSyntaxError(`function calls nested more than ${maximumNesting} levels deep`, command.start);
+    this.depth++;
+    try {
+      return walk();
+    } finally {
+      this.depth--;
+    }
+  }
+}
+
+/** The words a walk reads at a command: a simple command's own, a loop's items, or a compound's keyword. */
+function wordsOf(command: Command): number {
+  switch (command.kind) {
+    case 'simple':
+      return command.assignments.length + command.words.length + command.redirections.length;
+    case 'loop':
+      return 1 + command.items.length;
+    default:
+      return 1;
+  }
+}
 
 /** The command whose outcome decided that a path was taken, and which outcome that was. */
 export interface Guard {
@@ -39,9 +88,10 @@ interface Context {
   readonly expanding: ReadonlySet<string>;
   /** Inside a function body, `return` ends the path as `exit` does. */
   readonly inFunction: boolean;
+  readonly budget: WalkBudget;
 }
 
-export function functionsOf(list: CommandList): Map<string, FunctionDefinition> {
+function functionsOf(list: CommandList): Map<string, FunctionDefinition> {
   const functions = new Map<string, FunctionDefinition>();
   const collect = (node: CommandList): void => {
     for (const command of commandsOf(node)) {
@@ -54,13 +104,16 @@ export function functionsOf(list: CommandList): Map<string, FunctionDefinition> 
 }
 
 /** Every simple command that can run, in the order it runs when read top to bottom. */
-export function runCommands(list: CommandList): RunCommand[] {
+export function runCommands(list: CommandList, budget = new WalkBudget(list.end)): RunCommand[] {
   const functions = functionsOf(list);
   const found: RunCommand[] = [];
   const visitList = (node: CommandList, expanding: ReadonlySet<string>, loop: Loop | undefined): void => {
     for (const command of commandsOf(node)) visitCommand(command, expanding, loop);
   };
   const visitCommand = (command: Command, expanding: ReadonlySet<string>, loop: Loop | undefined): void => {
+    budget.visit(command, () => visitContents(command, expanding, loop));
+  };
+  const visitContents = (command: Command, expanding: ReadonlySet<string>, loop: Loop | undefined): void => {
     switch (command.kind) {
       case 'simple': {
         for (const word of [...command.assignments, ...command.words, ...command.redirections.flatMap((r) => (r.target ? [r.target] : []))]) {
@@ -107,8 +160,8 @@ function commandsOf(list: CommandList): Command[] {
   return list.items.flatMap((item) => item.andOr.pipelines.flatMap((pipeline) => [...pipeline.commands]));
 }
 
-export function statusSuppliers(list: CommandList): Supplier[] {
-  const context: Context = { negated: false, functions: functionsOf(list), expanding: new Set(), inFunction: false };
+export function statusSuppliers(list: CommandList, budget = new WalkBudget(list.end)): Supplier[] {
+  const context: Context = { negated: false, functions: functionsOf(list), expanding: new Set(), inFunction: false, budget };
   const seen = new Set<string>();
   return ofList(list, context, true).filter((supplier) => {
     const key = `${supplier.span.start}:${supplier.span.end}:${supplier.negated}:${supplier.guard?.command.start ?? ''}:${supplier.guard?.ranWhenSucceeded ?? ''}`;
@@ -129,7 +182,7 @@ function ofList(list: CommandList, context: Context, final: boolean): Supplier[]
   list.items.forEach((item, index) => {
     const isLast = index === list.items.length - 1;
     const found = ofAndOr(item.andOr, itemContext, final && isLast && !item.background);
-    suppliers.push(...found);
+    append(suppliers, found);
     // After `g && exit 1`, the rest of the list runs only when g failed: it is guarded by that outcome.
     const guardedExit = found.find((supplier) => supplier.command && isExit(supplier.command, context) && supplier.guard);
     if (guardedExit?.guard) itemContext = { ...itemContext, guard: { ...guardedExit.guard, ranWhenSucceeded: !guardedExit.guard.ranWhenSucceeded } };
@@ -144,7 +197,7 @@ function ofAndOr(andOr: AndOr, context: Context, final: boolean): Supplier[] {
     const decider = previous ? deciding(previous) : undefined;
     const guard = previous && decider ? { ...decider, ranWhenSucceeded: andOr.operators[index - 1] === '&&' } : context.guard;
     // Any pipeline of a chain can be the last to run: `a || b` ends with a when a succeeds.
-    suppliers.push(...ofPipeline(pipeline, { ...context, guard }, final));
+    append(suppliers, ofPipeline(pipeline, { ...context, guard }, final));
   });
   return suppliers;
 }
@@ -157,6 +210,10 @@ function ofPipeline(pipeline: Pipeline, context: Context, final: boolean): Suppl
 }
 
 function ofCommand(command: Command, context: Context, final: boolean, inSubshell: boolean): Supplier[] {
+  return context.budget.visit(command, () => suppliersOf(command, context, final, inSubshell));
+}
+
+function suppliersOf(command: Command, context: Context, final: boolean, inSubshell: boolean): Supplier[] {
   switch (command.kind) {
     case 'simple': {
       const called = context.functions.get(command.words[0]?.text ?? '');
@@ -177,12 +234,12 @@ function ofCommand(command: Command, context: Context, final: boolean, inSubshel
       const suppliers: Supplier[] = [];
       let guard = context.guard;
       for (const branch of command.branches) {
-        suppliers.push(...ofList(branch.condition, { ...context, guard }, false));
+        append(suppliers, ofList(branch.condition, { ...context, guard }, false));
         const decider = deciding(lastPipeline(branch.condition));
-        suppliers.push(...ofList(branch.body, { ...context, guard: decider ? { ...decider, ranWhenSucceeded: true } : guard }, final));
+        append(suppliers, ofList(branch.body, { ...context, guard: decider ? { ...decider, ranWhenSucceeded: true } : guard }, final));
         guard = decider ? { ...decider, ranWhenSucceeded: false } : guard;
       }
-      if (command.elseBody) suppliers.push(...ofList(command.elseBody, { ...context, guard }, final));
+      if (command.elseBody) append(suppliers, ofList(command.elseBody, { ...context, guard }, final));
       // No branch taken: status 0, decided by the last condition failing.
       else if (final) suppliers.push({ span: command, negated: context.negated, guard });
       return suppliers;
@@ -199,6 +256,11 @@ function ofCommand(command: Command, context: Context, final: boolean, inSubshel
     case 'case':
       return [...command.bodies.flatMap((body) => ofList(body, context, final)), ...(final ? [{ span: command, negated: context.negated, guard: context.guard }] : [])];
   }
+}
+
+/** `target.push(...items)` would pass each item as an argument, and a long list overflows the stack. */
+function append<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
 }
 
 function isExit(command: SimpleCommand, context: Pick<Context, 'inFunction'>): boolean {
