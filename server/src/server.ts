@@ -67,9 +67,12 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     : registerPushDiagnostics(connection, documents, validator);
   documents.onDidClose((event) => {
     validator.forget(event.document.uri);
-    // The rollout now reads that file from disk again, which may change the others' diagnostics.
     const root = event.document.uri.startsWith('file:') ? rolloutRootOf(pathOfUri(event.document.uri)) : undefined;
-    if (root) delivery?.revalidate(openDocumentsIn(root));
+    if (!root) return;
+    const stillOpen = openDocumentsIn(root);
+    // The rollout now reads that file from disk again, which may change the others' diagnostics.
+    if (stillOpen.length > 0) delivery?.revalidate(stillOpen);
+    else evaluator.forgetRollout(root);
   });
   connection.onDidChangeConfiguration(() => {
     validator.settingsChanged();

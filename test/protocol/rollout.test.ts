@@ -103,6 +103,28 @@ describe('language server on a whole rollout', () => {
   });
 });
 
+describe('language server on a rollout whose documents close and reopen', () => {
+  it('evaluates a reopened document afresh, although its version starts at 1 again', async () => {
+    const reopenFolder = temporaryFolder();
+    const root = join(reopenFolder.path, 'masked');
+    cpSync(join(repoRoot, 'test/fixtures/bundles/masked-quiescence-probe'), root, { recursive: true });
+    const { client } = await LspTestClient.start({ pull: true, settings: {} });
+    try {
+      const uri = pathToFileURL(join(root, 'benchguard/action_records.jsonl')).href;
+      const lines = readFileSync(join(root, 'benchguard/action_records.jsonl'), 'utf8').trimEnd().split('\n');
+      await client.open(uri, `${lines.join('\n')}\n`);
+      assert.deepEqual(codes((await pullFull(client, uri)).items), ['2 quiescence-unproven', '2 masked-exit-status']);
+      // The last document of the rollout closes; it comes back, at version 1, with the observation fixed.
+      await client.close(uri);
+      await client.open(uri, `${[...lines.slice(0, 2), finalObservation, ...lines.slice(2)].join('\n')}\n`);
+      assert.deepEqual(codes((await pullFull(client, uri)).items), []);
+    } finally {
+      await client.stop();
+      reopenFolder.remove();
+    }
+  });
+});
+
 describe('language server on a whole rollout, push mode', () => {
   it('republishes the other open files of a rollout when one is edited', async () => {
     const pushFolder = temporaryFolder();

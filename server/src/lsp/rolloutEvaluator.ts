@@ -18,6 +18,7 @@ import type { ArtifactChecker, KeptCheck } from '../engine/check/artifactChecker
 import type { FileReport } from '../engine/check/report';
 import { RuleCaches } from '../engine/rules/context';
 import { evaluateRollout, type RolloutEvaluation } from '../engine/rules/evaluate';
+import { isFileUri, pathOfUri } from './uris';
 
 export interface EvaluatedRollout {
   /** Changes whenever any file of the rollout or the settings change. */
@@ -87,18 +88,25 @@ export class RolloutEvaluator {
 
   /** Whether a path lies in a rollout evaluated before. */
   knows(path: string): boolean {
-    return [...this.rollouts.keys()].some((root) => path === root || path.startsWith(`${root}${sep}`));
+    return [...this.rollouts.keys()].some((root) => isInside(path, root));
   }
 
+  /**
+   * A document closed. Its rollout is evaluated afresh next time, reading the file from disk: the
+   * cached evaluation's key holds the document's version, and versions start at 1 again on reopening.
+   */
   forgetDocument(uri: string): void {
     this.documents.delete(uri);
+    if (!isFileUri(uri)) return;
+    const path = pathOfUri(uri);
+    for (const root of this.rollouts.keys()) if (isInside(path, root)) this.rollouts.delete(root);
   }
 
-  clear(): void {
-    this.rollouts.clear();
-    this.caches.timelines?.clear();
-    this.disk.clear();
-    this.documents.clear();
+  /** No document of the rollout is open any more: nothing of it is kept. */
+  forgetRollout(root: string): void {
+    this.rollouts.delete(root);
+    this.caches.timelines?.delete(root);
+    for (const path of this.disk.keys()) if (isInside(path, root)) this.disk.delete(path);
   }
 
   private async checkDocument(document: TextDocument, kind: ArtifactKind, maxFindings: number, isCancelled: () => boolean): Promise<{ report: FileReport } | undefined> {
@@ -126,6 +134,10 @@ export class RolloutEvaluator {
     this.disk.set(path, entry);
     return entry;
   }
+}
+
+function isInside(path: string, root: string): boolean {
+  return path === root || path.startsWith(`${root}${sep}`);
 }
 
 function diskStamp(path: string): string {
