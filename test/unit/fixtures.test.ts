@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
-import { checkBundle, diagnosticsOf } from '../../server/src/engine/bundle/checkBundle';
+import { checkBundle, listedFindings } from '../../server/src/engine/bundle/checkBundle';
 import { discoverBundles } from '../../server/src/engine/bundle/discover';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/context';
@@ -40,8 +40,8 @@ describe('fixture bundles', () => {
       const root = join(bundles, fixture.name);
       const [bundle] = discoverBundles([root], new ArtifactClassifier()).bundles;
       const checked = checkBundle(bundle!, checker, { maxFindings: 1000, rules: { ...defaultRuleOptions, ...fixture.options }, caches });
-      const found = diagnosticsOf(checked).map((finding) => `${relative(root, finding.file).split(sep).join('/')}:${finding.range.start.line + 1} ${finding.code}`);
-      assert.deepEqual(found, fixture.diagnostics, diagnosticsOf(checked).map((f) => `${f.code}: ${f.message}`).join('\n'));
+      const found = listedFindings(checked, 1000).findings.map((finding) => `${relative(root, finding.file).split(sep).join('/')}:${finding.range.start.line + 1} ${finding.code}`);
+      assert.deepEqual(found, fixture.diagnostics, listedFindings(checked, 1000).findings.map((f) => `${f.code}: ${f.message}`).join('\n'));
       assert.equal(checked.evaluation?.verdict, fixture.verdict);
       if (fixture.validator !== 'not-applicable') {
         const reviewUnhealthy = found.some((diagnostic) => / review-/.test(diagnostic));

@@ -4,6 +4,7 @@ import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import type { FileReport } from '../../server/src/engine/check/report';
 import type { Finding } from '../../server/src/engine/findings';
 import { jsonl } from '../support/files';
+import { seededRandom } from '../support/random';
 
 const checker = new ArtifactChecker();
 const options = { maxFindings: 1000 };
@@ -235,8 +236,7 @@ describe('JSONL checks', () => {
         '',
         '   ',
       ];
-      let state = 7;
-      const next = (bound: number) => (state = (state * 1103515245 + 12345) % 2147483648) % bound;
+      const next = seededRandom(7).below;
       for (let round = 0; round < 40; round++) {
         let rows = Array.from({ length: 20 + next(20) }, () => pool[next(pool.length)]!);
         const ending = () => (next(4) === 0 ? '' : next(2) === 0 ? '\n' : '\r\n');

@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isTerminated, layoutOf, lineCount, lineText, relayout, type LineLayout } from '../../server/src/engine/text/lineLayout';
+import { seededRandom } from '../support/random';
 
 function lines(layout: LineLayout): { text: string; terminated: boolean }[] {
   return Array.from({ length: lineCount(layout) }, (_, index) => ({ text: lineText(layout, index), terminated: isTerminated(layout, index) }));
-}
-
-/** A small deterministic generator, so that a failure names a seed that reproduces it. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
 }
 
 const pieces = ['{"a":1}', '{"b":"x\\ny"}', '', '  ', '\r', '\n', '\r\n', 'é', '😀', '\uFEFF', '{"c":[1,2]}'];
@@ -49,7 +41,7 @@ describe('line layout', () => {
 
   it('after any edit, lays the text out exactly as from scratch, and maps only lines that are truly unchanged', () => {
     for (let seed = 1; seed <= 400; seed++) {
-      const next = random(seed);
+      const next = seededRandom(seed).fraction;
       let layout = layoutOf(randomText(next, Math.floor(next() * 30)));
       for (let edit = 0; edit < 5; edit++) {
         const text = randomEdit(next, layout.text);

@@ -8,12 +8,15 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
-import { checkBundle, diagnosticsOf, type CheckedBundle } from '../../server/src/engine/bundle/checkBundle';
+import { checkBundle, listedFindings, type CheckedBundle } from '../../server/src/engine/bundle/checkBundle';
 import { discoverBundles } from '../../server/src/engine/bundle/discover';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
+import { comparePositions } from '../../server/src/engine/findings';
 import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { verdicts } from '../../server/src/engine/verdict';
 import { fixtures } from '../fixtures/definitions';
 import { jsonl, writeTree } from '../support/files';
+import { seededRandom } from '../support/random';
 import { temporaryFolder } from '../support/repo';
 
 const folder = temporaryFolder();
@@ -28,16 +31,7 @@ function check(root: string): CheckedBundle {
 }
 
 function codes(checked: CheckedBundle): string[] {
-  return diagnosticsOf(checked).map((finding) => finding.code);
-}
-
-/** A small deterministic generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
+  return listedFindings(checked, 1000).findings.map((finding) => finding.code);
 }
 
 describe('evidence rules on bad input', () => {
@@ -78,7 +72,7 @@ describe('evidence rules on bad input', () => {
         { type: 'tool_call_lifecycle', tool_call_id: 'phantom', lifecycle: 'ended_by_framework', effects: 'unknown', source: 'benchflow', quiescence_ref: 'nowhere' },
       ),
     });
-    const found = diagnosticsOf(check(root)).map((finding) => `${finding.code}: ${finding.message}`);
+    const found = listedFindings(check(root), 1000).findings.map((finding) => `${finding.code}: ${finding.message}`);
     assert.ok(found.some((line) => line.startsWith('timeout-pending-mismatch') && line.includes('"ghost"')), found.join('\n'));
     assert.ok(found.some((line) => line.startsWith('lifecycle-overclaims') && line.includes('"phantom"')));
     assert.ok(found.some((line) => line.startsWith('lifecycle-without-quiescence') && line.includes('"nowhere"')));
@@ -91,32 +85,102 @@ describe('evidence rules on bad input', () => {
       ...healthy.files,
       'benchguard/action_records.jsonl': jsonl({ event_type: 'SandboxExec', phase: 'Harden', service: 'main', status: 'ok', command_preview: command, return_code: 0 }),
     });
-    const masked = diagnosticsOf(check(root)).find((finding) => finding.code === 'masked-exit-status')!;
+    const masked = listedFindings(check(root), 1000).findings.find((finding) => finding.code === 'masked-exit-status')!;
     assert.ok(masked, 'the trailing sleep masks the observation');
     // The range is the `sleep 1` at the very end of a 1 MB string value.
     const line = jsonl({ event_type: 'SandboxExec', phase: 'Harden', service: 'main', status: 'ok', command_preview: command, return_code: 0 }).split('\n')[0]!;
     assert.equal(line.slice(masked.range.start.character, masked.range.end.character), 'sleep 1');
   });
 
-  it('every fixture survives a missing file, a broken line or a wrong type (200 mutations)', () => {
-    const next = random(1079);
+  it('values nested deeper than JSON.stringify can go, in the fields messages quote, are described, not a crash', () => {
+    const root = join(folder.path, 'deep');
+    // Written as text: JSON.stringify itself cannot write such a value, though JSON.parse reads it.
+    const deep = (text: string) => text.split('"DEEP"').join(`${'['.repeat(20_000)}${']'.repeat(20_000)}`);
+    const result = JSON.parse(healthy.files['result.json']!) as Record<string, unknown>;
+    writeTree(root, {
+      ...healthy.files,
+      'result.json': deep(JSON.stringify({ ...result, error: 'DEEP' })),
+      'trajectory/acp_trajectory.jsonl': deep(jsonl({ type: 'tool_call', tool_call_id: 'DEEP', status: 'pending' }, { type: 'tool_call', tool_call_id: 'call_9', status: 'DEEP' })),
+      'trajectory/llm_trajectory.jsonl': deep(jsonl({ request: { body: { messages: 'DEEP' } }, response: { status_code: 200, body: { usage: { input_tokens: 1 } } } })),
+      'benchguard/action_records.jsonl': deep(jsonl({ event_type: 'SandboxExec', phase: 'Verify', service: 'main', status: 'DEEP', command_preview: 'pytest -q' })),
+    });
+    const findings = listedFindings(check(root), 1000).findings;
+    assert.ok(findings.some((finding) => finding.code === 'tool-pending' && finding.message.includes('an array of 1 item')), findings.map((f) => f.message).join('\n'));
+    assert.ok(findings.some((finding) => finding.code === 'exec-outcome-missing'));
+    for (const finding of findings) assert.ok(finding.message.length < 1000, `${finding.code}: ${finding.message.length} characters`);
+  });
+
+  it('a record whose started_at cannot be read is ordered by its finished_at', () => {
+    const root = join(folder.path, 'unreadable-start');
+    const exec = { event_type: 'SandboxExec', phase: 'Agent', service: 'main', status: 'ok', command_preview: 'ls', return_code: 0 };
+    writeTree(root, {
+      ...healthy.files,
+      'benchguard/action_records.jsonl': jsonl({ ...exec, started_at: '2026-08-22T10:00:05Z' }, { ...exec, started_at: null, finished_at: '2026-08-22T10:00:01Z' }),
+    });
+    const order = listedFindings(check(root), 1000).findings.find((finding) => finding.code === 'timeline-order');
+    assert.equal(order?.range.start.line, 1);
+    assert.match(order!.message, /finished_at is earlier than the started_at/);
+  });
+
+  it('a lifecycle row that does not say ended_by_framework ends nothing', () => {
+    const root = join(folder.path, 'other-lifecycle');
+    const ended = fixtures.find((fixture) => fixture.name === 'tool-ended-by-framework')!;
+    writeTree(root, { ...ended.files, 'trajectory/acp_trajectory.jsonl': ended.files['trajectory/acp_trajectory.jsonl']!.replace('"ended_by_framework"', '"resumed"') });
+    const found = listedFindings(check(root), 1000).findings.map((finding) => finding.code);
+    assert.ok(found.includes('schema'), found.join(' '));
+    assert.ok(found.includes('tool-pending'), 'call_02 is still unresolved');
+  });
+
+  it('a reward recorded only in verifier/reward.json is flagged there', () => {
+    const root = join(folder.path, 'reward-json');
+    const survivors = fixtures.find((fixture) => fixture.name === 'survivors-with-reward')!;
+    const { ['verifier/reward.txt']: _text, ['results.jsonl']: _results, ...others } = survivors.files;
+    const result = JSON.parse(survivors.files['result.json']!) as Record<string, unknown>;
+    writeTree(root, { ...others, 'result.json': JSON.stringify({ ...result, rewards: null }), 'verifier/reward.json': '{\n  "reward": 0.5\n}\n' });
+    const flagged = listedFindings(check(root), 1000).findings.find((finding) => finding.code === 'untrusted-reward');
+    assert.equal(flagged?.file, join(root, 'verifier/reward.json'));
+    assert.deepEqual(flagged?.range.start, { line: 1, character: 12 });
+    assert.match(flagged!.message, /This reward \(0\.5\)/);
+
+    writeTree(root, { 'verifier/reward.json': '{"reward": ' });
+    assert.equal(listedFindings(check(root), 1000).findings.find((finding) => finding.code === 'untrusted-reward'), undefined, 'a cut-off reward.json names no reward');
+
+    // rewards.jsonl comes first: its terminal event is the scalar reward; step events are rubric items.
+    writeTree(root, { 'rewards.jsonl': jsonl({ space: 'output', granularity: 'step', value: 0.25 }, { space: 'output', granularity: 'terminal', value: 1 }) });
+    const event = listedFindings(check(root), 1000).findings.find((finding) => finding.code === 'untrusted-reward');
+    assert.deepEqual([event?.file, event?.range.start.line], [join(root, 'rewards.jsonl'), 1]);
+    assert.match(event!.message, /This reward \(1\)/);
+  });
+
+  it('every fixture survives a missing file, a broken line, a wrong type, a deep or a huge value (200 mutations)', () => {
+    const next = seededRandom(1079).fraction;
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const huge = JSON.stringify('x'.repeat(1 << 20));
+    const replaceValue = (text: string, by: string) => text.replace(/"[a-z_]+":\s*("[^"]*"|[0-9.]+|true|false|null)/, (match) => `${match.slice(0, match.indexOf(':'))}: ${by}`);
     for (let round = 0; round < 200; round++) {
       const fixture = fixtures[Math.floor(next() * fixtures.length)]!;
       const files = { ...fixture.files };
       const names = Object.keys(files);
       const target = names[Math.floor(next() * names.length)]!;
-      const mutation = Math.floor(next() * 4);
+      const mutation = Math.floor(next() * 6);
       if (mutation === 0) delete files[target];
       else if (mutation === 1) {
         const lines = files[target]!.split('\n');
         lines[Math.floor(next() * lines.length)] = '{"broken": ';
         files[target] = lines.join('\n');
-      } else if (mutation === 2) files[target] = files[target]!.replace(/"[a-z_]+":\s*("[^"]*"|[0-9.]+|true|false|null)/, (match) => `${match.slice(0, match.indexOf(':'))}: [[1], {"x": null}]`);
+      } else if (mutation === 2) files[target] = replaceValue(files[target]!, '[[1], {"x": null}]');
+      else if (mutation === 3) files[target] = replaceValue(files[target]!, deep);
+      else if (mutation === 4) files[target] = replaceValue(files[target]!, huge);
       else files[target] = files[target]!.slice(0, Math.floor(next() * files[target]!.length));
       const root = join(folder.path, `mutation-${round}`);
       writeTree(root, files);
       const checked = check(root);
-      assert.ok(checked.evaluation, `${fixture.name}: ${target} (mutation ${mutation})`);
+      const where = `${fixture.name}: ${target} (mutation ${mutation})`;
+      assert.ok(checked.evaluation && verdicts.includes(checked.evaluation.verdict), where);
+      for (const finding of listedFindings(checked, 1000).findings) {
+        assert.ok(finding.message.length < 2000, `${where}: a ${finding.message.length}-character ${finding.code} message`);
+        assert.ok(finding.range.start.line >= 0 && comparePositions(finding.range.start, finding.range.end) <= 0, `${where}: ${finding.code} range`);
+      }
       rmSync(root, { recursive: true, force: true });
     }
   });

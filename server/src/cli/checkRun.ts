@@ -6,8 +6,8 @@
 import { relative, sep } from 'node:path';
 import type { ArtifactKind } from '../../../shared/src/artifactKinds';
 import { ArtifactClassifier } from '../engine/artifacts/classify';
-import { checkBundle, type CheckedBundle } from '../engine/bundle/checkBundle';
-export { diagnosticsOf } from '../engine/bundle/checkBundle';
+import { checkBundle, listedFindings, type CheckedBundle } from '../engine/bundle/checkBundle';
+export { listedFindings } from '../engine/bundle/checkBundle';
 import { discoverBundles } from '../engine/bundle/discover';
 import { ArtifactChecker } from '../engine/check/artifactChecker';
 import type { SeverityCounts } from '../engine/check/collector';
@@ -67,6 +67,7 @@ export function runCheck(request: CheckRequest, progress: ProgressLine): CheckRu
   let files = 0;
   let omitted = 0;
   for (const bundle of bundles) {
+    for (const count of listedFindings(bundle, request.maxProblems).omitted.values()) omitted += count;
     if (bundle.loose) looseFiles += bundle.files.length;
     else rollouts++;
     if (bundle.evaluation) {
@@ -77,7 +78,6 @@ export function runCheck(request: CheckRequest, progress: ProgressLine): CheckRu
       files++;
       if (file.ioError !== undefined) ioErrors.push(`cannot read ${displayPath(request.cwd, file.path)}: ${file.ioError}`);
       if (!file.report) continue;
-      omitted += file.report.omitted;
       for (const severity of ['error', 'warning', 'information', 'hint'] as const) counts[severity] += file.report.counts[severity];
     }
   }

@@ -16,7 +16,7 @@ import type { ArtifactChecker } from '../engine/check/artifactChecker';
 import { limitNotice } from '../engine/check/collector';
 import type { FileReport } from '../engine/check/report';
 import type { DiagnosticCode } from '../engine/codes';
-import { comparePositions, type Finding } from '../engine/findings';
+import { listFindings, type Finding } from '../engine/findings';
 import type { RolloutEvaluator } from './rolloutEvaluator';
 import type { SettingsCache } from './settingsCache';
 import { diagnosticSource, type DiagnosticConverter } from './toDiagnostic';
@@ -70,8 +70,9 @@ export class DocumentValidator {
         const resultId = digest(rollout.key);
         const cached = this.cache.get(document.uri);
         if (cached?.resultId === resultId) return cached;
-        const findings = [...this.ownFindings(file.report, kind), ...rollout.evaluation.findings.filter((finding) => finding.file === path)].sort((a, b) => comparePositions(a.range.start, b.range.start));
-        const validation = this.finish(document, kind, settings, findings, file.report.omitted, resultId, startedAt, { rollout: root, verdict: rollout.evaluation.verdict });
+        const rules = rollout.evaluation.findings.filter((finding) => finding.file === path);
+        const { listed, omitted } = listFindings<Finding>(this.ownFindings(file.report, kind), file.report.omitted, rules, settings.maxNumberOfProblems);
+        const validation = this.finish(document, kind, settings, listed, omitted, resultId, startedAt, { rollout: root, verdict: rollout.evaluation.verdict });
         if (rollout.fresh) this.hooks.onRolloutChanged(root, document.uri);
         return validation;
       }

@@ -7,7 +7,7 @@ import type { CheckedBundle } from '../../engine/bundle/checkBundle';
 import type { DiagnosticCode } from '../../engine/codes';
 import type { BundleFinding, Severity } from '../../engine/findings';
 import type { Verdict } from '../../engine/verdict';
-import { diagnosticsOf, displayPath, pathInBundle, type CheckRun } from '../checkRun';
+import { displayPath, listedFindings, pathInBundle, type CheckRun } from '../checkRun';
 
 export interface JsonReport {
   readonly version: 1;
@@ -79,20 +79,23 @@ export function formatJson(run: CheckRun): string {
   const { cwd } = run.request;
   const report: JsonReport = {
     version: 1,
-    rollouts: run.bundles.map((bundle) => ({
-      root: displayPath(cwd, bundle.root),
-      loose: bundle.loose,
-      verdict: bundle.evaluation?.verdict ?? null,
-      training_ready: bundle.evaluation ? bundle.evaluation.trainingReady : null,
-      files: bundle.files.map(
-        (file): JsonFile => ({
-          file: pathInBundle(bundle, file.path),
-          kind: file.kind,
-          ...(file.report ? { records: file.report.records, omitted: file.report.omitted } : { error: file.ioError }),
-        }),
-      ),
-      diagnostics: diagnosticsOf(bundle).map((finding) => jsonDiagnostic(bundle, finding)),
-    })),
+    rollouts: run.bundles.map((bundle) => {
+      const { findings, omitted } = listedFindings(bundle, run.request.maxProblems);
+      return {
+        root: displayPath(cwd, bundle.root),
+        loose: bundle.loose,
+        verdict: bundle.evaluation?.verdict ?? null,
+        training_ready: bundle.evaluation ? bundle.evaluation.trainingReady : null,
+        files: bundle.files.map(
+          (file): JsonFile => ({
+            file: pathInBundle(bundle, file.path),
+            kind: file.kind,
+            ...(file.report ? { records: file.report.records, omitted: omitted.get(file.path) ?? 0 } : { error: file.ioError }),
+          }),
+        ),
+        diagnostics: findings.map((finding) => jsonDiagnostic(bundle, finding)),
+      };
+    }),
     summary: {
       rollouts: run.totals.rollouts,
       looseFiles: run.totals.looseFiles,

@@ -4,7 +4,7 @@
  */
 import { limitNotice } from '../../engine/check/collector';
 import type { TextPosition } from '../../engine/findings';
-import { diagnosticsOf, displayPath, type CheckRun } from '../checkRun';
+import { displayPath, listedFindings, type CheckRun } from '../checkRun';
 
 export function formatText(run: CheckRun): string {
   const { cwd, maxProblems } = run.request;
@@ -13,12 +13,12 @@ export function formatText(run: CheckRun): string {
   for (const bundle of run.bundles) {
     out.push(bundle.loose ? `files in ${displayPath(cwd, bundle.root)}` : `rollout ${displayPath(cwd, bundle.root)}`);
     const lines: string[] = [];
+    const { findings, omitted } = listedFindings(bundle, maxProblems);
     for (const file of bundle.files) {
-      const path = displayPath(cwd, file.path);
-      if (file.ioError !== undefined) lines.push(`  ${path}: error cannot read the file: ${file.ioError}`);
-      if (file.report && file.report.omitted > 0) lines.push(`  ${path}: information problems-limited ${limitNotice(file.report.omitted, maxProblems, '--max-problems')}`);
+      if (file.ioError !== undefined) lines.push(`  ${displayPath(cwd, file.path)}: error cannot read the file: ${file.ioError}`);
     }
-    for (const finding of diagnosticsOf(bundle)) {
+    for (const [path, count] of omitted) lines.push(`  ${displayPath(cwd, path)}: information problems-limited ${limitNotice(count, maxProblems, '--max-problems')}`);
+    for (const finding of findings) {
       lines.push(`  ${displayPath(cwd, finding.file)}:${at(finding.range.start)}: ${finding.severity} ${finding.code} ${finding.message}`);
       for (const related of finding.related ?? []) lines.push(`      related ${displayPath(cwd, related.file)}:${at(related.range.start)}: ${related.message}`);
     }

@@ -2,10 +2,10 @@
  * Checks every artifact of a discovered bundle on its own, then, for a rollout, reads it as a whole:
  * the evidence rules and its verdict.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ArtifactChecker, FileCheckOptions } from '../check/artifactChecker';
-import { comparePositions, type BundleFinding } from '../findings';
+import { listFindings, type BundleFinding } from '../findings';
 import type { RuleCaches, RuleOptions } from '../rules/context';
 import { evaluateRollout, type RolloutEvaluation } from '../rules/evaluate';
 import type { DiscoveredBundle } from './discover';
@@ -40,14 +40,22 @@ export function checkBundle(bundle: DiscoveredBundle, checker: ArtifactChecker, 
   return { root: bundle.root, loose: false, files, evaluation: evaluateRollout(rollout, options.rules, options.caches) };
 }
 
+/** Read of verifier/reward.*: a reward is a number, and the file may be anything. */
+const rewardBytes = 4096;
+
 /** verifier/reward.txt and reward.json: small files the verifier writes; absent or unreadable is fine. */
 export function readVerifierReward(root: string): { text?: VerifierFile; json?: VerifierFile } {
   const read = (name: string): VerifierFile | undefined => {
     const path = join(root, 'verifier', name);
+    let descriptor: number | undefined;
     try {
-      return { path, text: readFileSync(path, 'utf8').slice(0, 4096) };
+      descriptor = openSync(path, 'r');
+      const bytes = Buffer.alloc(rewardBytes);
+      return { path, text: bytes.subarray(0, readSync(descriptor, bytes, 0, rewardBytes, 0)).toString('utf8') };
     } catch {
       return undefined;
+    } finally {
+      if (descriptor !== undefined) closeSync(descriptor);
     }
   };
   const text = read('reward.txt');
@@ -55,8 +63,29 @@ export function readVerifierReward(root: string): { text?: VerifierFile; json?: 
   return { ...(text ? { text } : {}), ...(json ? { json } : {}) };
 }
 
-/** Everything found in a bundle, per-file and rule findings together, by file and then position. */
-export function diagnosticsOf(bundle: CheckedBundle): BundleFinding[] {
-  const perFile = bundle.files.flatMap((file) => (file.report?.findings ?? []).map((finding) => ({ ...finding, file: file.path })));
-  return [...perFile, ...(bundle.evaluation?.findings ?? [])].sort((a, b) => a.file.localeCompare(b.file) || comparePositions(a.range.start, b.range.start));
+export interface ListedFindings {
+  /** Per-file and rule findings together, by file and then position, at most the maximum per file. */
+  readonly findings: readonly BundleFinding[];
+  /** By file: findings found but not listed. */
+  readonly omitted: ReadonlyMap<string, number>;
+}
+
+export function listedFindings(bundle: CheckedBundle, maxFindings: number): ListedFindings {
+  const rulesByFile = new Map<string, BundleFinding[]>();
+  for (const finding of bundle.evaluation?.findings ?? []) {
+    const found = rulesByFile.get(finding.file);
+    if (found) found.push(finding);
+    else rulesByFile.set(finding.file, [finding]);
+  }
+  const findings: BundleFinding[] = [];
+  const omitted = new Map<string, number>();
+  const paths = [...new Set([...bundle.files.map((file) => file.path), ...rulesByFile.keys()])].sort((a, b) => a.localeCompare(b));
+  for (const path of paths) {
+    const report = bundle.files.find((file) => file.path === path)?.report;
+    const own = (report?.findings ?? []).map((finding) => ({ ...finding, file: path }));
+    const listed = listFindings(own, report?.omitted ?? 0, rulesByFile.get(path) ?? [], maxFindings);
+    findings.push(...listed.listed);
+    if (listed.omitted > 0) omitted.set(path, listed.omitted);
+  }
+  return { findings, omitted };
 }

@@ -42,7 +42,8 @@ interface MutableBundle {
   files: ArtifactFile[];
 }
 
-export function discoverBundles(paths: readonly string[], classifier: ArtifactClassifier): Discovery {
+/** `maxDepth`: how many folder levels below each named folder to search; every level by default. */
+export function discoverBundles(paths: readonly string[], classifier: ArtifactClassifier, maxDepth = Infinity): Discovery {
   const bundles = new Map<string, MutableBundle>();
   const ioErrors: string[] = [];
   const visitedFolders = new Set<string>();
@@ -57,8 +58,8 @@ export function discoverBundles(paths: readonly string[], classifier: ArtifactCl
     return bundle;
   };
 
-  const walk = (folder: string, enclosingRollout: MutableBundle | undefined): void => {
-    if (visitedFolders.has(folder)) return;
+  const walk = (folder: string, enclosingRollout: MutableBundle | undefined, depth: number): void => {
+    if (visitedFolders.has(folder) || depth > maxDepth) return;
     visitedFolders.add(folder);
     let entries: Dirent[];
     try {
@@ -81,7 +82,7 @@ export function discoverBundles(paths: readonly string[], classifier: ArtifactCl
         else if (depthBelow(rollout.root, folder) <= 1) rollout.files.push({ path, kind });
       } else if (isFolder && !skippedFolders.has(entry.name)) {
         if (rollout?.root === folder && entry.name === rolloutOutputFolder) continue;
-        walk(path, rollout);
+        walk(path, rollout, depth + 1);
       }
     }
   };
@@ -95,9 +96,9 @@ export function discoverBundles(paths: readonly string[], classifier: ArtifactCl
       throw new DiscoveryUsageError(`cannot check ${given}: ${describeFileError(error)}`);
     }
     if (isFolder) {
-      walk(path, undefined);
+      walk(path, undefined, 0);
     } else if (basename(path) === 'result.json') {
-      walk(dirname(path), undefined);
+      walk(dirname(path), undefined, 0);
     } else {
       const kind = classifier.kindOf(path);
       if (!kind) {
@@ -131,9 +132,12 @@ export function rolloutRootOf(path: string): string | undefined {
   return undefined;
 }
 
-/** The artifact files of one rollout, found as discovery finds them. */
+/**
+ * The artifact files of one rollout, found as discovery finds them. Its layout goes one level down, so
+ * the search does too: the server asks after every edit, and a rollout may hold deep folders.
+ */
 export function rolloutFiles(root: string, classifier: ArtifactClassifier): readonly ArtifactFile[] {
-  return discoverBundles([root], classifier).bundles.find((bundle) => !bundle.loose && bundle.root === root)?.files ?? [];
+  return discoverBundles([root], classifier, 1).bundles.find((bundle) => !bundle.loose && bundle.root === root)?.files ?? [];
 }
 
 function isRolloutFolder(entries: readonly Dirent[]): boolean {

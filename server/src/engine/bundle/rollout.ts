@@ -31,7 +31,6 @@ export const roles = {
   rewards: ['rewards.jsonl'],
   actions: ['benchguard/action_records.jsonl'],
   preflight: ['benchguard/preflight.json'],
-  timing: ['timing.json'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type Role = keyof typeof roles;

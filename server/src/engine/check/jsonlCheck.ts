@@ -70,10 +70,10 @@ export class JsonlCheck {
 
   /**
    * A line an edit did not change: what it yielded in the previous check, and the facts it became.
-   * Its text is asked of `textOf` only when the line is broken or has moved, the only cases that read it.
+   * Its text is asked of `textOf` only when the line is broken, or its facts must be placed anew.
    */
   reuseLine(number: number, terminated: boolean, outcome: LineOutcome, placedBefore: Placed | undefined, textOf: (line: number) => string): void {
-    const readsText = outcome.syntax !== undefined || (outcome.fact !== undefined && placedBefore?.line !== number);
+    const readsText = outcome.syntax !== undefined || (outcome.fact !== undefined && this.facts.readsText(outcome.fact, number, placedBefore));
     this.keep(outcome, this.account(number, readsText ? textOf(number) : '', terminated, outcome, placedBefore));
   }
 

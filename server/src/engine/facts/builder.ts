@@ -3,7 +3,7 @@
  * text only where a rule may need to point inside it.
  */
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
-import type { ActionFact, ArtifactFacts, LifecycleFact, LlmExchangeFact, ResultsRowFact, TimeoutFact, ToolCallFact } from './facts';
+import type { ActionFact, ArtifactFacts, LifecycleFact, LlmExchangeFact, ResultsRowFact, RewardsFacts, TimeoutFact, ToolCallFact } from './facts';
 import type { RowFact } from './rows';
 
 const terminalStatuses = new Set(['completed', 'failed', 'cancelled']);
@@ -33,11 +33,21 @@ export class FactsBuilder {
   private readonly actions: ActionFact[] = [];
   private readonly exchanges: LlmExchangeFact[] = [];
   private readonly resultsRows: ResultsRowFact[] = [];
-  private readonly rewards: unknown[] = [];
+  private terminalReward: RewardsFacts['terminal'];
 
   constructor(private readonly kind: ArtifactKind) {}
 
-  // Written without spreads or closures: this runs for every record of 50 MB trajectories.
+  /**
+   * Whether `add` reads the line's text: not when it hands back what the line became before, nor for a
+   * trajectory row with nothing to keep, so that an unchanged line need not be cut out of the document.
+   */
+  readsText(fact: RowFact, line: number, before: Placed | undefined): boolean {
+    if (before?.line === line) return false;
+    return fact.kind !== 'trajectory-row' || fact.toolCall !== undefined || fact.timeout !== undefined || fact.lifecycle !== undefined;
+  }
+
+  // The trajectory and action paths are written without spreads or closures: they run for every record
+  // of 50 MB trajectories and 100,000-line action logs.
 
   /** `before`: what this same line became in the previous check, reused when it is still on this line. */
   add(fact: RowFact, line: number, text: string, before?: Placed): Placed | undefined {
@@ -69,7 +79,7 @@ export class FactsBuilder {
         if (this.resultsRows.length < keptResultsRows) this.resultsRows.push({ ref: { line, length: text.length, text }, value: fact.value });
         return undefined;
       case 'reward':
-        this.rewards.push(fact.value);
+        if (!this.terminalReward && fact.terminal && typeof fact.value === 'number') this.terminalReward = { ref: { line, length: text.length, text }, value: fact.value };
         return undefined;
     }
   }
@@ -99,7 +109,7 @@ export class FactsBuilder {
       case 'results':
         return { kind: 'results', rows: this.resultsRows, count: this.rows };
       case 'rewards':
-        return { kind: 'rewards', values: this.rewards };
+        return { kind: 'rewards', ...(this.terminalReward ? { terminal: this.terminalReward } : {}) };
       default:
         return undefined;
     }
@@ -123,7 +133,7 @@ function placeTrajectoryRow(fact: Extract<RowFact, { kind: 'trajectory-row' }>, 
           ref: !isTerminalStatus(call.status) || call.terminalSource !== undefined ? { line, length, text } : { line, length },
         }
       : undefined,
-    timeout: timeout ? { reason: timeout.reason, pendingIds: timeout.pendingIds, complete: timeout.complete, ref: { line, length, text } } : undefined,
+    timeout: timeout ? { pendingIds: timeout.pendingIds, complete: timeout.complete, ref: { line, length, text } } : undefined,
     lifecycle: lifecycle
       ? {
           toolCallId: lifecycle.toolCallId,

@@ -1,6 +1,6 @@
 /**
  * The evidence a rule needs from each artifact, kept compact: a 50 MB trajectory becomes the tool calls,
- * timeout markers and lifecycle rows it holds, not its text. Values are kept as found (`unknown`)
+ * timeout markers and lifecycle rows it holds, with the text only of rows a finding may point inside. Values are kept as found (`unknown`)
  * because the schema check has already reported wrong types; rules read them defensively.
  */
 import type { JsonObject } from '../parse/jsonKind';
@@ -24,7 +24,6 @@ export interface ToolCallFact {
 
 export interface TimeoutFact {
   readonly ref: RecordRef;
-  readonly reason: unknown;
   readonly pendingIds: unknown;
   readonly complete: unknown;
 }
@@ -124,7 +123,8 @@ export interface ResultsFacts {
 
 export interface RewardsFacts {
   readonly kind: 'rewards';
-  readonly values: readonly unknown[];
+  /** The first terminal reward event (the scalar reward), when its value is a number. */
+  readonly terminal?: { readonly ref: RecordRef; readonly value: number };
 }
 
 /** A JSON artifact: its value (when it parsed as an object) and its text, to point inside it. */

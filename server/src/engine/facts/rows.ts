@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
-import { isJsonObject, type JsonObject } from '../parse/jsonKind';
+import { arrayOrEmpty, isJsonObject, type JsonObject } from '../parse/jsonKind';
 import type { ActionRecord, LifecycleFact, LlmExchangeFact, TimeoutFact, ToolCallFact } from './facts';
 
 type WithoutRef<T> = Omit<T, 'ref'>;
@@ -21,7 +21,7 @@ export type RowFact =
   | { readonly kind: 'action'; readonly action: ActionRecord }
   | { readonly kind: 'llm-exchange'; readonly exchange: WithoutRef<LlmExchangeFact> }
   | { readonly kind: 'results-row'; readonly value: JsonObject }
-  | { readonly kind: 'reward'; readonly value: unknown };
+  | { readonly kind: 'reward'; readonly terminal: boolean; readonly value: unknown };
 
 export function summarizeRow(kind: ArtifactKind, record: JsonObject): RowFact | undefined {
   switch (kind) {
@@ -34,7 +34,7 @@ export function summarizeRow(kind: ArtifactKind, record: JsonObject): RowFact | 
     case 'results':
       return { kind: 'results-row', value: record };
     case 'rewards':
-      return { kind: 'reward', value: record['value'] };
+      return { kind: 'reward', terminal: record['granularity'] === 'terminal', value: record['value'] };
     default:
       return undefined;
   }
@@ -49,7 +49,7 @@ function trajectoryRow(record: JsonObject): RowFact {
     typed: typeof type === 'string' && type !== '',
     agentSide: !(typeof phase === 'string' && phase.toLowerCase() === 'verifier'),
     toolCall: type === 'tool_call' ? { id: record['tool_call_id'], status: record['status'], terminalSource: record['terminal_source'], effects: record['effects'] } : undefined,
-    timeout: type === 'agent_timeout' ? { reason: record['reason'], pendingIds: record['pending_tool_call_ids'], complete: record['terminal_trajectory_complete'] } : undefined,
+    timeout: type === 'agent_timeout' ? { pendingIds: record['pending_tool_call_ids'], complete: record['terminal_trajectory_complete'] } : undefined,
     lifecycle:
       type === 'tool_call_lifecycle'
         ? {
@@ -122,7 +122,7 @@ function llmExchange(record: JsonObject): WithoutRef<LlmExchangeFact> {
     hasRequestBody: isJsonObject(requestBody),
     hasResponse: isJsonObject(response),
     hasResponseBody: body !== undefined,
-    requestKey: createHash('sha1').update(canonicalJson(requestBody)).digest('base64'),
+    requestKey: canonicalHash(requestBody),
     completed: isJsonObject(response) && response['status_code'] === 200 && body !== undefined && (body['status'] == null || body['status'] === 'completed') && !body['incomplete_details'],
     positiveUsage: body !== undefined && hasPositiveUsage(body),
     responseToolCallIds: calls.map((call) => call.id).filter((id): id is string => typeof id === 'string'),
@@ -143,12 +143,12 @@ function toolCallsOf(body: JsonObject): { id: unknown; name: unknown }[] {
     if (!Array.isArray(toolCalls)) return;
     for (const call of toolCalls) if (isJsonObject(call)) calls.push({ id: call['id'], name: isJsonObject(call['function']) ? call['function']['name'] : call['name'] });
   };
-  for (const choice of asArray(body['choices'])) if (isJsonObject(choice) && isJsonObject(choice['message'])) fromChatCalls(choice['message']['tool_calls']);
+  for (const choice of arrayOrEmpty(body['choices'])) if (isJsonObject(choice) && isJsonObject(choice['message'])) fromChatCalls(choice['message']['tool_calls']);
   if (isJsonObject(body['message'])) fromChatCalls(body['message']['tool_calls']);
-  for (const item of asArray(body['output'])) {
+  for (const item of arrayOrEmpty(body['output'])) {
     if (isJsonObject(item) && (item['type'] === 'function_call' || item['type'] === 'tool_call')) calls.push({ id: item['call_id'] ?? item['id'], name: item['name'] });
   }
-  for (const block of asArray(body['content'])) if (isJsonObject(block) && block['type'] === 'tool_use') calls.push({ id: block['id'], name: block['name'] });
+  for (const block of arrayOrEmpty(body['content'])) if (isJsonObject(block) && block['type'] === 'tool_use') calls.push({ id: block['id'], name: block['name'] });
   return calls;
 }
 
@@ -176,16 +176,38 @@ function referencedToolCallIds(body: unknown): string[] {
   return [...found];
 }
 
-function asArray(value: unknown): readonly unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-/** JSON with object keys sorted, so that two equal bodies give one text. */
-function canonicalJson(value: unknown): string {
-  const sorted = (item: unknown): unknown => {
-    if (Array.isArray(item)) return item.map(sorted);
-    if (isJsonObject(item)) return Object.fromEntries(Object.keys(item).sort().map((key) => [key, sorted(item[key])]));
-    return item;
-  };
-  return JSON.stringify(sorted(value)) ?? 'undefined';
+/**
+ * A hash of the value as JSON with object keys sorted, so that two equal bodies give one key. Walked
+ * with a stack of its own, and hashed as it goes: a body may nest deeper than the call stack allows,
+ * and need not be copied.
+ */
+function canonicalHash(value: unknown): string {
+  const hash = createHash('sha1');
+  const pending: ({ readonly text: string } | { readonly value: unknown })[] = [{ value }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if ('text' in next) {
+      hash.update(next.text);
+      continue;
+    }
+    const item = next.value;
+    if (Array.isArray(item)) {
+      hash.update('[');
+      pending.push({ text: ']' });
+      for (let index = item.length - 1; index >= 0; index--) {
+        pending.push({ value: item[index] });
+        if (index > 0) pending.push({ text: ',' });
+      }
+    } else if (isJsonObject(item)) {
+      hash.update('{');
+      pending.push({ text: '}' });
+      const keys = Object.keys(item).sort();
+      for (let index = keys.length - 1; index >= 0; index--) {
+        pending.push({ value: item[keys[index]!] });
+        pending.push({ text: `${index > 0 ? ',' : ''}${JSON.stringify(keys[index])}:` });
+      }
+    } else {
+      hash.update(JSON.stringify(item) ?? 'undefined');
+    }
+  }
+  return hash.digest('base64');
 }

@@ -22,8 +22,29 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The value when it is an array, else none: for fields that hold a list when they hold anything usable. */
+export function arrayOrEmpty(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
 /** "an object", "an array", "a string", … and plain "null", for messages. */
 export function withArticle(type: JsonTypeName | string): string {
   if (type === 'null') return 'null';
   return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+}
+
+/** Longest a string from a bundle is quoted in a message. */
+const quotedCharacters = 60;
+
+/**
+ * A value read from a bundle as a message shows it: strings quoted and cut short, other scalars as JSON,
+ * arrays and objects by their type and size. Never the whole of a large value, and nothing that could
+ * fail on one nested deeper than JSON.stringify can go.
+ */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'string') return JSON.stringify(value.length > quotedCharacters ? `${value.slice(0, quotedCharacters - 1)}…` : value);
+  if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? '' : 's'}`;
+  if (isJsonObject(value)) return 'an object';
+  return String(value);
 }

@@ -6,7 +6,7 @@ import { codeInfo, type DiagnosticCode, type Effect } from '../codes';
 import type { RolloutBundle } from '../bundle/rollout';
 import type { DocumentFacts, RecordRef } from '../facts/facts';
 import { rangeOnLine, type BundleFinding, type RelatedEvidence, type Severity, type TextRange } from '../findings';
-import { locate, type JsonPath } from '../parse/jsonTree';
+import { locate, parseTreeSafely, type JsonPath, type SyntaxNode } from '../parse/jsonTree';
 import { LineIndex } from '../text/lineIndex';
 import { analyseCommand, type CommandEvidence, type SandboxUser } from '../shell/evidence';
 import type { Step } from './timeline';
@@ -19,6 +19,9 @@ export interface RuleOptions {
 }
 
 export const defaultRuleOptions: RuleOptions = { allowOracleWithoutLlm: false, allowNativeSubscriptionWithoutLlm: false };
+
+/** Related places linked from one finding; a finding about 10,000 tool calls links the first few. */
+const maxRelated = 20;
 
 /** Where a finding goes: a file and a range in it. */
 export interface Place {
@@ -70,6 +73,7 @@ export class RuleCaches {
 export class RuleContext {
   readonly findings: BundleFinding[] = [];
   private readonly lineIndexes = new Map<string, LineIndex>();
+  private readonly trees = new Map<string, SyntaxNode | undefined>();
 
   constructor(
     readonly bundle: RolloutBundle,
@@ -78,27 +82,24 @@ export class RuleContext {
   ) {}
 
   report(code: DiagnosticCode, place: Place, message: string, extra: { related?: readonly RelatedEvidence[]; severity?: Severity; effect?: Effect } = {}): BundleFinding {
+    const related = extra.related ?? [];
     const finding: BundleFinding = {
       code,
       severity: extra.severity ?? codeInfo(code).severity,
-      message,
+      message: related.length > maxRelated ? `${message} (The first ${maxRelated} of ${related.length} related places are linked.)` : message,
       file: place.file,
       range: place.range,
-      ...(extra.related?.length ? { related: extra.related } : {}),
+      ...(related.length > 0 ? { related: related.slice(0, maxRelated) } : {}),
       ...(extra.effect ? { effect: extra.effect } : {}),
     };
     this.findings.push(finding);
     return finding;
   }
 
-  has(code: DiagnosticCode): boolean {
-    return this.findings.some((finding) => finding.code === code);
-  }
-
   /** A JSONL record, or the key or value at `path` inside it. */
   inRecord(file: string, ref: RecordRef, path: JsonPath = [], part: 'value' | 'key' = 'value'): Place {
     if (path.length === 0 || ref.text === undefined) return { file, range: rangeOnLine(ref.line, 0, ref.length) };
-    const { offset, length } = locate(ref.text, path, part);
+    const { offset, length } = locate(ref.text, this.treeOf(ref.text), path, part);
     return { file, range: rangeOnLine(ref.line, offset, offset + length) };
   }
 
@@ -106,7 +107,7 @@ export class RuleContext {
   inStringValue(file: string, ref: RecordRef, path: JsonPath, span: { start: number; end: number }): Place {
     const text = ref.text;
     if (text === undefined) return this.inRecord(file, ref);
-    const value = locate(text, path);
+    const value = locate(text, this.treeOf(text), path);
     const literal = text.slice(value.offset, value.offset + value.length);
     if (!literal.startsWith('"')) return this.inRecord(file, ref, path);
     const start = value.offset + rawOffset(literal, span.start);
@@ -116,15 +117,25 @@ export class RuleContext {
 
   /** A JSON artifact, or the key or value at `path` inside it. */
   inDocument(file: string, document: DocumentFacts | undefined, path: JsonPath = [], part: 'value' | 'key' = 'value'): Place {
-    if (!document) return { file, range: rangeOnLine(0, 0, 0) };
+    return document ? this.inJsonText(file, document.text, path, part) : { file, range: rangeOnLine(0, 0, 0) };
+  }
+
+  /** The key or value at `path` in a file of JSON text, or its start. */
+  inJsonText(file: string, text: string, path: JsonPath = [], part: 'value' | 'key' = 'value'): Place {
     let index = this.lineIndexes.get(file);
     if (!index) {
-      index = new LineIndex(document.text);
+      index = new LineIndex(text);
       this.lineIndexes.set(file, index);
     }
     if (path.length === 0) return { file, range: index.rangeAt(0, 0) };
-    const { offset, length } = locate(document.text, path, part);
+    const { offset, length } = locate(text, this.treeOf(text), path, part);
     return { file, range: index.rangeAt(offset, length) };
+  }
+
+  /** Parsed once per text: a rule may place a finding on each of 5,000 ids listed in one record. */
+  private treeOf(text: string): SyntaxNode | undefined {
+    if (!this.trees.has(text)) this.trees.set(text, parseTreeSafely(text));
+    return this.trees.get(text);
   }
 
   related(place: Place, message: string): RelatedEvidence {

@@ -6,6 +6,7 @@
  */
 import type { RolloutBundle } from '../bundle/rollout';
 import type { BundleFinding } from '../findings';
+import { isJsonObject } from '../parse/jsonKind';
 import { verdictOf, type Verdict } from '../verdict';
 import { RuleCaches, RuleContext, type RuleOptions } from './context';
 import { checkNativeTimeout } from './nativeTimeout';
@@ -48,6 +49,6 @@ export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, cac
   const verdict = verdictOf([...fileFindings, ...context.findings], { incompleteEvidence, acceptedTimeout: nativeTimeout.accepted });
   const row = bundle.facts('results', 'results')?.rows[0]?.value;
   const info = row?.['info'];
-  const trainingReady = verdict === 'trusted' && typeof info === 'object' && info !== null && (info as Record<string, unknown>)['training_ready'] === true;
+  const trainingReady = verdict === 'trusted' && isJsonObject(info) && info['training_ready'] === true;
   return { findings: context.findings, verdict, trainingReady };
 }

@@ -8,7 +8,7 @@ import { isJsonObject } from '../parse/jsonKind';
 import type { RuleContext } from './context';
 import { hasTiming } from './review/result';
 import { infraErrors, isNativeAcp } from './review/mode';
-import { positiveTokens } from './review/resultsRow';
+import { hasRewardOrScore, positiveTokens } from './review/resultsRow';
 import type { TrajectoryResult } from './trajectory';
 
 export interface NativeTimeoutResult {
@@ -18,7 +18,7 @@ export interface NativeTimeoutResult {
   readonly accepted: boolean;
 }
 
-const timeoutStops = new Set(['agent_error', 'agent_timeout']);
+const timeoutStops: ReadonlySet<unknown> = new Set(['agent_error', 'agent_timeout']);
 
 export function checkNativeTimeout(context: RuleContext, trajectory: TrajectoryResult): NativeTimeoutResult {
   const result = context.bundle.facts('result', 'result')?.value;
@@ -27,7 +27,7 @@ export function checkNativeTimeout(context: RuleContext, trajectory: TrajectoryR
   if (!result || !row || !isNativeAcp(context)) return { candidate: false, accepted: false };
   const value = row.value;
   const timedOut =
-    value['error'] !== null && value['error'] !== undefined && value['is_completed'] === false && timeoutStops.has(value['stop_condition'] as string) && (isJsonObject(result['agent_timeout_info']) || isJsonObject(result['idle_timeout_info']));
+    value['error'] !== null && value['error'] !== undefined && value['is_completed'] === false && timeoutStops.has(value['stop_condition']) && (isJsonObject(result['agent_timeout_info']) || isJsonObject(result['idle_timeout_info']));
   if (!timedOut || infraErrors(result).length > 0) return { candidate: false, accepted: false };
 
   const info = isJsonObject(value['info']) ? value['info'] : {};
@@ -37,7 +37,7 @@ export function checkNativeTimeout(context: RuleContext, trajectory: TrajectoryR
   const missing = [
     ...(nativeUsage ? [] : ['positive native usage (input and output tokens)']),
     ...(hasTiming(result) ? [] : ['timing in result.json']),
-    ...(value['reward'] != null || value['score'] != null ? [] : ['a reward or score']),
+    ...(hasRewardOrScore(value) ? [] : ['a reward or score']),
     ...(trajectory.unresolved === undefined
       ? ['terminal trajectory evidence (trajectory/acp_trajectory.jsonl is missing)']
       : trajectory.unresolved.length > 0

@@ -4,9 +4,10 @@
  * whose status came from a trailing `sleep 1` is not such an observation.
  */
 import type { BundleFinding } from '../findings';
+import { describeValue } from '../parse/jsonKind';
 import type { Span } from '../shell/syntax';
 import type { Place, RuleContext } from './context';
-import type { SandboxUserState, Step, Timeline } from './timeline';
+import type { ObservationOutcome, SandboxUserState, Step, Timeline } from './timeline';
 
 export interface QuiescenceResult {
   /** Rules apply: a sandbox user is set (or unknown). With `sandbox_user: null` nothing applies. */
@@ -20,7 +21,7 @@ export interface QuiescenceResult {
 interface Located {
   readonly step: Step;
   readonly kind: 'kill' | 'observation' | 'grading';
-  readonly outcome?: string;
+  readonly outcome?: ObservationOutcome;
 }
 
 export function checkQuiescence(context: RuleContext, timeline: Timeline, sandboxUser: SandboxUserState): QuiescenceResult {
@@ -47,12 +48,14 @@ export function checkQuiescence(context: RuleContext, timeline: Timeline, sandbo
       const pids = step.reading.survivorPids.length > 0 ? ` (pid ${step.reading.survivorPids.join(', ')})` : '';
       failures.push(context.report('quiescence-survivors', outcomePlace(context, file, step), `This observation reports sandbox-user processes still running${pids}: they could keep writing through open descriptors while the verifier scores.`));
     } else if (item.outcome === 'unobservable') {
-      failures.push(context.report('quiescence-unobservable', outcomePlace(context, file, step), step.reading.transportOk ? "This observation could not be made (exit status 2 or other failure): the sandbox user's processes are unknown, which is not quiescence." : `The exec carrying this observation failed in transport (status ${JSON.stringify(step.action.record.status)}): nothing was observed.`));
+      failures.push(context.report('quiescence-unobservable', outcomePlace(context, file, step), step.reading.transportOk ? "This observation could not be made (exit status 2 or other failure): the sandbox user's processes are unknown, which is not quiescence." : `The exec carrying this observation failed in transport (status ${describeValue(step.action.record.status)}): nothing was observed.`));
     }
-    for (const masking of step.reading.evidence?.masking ?? []) {
+    // An exec that observes twice has one outcome, on its last observation: its masking is reported there, once.
+    const masking = item.outcome === 'intermediate' ? [] : (step.reading.evidence?.masking ?? []);
+    for (const span of masking) {
       const observation = step.reading.evidence!.observations.at(-1)!;
       failures.push(
-        context.report('masked-exit-status', commandPlace(context, file, step, masking), `The exit status of this command comes from "${commandText(step, masking)}", which cannot report what the observation found: return_code ${JSON.stringify(step.action.record.returnCode)} says nothing about quiescence.`, {
+        context.report('masked-exit-status', commandPlace(context, file, step, span), `The exit status of this command comes from ${describeValue(commandText(step, span))}, which cannot report what the observation found: return_code ${describeValue(step.action.record.returnCode)} says nothing about quiescence.`, {
           related: [context.related(commandPlace(context, file, step, observation), 'the observation whose result is lost')],
         }),
       );

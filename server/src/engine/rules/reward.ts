@@ -4,7 +4,7 @@
  * no evidence around it is left to the rules that ask for that evidence.
  */
 import { rangeOnLine, type BundleFinding } from '../findings';
-import { isJsonObject } from '../parse/jsonKind';
+import { isJsonObject, type JsonObject } from '../parse/jsonKind';
 import type { Place, RuleContext } from './context';
 
 export function checkRewardPreconditions(context: RuleContext, failures: readonly BundleFinding[]): void {
@@ -29,7 +29,22 @@ function rewardPlace(context: RuleContext): { place: Place; value: string } | un
   for (const key of ['reward', 'score']) {
     if (row && typeof row.value[key] === 'number') return { place: context.inRecord(context.bundle.pathOf('results'), row.ref, [key]), value: String(row.value[key]) };
   }
+  const event = context.bundle.facts('rewards', 'rewards')?.terminal;
+  if (event) return { place: context.inRecord(context.bundle.pathOf('rewards'), event.ref, ['value']), value: String(event.value) };
   const text = context.bundle.verifierReward.text;
   if (text && /^\s*-?\d+(\.\d+)?\s*$/.test(text.text)) return { place: { file: text.path, range: rangeOnLine(0, 0, text.text.trimEnd().length) }, value: text.text.trim() };
+  const json = context.bundle.verifierReward.json;
+  const rewards = json ? parsedObject(json.text) : undefined;
+  if (json && typeof rewards?.['reward'] === 'number') return { place: context.inJsonText(json.path, json.text, ['reward']), value: String(rewards['reward']) };
   return undefined;
+}
+
+/** verifier/reward.json, when it is a JSON object; a cut-off or broken file names no reward. */
+function parsedObject(text: string): JsonObject | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isJsonObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }

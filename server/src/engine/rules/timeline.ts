@@ -7,8 +7,8 @@
  * What a record did depends only on the record and the sandbox user, so the language server keeps each
  * rollout's timeline: after an edit of a 100,000-line log, only the edited line is read again.
  */
-import type { ActionFact, ActionRecord } from '../facts/facts';
-import { isJsonObject } from '../parse/jsonKind';
+import type { ActionFact, ActionRecord, QuiescenceFact } from '../facts/facts';
+import { describeValue, isJsonObject } from '../parse/jsonKind';
 import type { CommandEvidence, SandboxUser } from '../shell/evidence';
 import type { Place, RuleContext } from './context';
 
@@ -131,7 +131,7 @@ function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser
     case 'StartBenchGuardVerifierService':
       return reading('sidecar-start', traits);
     case 'SandboxUserQuiescence':
-      return quiescenceReading(record, user, traits);
+      return record.quiescence ? quiescenceReading(record.quiescence, user, traits) : reading('other', traits);
     case 'SandboxExec': {
       if (typeof record.command !== 'string') return reading('exec', traits);
       const evidence = context.caches.commands.evidenceOf(record.command, user);
@@ -164,8 +164,7 @@ function reading(kind: ActionReading['kind'], traits: RecordTraits, parts: Parti
   };
 }
 
-function quiescenceReading(record: ActionRecord, user: SandboxUser | undefined, traits: RecordTraits): ActionReading {
-  const fact = record.quiescence!;
+function quiescenceReading(fact: QuiescenceFact, user: SandboxUser | undefined, traits: RecordTraits): ActionReading {
   // An observation of another user proves nothing about this rollout's sandbox user.
   if (user && !observesUser(fact.sandboxUser, fact.uid, user)) return reading('quiescence', traits);
   const survivors = Array.isArray(fact.survivors) ? fact.survivors : [];
@@ -202,9 +201,10 @@ function execOutcome(record: ActionRecord, evidence: CommandEvidence, transportO
 }
 
 function timeOf(record: ActionRecord): RecordTraits['time'] {
-  const field = record.startedAt !== undefined ? 'started_at' : 'finished_at';
-  const value = parseTimestamp(field === 'started_at' ? record.startedAt : record.finishedAt);
-  return value === undefined ? undefined : { field, value };
+  const started = parseTimestamp(record.startedAt);
+  if (started !== undefined) return { field: 'started_at', value: started };
+  const finished = parseTimestamp(record.finishedAt);
+  return finished === undefined ? undefined : { field: 'finished_at', value: finished };
 }
 
 /** Records that say they run before the record above them; line order is what the rules use. */
@@ -238,7 +238,7 @@ export function checkExecRecords(context: RuleContext, timeline: Timeline): void
       const at = syntaxError.offset;
       context.report('command-unparsable', context.inStringValue(file, action.ref, ['command_preview'], { start: at, end: at + 1 }), `This command is not shell that can be read (${syntaxError.message}), so what it proves about the sandbox user or the grading is unknown.`);
     } else {
-      context.report('exec-outcome-missing', context.inRecord(file, action.ref, ['status']), `This exec has a transport status (${JSON.stringify(action.record.status)}) but no return_code: the call went through, but the process outcome is unknown.`);
+      context.report('exec-outcome-missing', context.inRecord(file, action.ref, ['status']), `This exec has a transport status (${describeValue(action.record.status)}) but no return_code: the call went through, but the process outcome is unknown.`);
     }
   }
 }

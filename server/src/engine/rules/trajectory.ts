@@ -7,7 +7,7 @@
 import { isTerminalStatus } from '../facts/builder';
 import type { DocumentFacts, LifecycleFact, RecordRef, ToolCallFact } from '../facts/facts';
 import { toolCallIndexOf } from '../facts/toolCallIndex';
-import { isJsonObject } from '../parse/jsonKind';
+import { describeValue, isJsonObject } from '../parse/jsonKind';
 import type { Place, RuleContext } from './context';
 import type { QuiescenceResult } from './quiescence';
 
@@ -28,7 +28,7 @@ export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResu
   const calls = toolCallIndexOf(facts);
   const { byId: rowsById, open } = calls;
   for (const rows of calls.duplicated) {
-    context.report('tool-id-duplicate', context.inRecord(file, rows[1]!.ref, ['tool_call_id']), `Tool call id ${JSON.stringify(rows[0]!.id)} appears on ${rows.length} rows; BenchFlow writes each call once, so which row holds its latest state is ambiguous.`, {
+    context.report('tool-id-duplicate', context.inRecord(file, rows[1]!.ref, ['tool_call_id']), `Tool call id ${describeValue(rows[0]!.id)} appears on ${rows.length} rows; BenchFlow writes each call once, so which row holds its latest state is ambiguous.`, {
       related: [context.related(context.inRecord(file, rows[0]!.ref, ['tool_call_id']), 'the first row with this id')],
     });
   }
@@ -36,7 +36,8 @@ export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResu
   // Framework-owned lifecycle evidence: the proposed tool_call_lifecycle rows and the prototype form.
   const annotated = new Set<string>();
   for (const lifecycle of facts.lifecycles) {
-    if (checkLifecycle(context, file, lifecycle, rowsById, quiescence)) annotated.add(lifecycle.toolCallId as string);
+    const ended = checkLifecycle(context, file, lifecycle, rowsById, quiescence);
+    if (ended !== undefined) annotated.add(ended);
   }
   for (const call of calls.endedByFramework) checkPrototypeLifecycle(context, file, call, quiescence);
 
@@ -50,7 +51,7 @@ export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResu
     if (!endedByFramework) {
       unresolved.push(call);
       const related = timeout && id !== undefined && listed.has(id) ? [context.related(context.inRecord(file, timeout.ref, ['pending_tool_call_ids']), 'listed as pending by the timeout marker')] : [];
-      context.report('tool-pending', status, `Tool call ${JSON.stringify(call.id)} is still ${String(call.status)}: no terminal update arrived${annotated.has(id ?? '') ? ', and its framework lifecycle annotation is not backed by proven quiescence' : ''}. Its effects, and whether it is still running, are unknown.`, { related });
+      context.report('tool-pending', status, `Tool call ${describeValue(call.id)} is still ${describeValue(call.status)}: no terminal update arrived${annotated.has(id ?? '') ? ', and its framework lifecycle annotation is not backed by proven quiescence' : ''}. Its effects, and whether it is still running, are unknown.`, { related });
     }
     if (proof && id !== undefined && !annotated.has(id)) {
       const actions = context.bundle.pathOf('actions');
@@ -67,43 +68,44 @@ export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResu
   return { unresolved };
 }
 
-/** Returns true when the annotation is well formed (whether or not quiescence backs it). */
-function checkLifecycle(context: RuleContext, file: string, lifecycle: LifecycleFact, rowsById: ReadonlyMap<string, readonly ToolCallFact[]>, quiescence: QuiescenceResult): boolean {
+/** Returns the id of the call the annotation ends when it is well formed (whether or not quiescence backs it). */
+function checkLifecycle(context: RuleContext, file: string, lifecycle: LifecycleFact, rowsById: ReadonlyMap<string, readonly ToolCallFact[]>, quiescence: QuiescenceResult): string | undefined {
   const at = (path: string) => context.inRecord(file, lifecycle.ref, [path]);
-  let wellFormed = true;
+  // Only "ended_by_framework" ends a call; the schema finding already says what any other value is.
+  let wellFormed = lifecycle.lifecycle === 'ended_by_framework';
   const id = lifecycle.toolCallId;
   const rows = typeof id === 'string' ? rowsById.get(id) : undefined;
   if (!rows) {
-    context.report('lifecycle-overclaims', at('tool_call_id'), `This annotation ends tool call ${JSON.stringify(id)}, which the trajectory never started.`);
+    context.report('lifecycle-overclaims', at('tool_call_id'), `This annotation ends tool call ${describeValue(id)}, which the trajectory never started.`);
     wellFormed = false;
   } else {
     const terminal = rows.find((row) => isTerminalStatus(row.status) && row.terminalSource === undefined);
     if (terminal) {
-      context.report('lifecycle-overclaims', at('tool_call_id'), `The adapter already reported tool call ${JSON.stringify(id)} as ${String(terminal.status)}; a framework annotation must not override it.`, {
+      context.report('lifecycle-overclaims', at('tool_call_id'), `The adapter already reported tool call ${describeValue(id)} as ${describeValue(terminal.status)}; a framework annotation must not override it.`, {
         related: [context.related(context.inRecord(file, terminal.ref), 'the adapter-reported status')],
       });
       wellFormed = false;
     }
   }
   if (lifecycle.effects !== 'unknown') {
-    context.report('lifecycle-overclaims', at('effects'), `The framework cannot know what an interrupted command did: effects must be "unknown", not ${JSON.stringify(lifecycle.effects)}.`);
+    context.report('lifecycle-overclaims', at('effects'), `The framework cannot know what an interrupted command did: effects must be "unknown", not ${describeValue(lifecycle.effects)}.`);
     wellFormed = false;
   }
   if (lifecycle.source !== 'benchflow') {
-    context.report('lifecycle-overclaims', at('source'), `A framework lifecycle annotation must say source "benchflow"; ${JSON.stringify(lifecycle.source)} passes an inference off as another party's report.`);
+    context.report('lifecycle-overclaims', at('source'), `A framework lifecycle annotation must say source "benchflow"; ${describeValue(lifecycle.source)} passes an inference off as another party's report.`);
     wellFormed = false;
   }
   if (lifecycle.status !== undefined && lifecycle.status !== 'cancelled') {
-    context.report('lifecycle-overclaims', at('status'), `Status ${JSON.stringify(lifecycle.status)} claims an outcome the adapter never reported.`);
+    context.report('lifecycle-overclaims', at('status'), `Status ${describeValue(lifecycle.status)} claims an outcome the adapter never reported.`);
     wellFormed = false;
   }
   checkQuiescenceBehind(context, file, lifecycle.ref, lifecycle.quiescenceRef, quiescence);
-  return wellFormed;
+  return wellFormed && typeof id === 'string' ? id : undefined;
 }
 
 function checkPrototypeLifecycle(context: RuleContext, file: string, call: ToolCallFact, quiescence: QuiescenceResult): void {
   if (call.effects !== 'unknown') {
-    context.report('lifecycle-overclaims', context.inRecord(file, call.ref, [call.effects === undefined ? 'terminal_source' : 'effects']), `This call was ended by the framework (terminal_source ${JSON.stringify(call.terminalSource)}), so its effects must be recorded as "unknown".`);
+    context.report('lifecycle-overclaims', context.inRecord(file, call.ref, [call.effects === undefined ? 'terminal_source' : 'effects']), `This call was ended by the framework (terminal_source ${describeValue(call.terminalSource)}), so its effects must be recorded as "unknown".`);
   }
   checkQuiescenceBehind(context, file, call.ref, undefined, quiescence);
 }
@@ -122,7 +124,7 @@ function checkQuiescenceBehind(context: RuleContext, file: string, ref: RecordRe
   if (quiescenceRef === undefined || quiescenceRef === null) return;
   const matches = quiescenceRef === proof.action.record.actionId || quiescenceRef === proof.action.ref.line + 1;
   if (!matches) {
-    context.report('lifecycle-without-quiescence', context.inRecord(file, ref, ['quiescence_ref']), `quiescence_ref ${JSON.stringify(quiescenceRef)} does not name the positive quiescence observation (action ${JSON.stringify(proof.action.record.actionId ?? null)}, line ${proof.action.ref.line + 1}).`, {
+    context.report('lifecycle-without-quiescence', context.inRecord(file, ref, ['quiescence_ref']), `quiescence_ref ${describeValue(quiescenceRef)} does not name the positive quiescence observation (action ${describeValue(proof.action.record.actionId ?? null)}, line ${proof.action.ref.line + 1}).`, {
       related: [context.related(context.inRecord(context.bundle.pathOf('actions'), proof.action.ref), 'the positive quiescence observation')],
     });
   }
@@ -145,16 +147,16 @@ function checkPendingList(
     listed.add(id);
     const row = rowsById.get(id)?.at(-1);
     if (!row) {
-      context.report('timeout-pending-mismatch', listPlace(index), `${capitalized(where)} lists ${JSON.stringify(id)} as pending, but no tool_call row has that id.`);
+      context.report('timeout-pending-mismatch', listPlace(index), `${capitalized(where)} lists ${describeValue(id)} as pending, but no tool_call row has that id.`);
     } else if (isTerminalStatus(row.status) && row.terminalSource === undefined) {
-      context.report('timeout-pending-mismatch', listPlace(index), `${capitalized(where)} lists ${JSON.stringify(id)} as pending, but its row says ${String(row.status)}.`, {
+      context.report('timeout-pending-mismatch', listPlace(index), `${capitalized(where)} lists ${describeValue(id)} as pending, but its row says ${describeValue(row.status)}.`, {
         related: [context.related(context.inRecord(trajectoryFile, row.ref, ['status']), 'the tool call row')],
       });
     }
   });
   for (const call of openCalls) {
     if (typeof call.id !== 'string' || listed.has(call.id)) continue;
-    context.report('timeout-pending-mismatch', context.inRecord(trajectoryFile, call.ref, ['tool_call_id']), `Tool call ${JSON.stringify(call.id)} is ${String(call.status)}, but ${where} does not list it as pending.`, {
+    context.report('timeout-pending-mismatch', context.inRecord(trajectoryFile, call.ref, ['tool_call_id']), `Tool call ${describeValue(call.id)} is ${describeValue(call.status)}, but ${where} does not list it as pending.`, {
       related: [context.related(listPlace(-1), 'the pending list')],
     });
   }
@@ -230,7 +232,7 @@ function checkStatusCounts(context: RuleContext, trajectoryFile: string, result:
   const statuses = new Set([...Object.keys(claimed), ...actual.keys()]);
   const differences = [...statuses]
     .filter((status) => (typeof claimed[status] === 'number' ? claimed[status] : 0) !== (actual.get(status) ?? 0))
-    .map((status) => `${status}: ${JSON.stringify(claimed[status] ?? 0)} claimed, ${actual.get(status) ?? 0} in the trajectory`);
+    .map((status) => `${describeValue(status)}: ${describeValue(claimed[status] ?? 0)} claimed, ${actual.get(status) ?? 0} in the trajectory`);
   if (differences.length === 0) return;
   context.report('status-counts-mismatch', context.inDocument(context.bundle.pathOf('result'), result, ['trajectory_summary', 'tool_call_status_counts']), `trajectory_summary.tool_call_status_counts disagrees with the tool_call rows (${differences.join('; ')}).`, {
     related: [context.related({ file: trajectoryFile, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, 'the trajectory the counts describe')],
@@ -242,6 +244,6 @@ function capitalized(text: string): string {
 }
 
 function describeUnresolved(unresolved: readonly ToolCallFact[]): string {
-  const ids = unresolved.slice(0, 5).map((call) => JSON.stringify(call.id)).join(', ');
+  const ids = unresolved.slice(0, 5).map((call) => describeValue(call.id)).join(', ');
   return unresolved.length === 1 ? `tool call ${ids} is` : `${unresolved.length} tool calls (${ids}${unresolved.length > 5 ? ', …' : ''}) are`;
 }

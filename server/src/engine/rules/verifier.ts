@@ -6,7 +6,7 @@
  * left as it is.
  */
 import type { BundleFinding } from '../findings';
-import { isJsonObject } from '../parse/jsonKind';
+import { describeValue, isJsonObject } from '../parse/jsonKind';
 import type { Place, RuleContext } from './context';
 import { verifierService, type Timeline } from './timeline';
 
@@ -48,11 +48,11 @@ export function checkSeparateVerifier(context: RuleContext, timeline: Timeline):
     const { record } = step.action;
     const place = context.inRecord(file, step.action.ref, ['service']);
     if (!step.reading.inVerifierService) {
-      context.report('verifier-grading-unproven', place, `This grading attempt ran in ${JSON.stringify(record.service ?? 'an unnamed service')}, not in the declared separate verifier ${verifierService}.`);
+      context.report('verifier-grading-unproven', place, `This grading attempt ran in ${describeValue(record.service ?? 'an unnamed service')}, not in the declared separate verifier ${verifierService}.`);
     } else if (!started || step.action.ref.line < started.action.ref.line) {
       context.report('verifier-grading-unproven', place, `This grading attempt ran before ${verifierService} was started${started ? ` (line ${started.action.ref.line + 1})` : ' (no start is recorded)'}.`);
     } else if (!step.reading.transportOk || !record.hasReturnCode) {
-      context.report('verifier-grading-unproven', context.inRecord(file, step.action.ref, ['status']), `This grading attempt has no terminal outcome (status ${JSON.stringify(record.status)}, ${record.hasReturnCode ? `return_code ${String(record.returnCode)}` : 'no return_code'}).`);
+      context.report('verifier-grading-unproven', context.inRecord(file, step.action.ref, ['status']), `This grading attempt has no terminal outcome (status ${describeValue(record.status)}, ${record.hasReturnCode ? `return_code ${describeValue(record.returnCode)}` : 'no return_code'}).`);
     } else {
       // Any return code is an outcome: a test suite that fails still produces a valid reward of 0.
       proven = true;

@@ -4,7 +4,7 @@
 import type { RuleContext } from '../context';
 import { anchor } from '../quiescence';
 import { rangeOnLine } from '../../findings';
-import { isOracle, nativeSubscriptionMode } from './mode';
+import { exemptFromLlmTrajectory, isOracle } from './mode';
 
 export function checkRequiredArtifacts(context: RuleContext): void {
   const bundle = context.bundle;
@@ -23,8 +23,7 @@ export function checkRequiredArtifacts(context: RuleContext): void {
     else if (facts.agentSideRows === 0) context.report('review-no-agent-events', top, 'Every trajectory row is marked phase "verifier": there is no agent-side event.');
   }
 
-  const llmExempt = (isOracle(context) && context.options.allowOracleWithoutLlm) || nativeSubscriptionMode(context);
-  if (!bundle.file('llm') && !llmExempt) {
+  if (!bundle.file('llm') && !exemptFromLlmTrajectory(context)) {
     missing('trajectory/llm_trajectory.jsonl', isOracle(context) ? 'an oracle rollout is exempt only with --allow-oracle-without-llm' : 'the validator requires the provider exchanges (a native ACP rollout is exempt only with --allow-native-subscription-without-llm)');
   }
 

@@ -5,10 +5,10 @@
 import type { LlmExchangeFact, LlmFacts } from '../../facts/facts';
 import { rangeOnLine } from '../../findings';
 import type { RuleContext } from '../context';
-import { isOracle, nativeSubscriptionMode } from './mode';
+import { exemptFromLlmTrajectory } from './mode';
 
 export function checkLlmTrajectory(context: RuleContext): void {
-  if ((isOracle(context) && context.options.allowOracleWithoutLlm) || nativeSubscriptionMode(context)) return;
+  if (exemptFromLlmTrajectory(context)) return;
   const facts = context.bundle.facts('llm', 'llm-trajectory');
   if (!facts) return;
   const file = context.bundle.pathOf('llm');
@@ -45,7 +45,9 @@ export function selectedExchanges(facts: LlmFacts): number[] {
   const groups = new Map<string, number[]>();
   exchanges.forEach((exchange, index) => {
     if (!exchange.completed) return;
-    groups.set(exchange.requestKey, [...(groups.get(exchange.requestKey) ?? []), index]);
+    const group = groups.get(exchange.requestKey);
+    if (group) group.push(index);
+    else groups.set(exchange.requestKey, [index]);
   });
   const selected: number[] = [];
   for (const indices of groups.values()) {

@@ -18,13 +18,18 @@ export function isNativeAcp(context: RuleContext): boolean {
   return isJsonObject(agentResult) && agentResult['usage_source'] === 'agent_native_acp' && !context.bundle.file('llm');
 }
 
+/** The validator's exemptions from the LLM trajectory: an oracle or a native-subscription rollout, with its flag. */
+export function exemptFromLlmTrajectory(context: RuleContext): boolean {
+  return (isOracle(context) && context.options.allowOracleWithoutLlm) || nativeSubscriptionMode(context);
+}
+
 /** The validator's native-subscription mode: its flag, and a native ACP rollout. */
 export function nativeSubscriptionMode(context: RuleContext): boolean {
   return context.options.allowNativeSubscriptionWithoutLlm && isNativeAcp(context);
 }
 
 const infraMarkers = ['missing required', 'api key', 'credential', 'provider', 'sandbox', 'docker', 'daytona', 'no space left', 'transport', 'pipe closed', 'connection'];
-export const errorFields = ['error', 'verifier_error', 'error_category', 'verifier_error_category'] as const;
+const errorFields = ['error', 'verifier_error', 'error_category', 'verifier_error_category'] as const;
 
 /** The error fields of result.json that name an infrastructure failure, with the marker found. */
 export function infraErrors(result: JsonObject | undefined): { field: (typeof errorFields)[number]; marker: string }[] {
@@ -32,10 +37,20 @@ export function infraErrors(result: JsonObject | undefined): { field: (typeof er
   return errorFields.flatMap((field) => {
     const value = result[field];
     if (value === null || value === undefined) return [];
-    const text = (typeof value === 'string' ? value : JSON.stringify(value)).toLowerCase();
+    const text = searchableText(value).toLowerCase();
     const marker = infraMarkers.find((candidate) => text.includes(candidate));
     return marker ? [{ field, marker }] : [];
   });
+}
+
+function searchableText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    // Nested deeper than JSON.stringify can go: no marker can be read from it.
+    return '';
+  }
 }
 
 /** error or verifier_error set, or a partial trajectory: the rollout did not end cleanly. */

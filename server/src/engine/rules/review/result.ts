@@ -29,7 +29,10 @@ export function checkResult(context: RuleContext): void {
 export function tokenTotal(result: JsonObject): number {
   for (const place of [result['agent_result'], result['token_usage'], result]) {
     if (!isJsonObject(place)) continue;
-    const number = (key: string) => (typeof place[key] === 'number' ? (place[key] as number) : undefined);
+    const number = (key: string) => {
+      const found = place[key];
+      return typeof found === 'number' ? found : undefined;
+    };
     const total = number('total_tokens') ?? number('n_total_tokens');
     if (total !== undefined) return total;
     for (const [input, output] of [
@@ -52,10 +55,15 @@ export function hasTiming(result: JsonObject): boolean {
 }
 
 function toolCallCount(result: JsonObject): number {
-  if (Number.isInteger(result['n_tool_calls'])) return result['n_tool_calls'] as number;
+  const count = result['n_tool_calls'];
+  if (isInteger(count)) return count;
   const usage = result['tool_usage'];
   if (!isJsonObject(usage)) return 0;
-  return Object.values(usage).reduce<number>((sum, value) => sum + (Number.isInteger(value) ? (value as number) : 0), 0);
+  return Object.values(usage).reduce<number>((sum, value) => sum + (isInteger(value) ? value : 0), 0);
+}
+
+function isInteger(value: unknown): value is number {
+  return Number.isInteger(value);
 }
 
 /** rewards.reward when rewards is an object, else the top-level reward. */

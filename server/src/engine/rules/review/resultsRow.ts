@@ -3,7 +3,7 @@
  * matches how the rollout ended, and a well-formed conversation.
  */
 import type { ResultsRowFact } from '../../facts/facts';
-import { isJsonObject, type JsonObject } from '../../parse/jsonKind';
+import { arrayOrEmpty, describeValue, isJsonObject, type JsonObject } from '../../parse/jsonKind';
 import type { Place, RuleContext } from '../context';
 import { selectedExchanges } from './llm';
 import { hasTerminalError, nativeSubscriptionMode } from './mode';
@@ -37,7 +37,7 @@ export function checkResultsRow(context: RuleContext, options: ResultsRowOptions
   const rowTask = info['task_id'] || info['task_name'] || value['task_name'];
   const resultTask = result?.['task_name'];
   if (rowTask && resultTask && rowTask !== resultTask) {
-    context.report('review-task-mismatch', at(['info', info['task_id'] ? 'task_id' : 'task_name']), `The results row is for task ${JSON.stringify(rowTask)}, but result.json is for ${JSON.stringify(resultTask)}.`);
+    context.report('review-task-mismatch', at(['info', info['task_id'] ? 'task_id' : 'task_name']), `The results row is for task ${describeValue(rowTask)}, but result.json is for ${describeValue(resultTask)}.`);
   }
   const trainingReady = info['training_ready'];
   if (typeof trainingReady !== 'boolean') {
@@ -59,7 +59,7 @@ export function checkResultsRow(context: RuleContext, options: ResultsRowOptions
     if (info['training_ready_reason'] !== null && info['training_ready_reason'] !== undefined) flag('A training-ready row must have training_ready_reason null.', ['info', 'training_ready_reason']);
     if (value['is_completed'] !== true) flag('A training-ready row must have is_completed true.', ['is_completed']);
     if (value['is_truncated'] === true) flag('A training-ready row must not be truncated.', ['is_truncated']);
-    if (value['stop_condition'] !== null && value['stop_condition'] !== undefined && value['stop_condition'] !== 'agent_completed') flag(`A training-ready row must stop on agent_completed, not ${JSON.stringify(value['stop_condition'])}.`, ['stop_condition']);
+    if (value['stop_condition'] !== null && value['stop_condition'] !== undefined && value['stop_condition'] !== 'agent_completed') flag(`A training-ready row must stop on agent_completed, not ${describeValue(value['stop_condition'])}.`, ['stop_condition']);
     checkTrainingData(context, value, result, flag);
   } else {
     if (typeof info['training_ready_reason'] !== 'string' || info['training_ready_reason'] === '') flag('A row that is not training-ready must say why (training_ready_reason).', ['info', 'training_ready_reason']);
@@ -80,15 +80,15 @@ function checkNativeSubscriptionRow(value: JsonObject, info: JsonObject, flag: F
   if (value['stop_condition'] !== 'agent_completed') flag('A native-subscription row must stop on agent_completed.', ['stop_condition']);
   if (value['completion'] !== null || !(Array.isArray(value['trajectory']) && value['trajectory'].length === 0)) flag('A native-subscription row must not synthesize training data (completion null, trajectory []).', ['completion']);
   if (!positiveTokens(value['token_usage'])) flag('A native-subscription row needs positive input and output tokens.', ['token_usage']);
-  if (value['reward'] == null && value['score'] == null) flag('A native-subscription row needs a reward or score.', ['reward']);
+  if (!hasRewardOrScore(value)) flag('A native-subscription row needs a reward or score.', ['reward']);
 }
 
 /** The extra checks of a training-ready row: its training data must match the LLM trajectory. */
 function checkTrainingData(context: RuleContext, value: JsonObject, result: JsonObject | undefined, flag: Flag): void {
   for (const key of ['prompt', 'completion', 'trajectory']) {
-    if (!Array.isArray(value[key]) || (value[key] as unknown[]).length === 0) flag(`A training-ready row needs a non-empty "${key}" list.`, [key]);
+    if (arrayOrEmpty(value[key]).length === 0) flag(`A training-ready row needs a non-empty "${key}" list.`, [key]);
   }
-  const steps = Array.isArray(value['trajectory']) ? (value['trajectory'] as unknown[]) : [];
+  const steps = arrayOrEmpty(value['trajectory']);
   const llm = context.bundle.facts('llm', 'llm-trajectory');
   if (llm && steps.length > 0) {
     const selected = selectedExchanges(llm);
@@ -103,23 +103,24 @@ function checkTrainingData(context: RuleContext, value: JsonObject, result: Json
         indices.add(extras['exchange_index']);
       }
     });
-    const expected = new Set(selected);
-    if (indices.size !== expected.size || [...indices].some((index) => !expected.has(index as number))) flag('The steps\u2019 exchange_index values are not the successful exchanges of the LLM trajectory.', ['trajectory']);
+    const expected: ReadonlySet<unknown> = new Set(selected);
+    if (indices.size !== expected.size || [...indices].some((index) => !expected.has(index))) flag('The steps\u2019 exchange_index values are not the successful exchanges of the LLM trajectory.', ['trajectory']);
   }
   if (!positiveTokens(value['token_usage'])) flag('A training-ready row needs positive input and output tokens.', ['token_usage']);
   const metrics = value['metrics'];
-  const resultTools = typeof result?.['n_tool_calls'] === 'number' && (result['n_tool_calls'] as number) > 0;
+  const resultToolCalls = result?.['n_tool_calls'];
+  const resultTools = typeof resultToolCalls === 'number' && resultToolCalls > 0;
   if (resultTools && !(isJsonObject(metrics) && typeof metrics['n_tool_calls'] === 'number' && metrics['n_tool_calls'] > 0)) flag('A training-ready row needs metrics.n_tool_calls when the rollout used tools.', ['metrics']);
-  if (value['reward'] == null && value['score'] == null) flag('A training-ready row needs a reward or score.', ['reward']);
+  if (!hasRewardOrScore(value)) flag('A training-ready row needs a reward or score.', ['reward']);
 }
 
 function checkMessages(context: RuleContext, file: string, row: ResultsRowFact, value: JsonObject): void {
   const useMessages = Array.isArray(value['messages']);
-  const messages: unknown[] = useMessages ? (value['messages'] as unknown[]) : [...asArray(value['prompt']), ...asArray(value['completion'])];
+  const messages = useMessages ? arrayOrEmpty(value['messages']) : [...arrayOrEmpty(value['prompt']), ...arrayOrEmpty(value['completion'])];
   const base = useMessages ? 'messages' : 'prompt';
   const at = (index?: number, key?: string): Place => {
     if (index === undefined) return context.inRecord(file, row.ref, [base]);
-    const promptLength = asArray(value['prompt']).length;
+    const promptLength = arrayOrEmpty(value['prompt']).length;
     const path = useMessages ? ['messages', index] : index < promptLength ? ['prompt', index] : ['completion', index - promptLength];
     return context.inRecord(file, row.ref, key ? [...path, key] : path, key ? 'key' : 'value');
   };
@@ -136,7 +137,7 @@ function checkMessages(context: RuleContext, file: string, row: ResultsRowFact, 
       return;
     }
     const role = message['role'];
-    if (typeof role !== 'string' || !roles.has(role)) report(at(index), `Role ${JSON.stringify(role)} is not one of system, user, assistant, tool.`);
+    if (typeof role !== 'string' || !roles.has(role)) report(at(index), `Role ${describeValue(role)} is not one of system, user, assistant, tool.`);
     if (role === 'system' && index !== 0) report(at(index), 'A system message may only come first.');
     if (role === 'assistant') assistants++;
     if (message['content'] === undefined && message['tool_calls'] === undefined) report(at(index), 'Each message needs content or tool_calls.');
@@ -165,13 +166,17 @@ function toolDefinitionsPresent(definitions: unknown): boolean {
   return Array.isArray(list) && list.length > 0 && list.every(isJsonObject);
 }
 
+export function hasRewardOrScore(row: JsonObject): boolean {
+  return row['reward'] != null || row['score'] != null;
+}
+
 /** Positive input and output tokens, final or not. */
 export function positiveTokens(usage: unknown): boolean {
   if (!isJsonObject(usage)) return false;
-  const positive = (...keys: string[]) => keys.some((key) => typeof usage[key] === 'number' && (usage[key] as number) > 0);
+  const positive = (...keys: string[]) =>
+    keys.some((key) => {
+      const count = usage[key];
+      return typeof count === 'number' && count > 0;
+    });
   return positive('final_input_tokens', 'input_tokens') && positive('final_output_tokens', 'output_tokens');
-}
-
-function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
 }
