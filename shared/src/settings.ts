@@ -3,6 +3,7 @@
  * settings UI; a test keeps the two in step.
  */
 import { ArtifactKind, isArtifactKind } from './artifactKinds';
+import { isJsonObject } from './jsonObject';
 
 export const settingsSection = 'rolloutEvidence';
 
@@ -35,7 +36,7 @@ export interface SettingsProblem {
  */
 export function sanitizeSettings(raw: unknown): { settings: RolloutEvidenceSettings; problems: SettingsProblem[] } {
   const problems: SettingsProblem[] = [];
-  const source = isPlainObject(raw) ? raw : {};
+  const source = isJsonObject(raw) ? raw : {};
 
   let maxNumberOfProblems = defaultSettings.maxNumberOfProblems;
   const rawMax = source['maxNumberOfProblems'];
@@ -52,7 +53,7 @@ export function sanitizeSettings(raw: unknown): { settings: RolloutEvidenceSetti
 
   const artifacts: Record<string, ArtifactKind> = Object.create(null);
   const rawArtifacts = source['artifacts'];
-  if (isPlainObject(rawArtifacts)) {
+  if (isJsonObject(rawArtifacts)) {
     for (const [pattern, kind] of Object.entries(rawArtifacts)) {
       if (pattern.trim() === '') {
         problems.push({ setting: `${settingsSection}.artifacts`, message: 'an empty pattern was ignored' });
@@ -81,8 +82,4 @@ export function sanitizeSettings(raw: unknown): { settings: RolloutEvidenceSetti
     settings: { artifacts, maxNumberOfProblems, allowOracleWithoutLlm: flag('allowOracleWithoutLlm'), allowNativeSubscriptionWithoutLlm: flag('allowNativeSubscriptionWithoutLlm') },
     problems,
   };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -43,8 +43,6 @@ export function rangeOnLine(line: number, startCharacter: number, endCharacter: 
   return { start: { line, character: startCharacter }, end: { line, character: endCharacter } };
 }
 
-export const severityRank: Readonly<Record<Severity, number>> = { error: 0, warning: 1, information: 2, hint: 3 };
-
 export function comparePositions(a: TextPosition, b: TextPosition): number {
   return a.line - b.line || a.character - b.character;
 }

@@ -11,7 +11,7 @@ export type Verdict = 'untrusted' | 'incomplete' | 'trusted-timeout' | 'trusted'
 
 export const verdicts: readonly Verdict[] = ['untrusted', 'incomplete', 'trusted-timeout', 'trusted'];
 
-export function effectOf(finding: Finding): Effect {
+function effectOf(finding: Finding): Effect {
   return finding.effect ?? codeInfo(finding.code).effect;
 }
 

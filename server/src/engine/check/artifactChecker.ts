@@ -8,7 +8,7 @@ import type { Finding } from '../findings';
 import { SchemaRegistry } from '../schema/validators';
 import { isTerminated, layoutOf, lineCount, lineText, relayout, type LineLayout } from '../text/lineLayout';
 import { linesOfFile, linesOfText, type SourceLine } from '../text/sourceLines';
-import { describeInvalidUtf8, firstInvalidUtf8Offset, isUtf8 } from '../text/utf8';
+import { invalidUtf8In, isUtf8, utf8ByteOrderMarkLength } from '../text/utf8';
 import { LineIndex } from '../text/lineIndex';
 import { checkJsonDocument } from './jsonCheck';
 import { FindingCollector } from './collector';
@@ -131,16 +131,10 @@ export class ArtifactChecker {
   }
 }
 
+/** For a file that is not UTF-8. */
 function invalidUtf8Finding(bytes: Buffer): Finding {
-  const offset = firstInvalidUtf8Offset(bytes);
-  const hasByteOrderMark = offset >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  // The prefix is well formed, so its decoded length places the bad byte where an editor shows it.
-  const prefix = bytes.subarray(hasByteOrderMark ? 3 : 0, offset).toString('utf8');
-  const position = new LineIndex(prefix).positionAt(prefix.length);
-  return {
-    code: 'not-utf8',
-    severity: 'error',
-    message: describeInvalidUtf8(bytes.subarray(offset), offset),
-    range: { start: position, end: { line: position.line, character: position.character + 1 } },
-  };
+  const bomBytes = utf8ByteOrderMarkLength(bytes);
+  const { before, message } = invalidUtf8In(bytes.subarray(bomBytes), bomBytes)!;
+  const position = new LineIndex(before).positionAt(before.length);
+  return { code: 'not-utf8', severity: 'error', message, range: { start: position, end: { line: position.line, character: position.character + 1 } } };
 }

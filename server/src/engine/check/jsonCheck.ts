@@ -8,6 +8,7 @@ import { jsonTypeOf, withArticle, type JsonObject } from '../parse/jsonKind';
 import { parseJsonText } from '../parse/jsonText';
 import { schemaFindings } from '../schema/schemaFindings';
 import type { RecordValidator } from '../schema/validators';
+import { byteOrderMarkLength } from '../text/lineLayout';
 import { LineIndex } from '../text/lineIndex';
 import { FindingCollector } from './collector';
 import type { CheckOptions, FileReport } from './report';
@@ -21,7 +22,7 @@ export function checkJsonDocument(
 ): FileReport {
   const collector = new FindingCollector(options.maxFindings);
   collector.addAll(earlierFindings);
-  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const body = text.slice(byteOrderMarkLength(text));
   const lines = new LineIndex(body);
   const documentKind = kind as DocumentFacts['kind'];
   let value: JsonObject | undefined;

@@ -37,7 +37,7 @@ export class JsonlCheck {
   private readonly collector: FindingCollector;
   private readonly facts: FactsBuilder;
   private records = 0;
-  private readonly kept: { outcomes: LineOutcome[]; placed: (Placed | undefined)[]; count: number } | undefined;
+  private readonly kept: { outcomes: LineOutcome[]; placed: (Placed | undefined)[] } | undefined;
 
   constructor(
     private readonly kind: ArtifactKind,
@@ -49,7 +49,7 @@ export class JsonlCheck {
     this.collector = new FindingCollector(options.maxFindings);
     this.facts = new FactsBuilder(kind);
     // Sized up front: a 100,000-line document would otherwise grow each array a dozen times per check.
-    this.kept = keepOutcomesOf ? { outcomes: new Array(keepOutcomesOf.lineCount), placed: new Array(keepOutcomesOf.lineCount), count: 0 } : undefined;
+    this.kept = keepOutcomesOf ? { outcomes: new Array(keepOutcomesOf.lineCount), placed: new Array(keepOutcomesOf.lineCount) } : undefined;
   }
 
   addLine(line: SourceLine): void {
@@ -65,7 +65,7 @@ export class JsonlCheck {
       this.collector.add({ code: 'not-utf8', severity: 'error', message, range: rangeOnLine(number, character, character + 1) });
     }
     const outcome = this.analyse(text);
-    this.keep(outcome, this.account(number, text, line.terminated, outcome, undefined));
+    this.keep(number, outcome, this.account(number, text, line.terminated, outcome, undefined));
   }
 
   /**
@@ -74,13 +74,13 @@ export class JsonlCheck {
    */
   reuseLine(number: number, terminated: boolean, outcome: LineOutcome, placedBefore: Placed | undefined, textOf: (line: number) => string): void {
     const readsText = outcome.syntax !== undefined || (outcome.fact !== undefined && this.facts.readsText(outcome.fact, number, placedBefore));
-    this.keep(outcome, this.account(number, readsText ? textOf(number) : '', terminated, outcome, placedBefore));
+    this.keep(number, outcome, this.account(number, readsText ? textOf(number) : '', terminated, outcome, placedBefore));
   }
 
-  private keep(outcome: LineOutcome, placed: Placed | undefined): void {
+  private keep(line: number, outcome: LineOutcome, placed: Placed | undefined): void {
     if (!this.kept) return;
-    this.kept.outcomes[this.kept.count] = outcome;
-    this.kept.placed[this.kept.count++] = placed;
+    this.kept.outcomes[line] = outcome;
+    this.kept.placed[line] = placed;
   }
 
   private account(number: number, text: string, terminated: boolean, outcome: LineOutcome, placedBefore: Placed | undefined): Placed | undefined {

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../../../shared/src/jsonObject';
 /** Names JSON value types the way messages should, distinguishing what `typeof` lumps together. */
 export type JsonTypeName = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null';
 
@@ -16,11 +17,7 @@ export function jsonTypeOf(value: unknown): JsonTypeName {
   }
 }
 
-export type JsonObject = Record<string, unknown>;
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isJsonObject, type JsonObject } from '../../../../shared/src/jsonObject';
 
 /** The value when it is an array, else none: for fields that hold a list when they hold anything usable. */
 export function arrayOrEmpty(value: unknown): readonly unknown[] {

@@ -60,7 +60,7 @@ function badCharacterInString(text: string, error: ParseError): { offset: number
   for (let index = error.offset + 1; index < end; index++) {
     const code = text.charCodeAt(index);
     if (error.error === ParseErrorCode.InvalidCharacter && code < 0x20) {
-      return { offset: index, length: 1, message: `Control character U+${code.toString(16).toUpperCase().padStart(4, '0')} must be escaped inside a string.` };
+      return { offset: index, length: 1, message: `Control character ${codeUnitLabel(code)} must be escaped inside a string.` };
     }
     if (text[index] !== '\\') continue;
     const escape = text.slice(index, index + 6);
@@ -80,7 +80,7 @@ function describeTextAt(text: string, offset: number): string {
   const character = text[offset]!;
   if (character === '\u0000') return 'a NUL byte';
   const code = character.charCodeAt(0);
-  if (code < 0x20) return `control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  if (code < 0x20) return `control character ${codeUnitLabel(code)}`;
   const token = /^[A-Za-z0-9_.+-]{1,24}/.exec(text.slice(offset, offset + 24))?.[0] ?? character;
   return JSON.stringify(token);
 }
@@ -122,4 +122,9 @@ function explainParseError(code: ParseErrorCode): string {
     default:
       return 'Invalid JSON';
   }
+}
+
+/** U+000A and the like. */
+function codeUnitLabel(code: number): string {
+  return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
 }

@@ -5,7 +5,10 @@
  * unchanged start and the unchanged end are looked at again, so a one-line edit of a 100,000-line
  * document does not split the other 99,999 lines anew.
  */
-const byteOrderMark = '\uFEFF';
+/** 1 when the text starts with a byte order mark, which is not part of its first line; else 0. */
+export function byteOrderMarkLength(text: string): number {
+  return text.startsWith('\uFEFF') ? 1 : 0;
+}
 
 export interface LineLayout {
   readonly text: string;
@@ -28,7 +31,7 @@ export interface Relayout {
 
 export function layoutOf(text: string): LineLayout {
   const starts: number[] = [];
-  appendStarts(text, text.startsWith(byteOrderMark) ? 1 : 0, text.length, starts);
+  appendStarts(text, byteOrderMarkLength(text), text.length, starts);
   return { text, starts };
 }
 
@@ -63,7 +66,7 @@ export function relayout(previous: LineLayout, text: string): Relayout {
 
   // The shared end may reach back over the newline that ends the last unchanged line, no further: so
   // the lines it holds start, in the new text, after the unchanged lines at the start.
-  const changedStart = unchangedBefore === 0 ? (text.startsWith(byteOrderMark) ? 1 : 0) : starts[unchangedBefore]!;
+  const changedStart = unchangedBefore === 0 ? byteOrderMarkLength(text) : starts[unchangedBefore]!;
   const most = Math.min(before.length, text.length);
   const suffixChars = commonSuffixLength(before, text, Math.min(most, most - changedStart + 1));
   const sharedEndStart = before.length - suffixChars;

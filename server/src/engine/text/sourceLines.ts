@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { isTerminated, layoutOf, lineCount, lineText } from './lineLayout';
-import { describeInvalidUtf8, firstInvalidUtf8Offset, isUtf8 } from './utf8';
+import { invalidUtf8In, isUtf8, utf8ByteOrderMarkLength } from './utf8';
 
 export interface SourceLine {
   /** 0-based line number. */
@@ -96,16 +96,9 @@ function lineOfBytes(
   if (lineBytes > maxLineBytes) return { number, text: '', terminated, oversizedBytes: lineBytes };
   let bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, lineBytes);
   if (bytes.length > 0 && bytes[bytes.length - 1] === 13) bytes = bytes.subarray(0, bytes.length - 1);
-  let bomBytes = 0;
-  if (number === 0 && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-    bomBytes = 3;
-    bytes = bytes.subarray(3);
-  }
+  const bomBytes = number === 0 ? utf8ByteOrderMarkLength(bytes) : 0;
+  bytes = bytes.subarray(bomBytes);
   const text = bytes.toString('utf8');
-  if (isUtf8(bytes)) return { number, text, terminated };
-  const badOffset = firstInvalidUtf8Offset(bytes);
-  // Everything before the first bad byte is well formed, so it decodes to exactly the editor's columns.
-  const character = bytes.subarray(0, badOffset).toString('utf8').length;
-  const message = describeInvalidUtf8(bytes.subarray(badOffset), fileOffset + bomBytes + badOffset);
-  return { number, text, terminated, invalidUtf8: { character, message } };
+  const invalid = isUtf8(bytes) ? undefined : invalidUtf8In(bytes, fileOffset + bomBytes);
+  return invalid ? { number, text, terminated, invalidUtf8: { character: invalid.before.length, message: invalid.message } } : { number, text, terminated };
 }

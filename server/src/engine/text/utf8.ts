@@ -7,7 +7,7 @@ import { isUtf8 } from 'node:buffer';
 export { isUtf8 };
 
 /** Offset of the first byte that does not start or continue a well-formed UTF-8 sequence, or -1. */
-export function firstInvalidUtf8Offset(bytes: Uint8Array): number {
+function firstInvalidUtf8Offset(bytes: Uint8Array): number {
   let index = 0;
   while (index < bytes.length) {
     const lead = bytes[index]!;
@@ -45,12 +45,28 @@ function isWellFormedSequence(bytes: Uint8Array, index: number, length: number):
   return true;
 }
 
+/** 3 when the bytes start with the UTF-8 byte order mark, which is not part of the text; else 0. */
+export function utf8ByteOrderMarkLength(bytes: Uint8Array): number {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+}
+
+/**
+ * Where `bytes` (found at `offsetInFile`) stop being UTF-8: the text before the first bad byte, whose
+ * length places that byte where an editor shows it (everything before it is well formed, so it decodes
+ * exactly), and what to say of it. Undefined when the bytes are well formed.
+ */
+export function invalidUtf8In(bytes: Uint8Array, offsetInFile: number): { readonly before: string; readonly message: string } | undefined {
+  const offset = firstInvalidUtf8Offset(bytes);
+  if (offset === -1) return undefined;
+  return { before: Buffer.from(bytes.buffer, bytes.byteOffset, offset).toString('utf8'), message: describeInvalidUtf8(bytes.subarray(offset), offsetInFile + offset) };
+}
+
 /** A UTF-16 byte order mark means the file was saved in the wrong encoding, not that it is corrupt. */
-export function looksLikeUtf16(bytes: Uint8Array): boolean {
+function looksLikeUtf16(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
 }
 
-export function describeInvalidUtf8(bytes: Uint8Array, offsetInFile: number): string {
+function describeInvalidUtf8(bytes: Uint8Array, offsetInFile: number): string {
   if (offsetInFile === 0 && looksLikeUtf16(bytes)) {
     return 'The file is UTF-16 (it starts with a UTF-16 byte order mark); BenchFlow artifacts are UTF-8.';
   }
