@@ -5,8 +5,9 @@
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
 import type { ActionFact, ArtifactFacts, LifecycleFact, LlmExchangeFact, ResultsRowFact, RewardsFacts, TimeoutFact, ToolCallFact } from './facts';
 import type { RowFact } from './rows';
+import { isAdapterTerminal } from './toolCallIndex';
 
-const terminalStatuses = new Set(['completed', 'failed', 'cancelled']);
+type TrajectoryRowFact = Extract<RowFact, { kind: 'trajectory-row' }>;
 
 /**
  * The facts one line became, with the line they were placed on. Handed back for a line an edit did not
@@ -28,7 +29,6 @@ export class FactsBuilder {
   private untypedRows = 0;
   private readonly toolCalls: ToolCallFact[] = [];
   private lastTimeout: TimeoutFact | undefined;
-  private timeoutRows = 0;
   private readonly lifecycles: LifecycleFact[] = [];
   private readonly actions: ActionFact[] = [];
   private readonly exchanges: LlmExchangeFact[] = [];
@@ -43,7 +43,7 @@ export class FactsBuilder {
    */
   readsText(fact: RowFact, line: number, before: Placed | undefined): boolean {
     if (before?.line === line) return false;
-    return fact.kind !== 'trajectory-row' || fact.toolCall !== undefined || fact.timeout !== undefined || fact.lifecycle !== undefined;
+    return fact.kind !== 'trajectory-row' || keepsTrajectoryRow(fact);
   }
 
   // The trajectory and action paths are written without spreads or closures: they run for every record
@@ -56,13 +56,10 @@ export class FactsBuilder {
         this.rows++;
         if (fact.agentSide) this.agentSideRows++;
         if (!fact.typed) this.untypedRows++;
-        if (!fact.toolCall && !fact.timeout && !fact.lifecycle) return undefined;
+        if (!keepsTrajectoryRow(fact)) return undefined;
         const placed = before?.line === line ? before : placeTrajectoryRow(fact, line, text);
         if (placed.toolCall) this.toolCalls.push(placed.toolCall);
-        if (placed.timeout) {
-          this.lastTimeout = placed.timeout;
-          this.timeoutRows++;
-        }
+        if (placed.timeout) this.lastTimeout = placed.timeout;
         if (placed.lifecycle) this.lifecycles.push(placed.lifecycle);
         return placed;
       }
@@ -99,7 +96,6 @@ export class FactsBuilder {
           untypedRows: this.untypedRows,
           toolCalls: this.toolCalls,
           ...(this.lastTimeout ? { lastTimeout: this.lastTimeout } : {}),
-          timeoutRows: this.timeoutRows,
           lifecycles: this.lifecycles,
         };
       case 'action-records':
@@ -116,8 +112,13 @@ export class FactsBuilder {
   }
 }
 
+/** A row the rules read: a tool call, a timeout marker or a lifecycle annotation. */
+function keepsTrajectoryRow(fact: TrajectoryRowFact): boolean {
+  return fact.toolCall !== undefined || fact.timeout !== undefined || fact.lifecycle !== undefined;
+}
+
 /** A tool call keeps its text only when a rule may point inside it: unresolved, or ended by the framework. */
-function placeTrajectoryRow(fact: Extract<RowFact, { kind: 'trajectory-row' }>, line: number, text: string): Placed {
+function placeTrajectoryRow(fact: TrajectoryRowFact, line: number, text: string): Placed {
   const call = fact.toolCall;
   const timeout = fact.timeout;
   const lifecycle = fact.lifecycle;
@@ -130,7 +131,7 @@ function placeTrajectoryRow(fact: Extract<RowFact, { kind: 'trajectory-row' }>, 
           status: call.status,
           terminalSource: call.terminalSource,
           effects: call.effects,
-          ref: !isTerminalStatus(call.status) || call.terminalSource !== undefined ? { line, length, text } : { line, length },
+          ref: isAdapterTerminal(call) ? { line, length } : { line, length, text },
         }
       : undefined,
     timeout: timeout ? { pendingIds: timeout.pendingIds, complete: timeout.complete, ref: { line, length, text } } : undefined,
@@ -146,8 +147,4 @@ function placeTrajectoryRow(fact: Extract<RowFact, { kind: 'trajectory-row' }>, 
         }
       : undefined,
   };
-}
-
-export function isTerminalStatus(status: unknown): boolean {
-  return typeof status === 'string' && terminalStatuses.has(status);
 }

@@ -48,7 +48,6 @@ export interface TrajectoryFacts {
   readonly toolCalls: readonly ToolCallFact[];
   /** The last agent_timeout row: BenchFlow writes one, at the end; the rules judge the last. */
   readonly lastTimeout?: TimeoutFact;
-  readonly timeoutRows: number;
   readonly lifecycles: readonly LifecycleFact[];
 }
 
@@ -57,7 +56,6 @@ export interface QuiescenceFact {
   readonly uid: unknown;
   readonly mode: unknown;
   readonly survivors: unknown;
-  readonly returnCode: unknown;
   readonly final: unknown;
 }
 

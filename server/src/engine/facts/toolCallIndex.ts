@@ -3,7 +3,6 @@
  * of a rollout; the index is made once per version of the trajectory's facts, and only when a rule asks
  * (a check of the file on its own never does).
  */
-import { isTerminalStatus } from './builder';
 import type { ToolCallFact, TrajectoryFacts } from './facts';
 
 export interface ToolCallIndex {
@@ -17,6 +16,17 @@ export interface ToolCallIndex {
   readonly endedByFramework: readonly ToolCallFact[];
   /** Rows by string status. */
   readonly statusCounts: ReadonlyMap<string, number>;
+}
+
+const terminalStatuses = new Set(['completed', 'failed', 'cancelled']);
+
+export function isTerminalStatus(status: unknown): boolean {
+  return typeof status === 'string' && terminalStatuses.has(status);
+}
+
+/** Terminal as the adapter reported it: a terminal status that no framework terminal_source claims. */
+export function isAdapterTerminal(call: Pick<ToolCallFact, 'status' | 'terminalSource'>): boolean {
+  return isTerminalStatus(call.status) && call.terminalSource === undefined;
 }
 
 // Facts are never changed once built, so the index of a facts object never goes stale.

@@ -8,7 +8,7 @@ import type { DocumentFacts, RecordRef } from '../facts/facts';
 import { rangeOnLine, type BundleFinding, type RelatedEvidence, type Severity, type TextRange } from '../findings';
 import { locate, parseTreeSafely, type JsonPath, type SyntaxNode } from '../parse/jsonTree';
 import { LineIndex } from '../text/lineIndex';
-import { analyseCommand, type CommandEvidence, type SandboxUser } from '../shell/evidence';
+import { analyseCommand, sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
 import type { Step } from './timeline';
 
 export interface RuleOptions {
@@ -39,7 +39,7 @@ export class CommandEvidenceCache {
   constructor(private readonly maxEntries = 10_000) {}
 
   evidenceOf(command: string, user: SandboxUser | undefined): CommandEvidence {
-    const key = `${user?.name ?? ''}\u0000${user?.uid ?? ''}\u0000${command}`;
+    const key = `${sandboxUserKey(user)}\u0000${command}`;
     let evidence = this.entries.get(key);
     if (!evidence) {
       evidence = analyseCommand(command, user);
@@ -117,7 +117,20 @@ export class RuleContext {
 
   /** A JSON artifact, or the key or value at `path` inside it. */
   inDocument(file: string, document: DocumentFacts | undefined, path: JsonPath = [], part: 'value' | 'key' = 'value'): Place {
-    return document ? this.inJsonText(file, document.text, path, part) : { file, range: rangeOnLine(0, 0, 0) };
+    return document ? this.inJsonText(file, document.text, path, part) : this.atStart(file);
+  }
+
+  /** The start of a file: for findings about the file as a whole. */
+  atStart(file: string): Place {
+    return { file, range: rangeOnLine(0, 0, 0) };
+  }
+
+  /** Where a finding about the whole rollout goes: result.json, else another file of the bundle. */
+  rolloutPlace(): Place {
+    const result = this.bundle.file('result');
+    if (result) return this.inDocument(result.path, this.bundle.facts('result', 'result'));
+    const first = this.bundle.file('config') ?? this.bundle.file('trajectory') ?? this.bundle.files[0];
+    return this.atStart(first?.path ?? this.bundle.pathOf('result'));
   }
 
   /** The key or value at `path` in a file of JSON text, or its start. */

@@ -66,7 +66,7 @@ export function checkQuiescence(context: RuleContext, timeline: Timeline, sandbo
   const postKill = positives.filter((positive) => positive > lastKill);
   const proofIndex = postKill.filter((positive) => firstGrading === -1 || positive < firstGrading).at(-1);
   if (sandboxUser.kind === 'unknown') {
-    context.report('quiescence-unproven', anchor(context), `Whether a sandbox user had to be proven quiescent is unknown: ${sandboxUser.why}. BenchFlow's default sandbox user is "agent".`, { severity: 'warning' });
+    context.report('quiescence-unproven', context.rolloutPlace(), `Whether a sandbox user had to be proven quiescent is unknown: ${sandboxUser.why}. BenchFlow's default sandbox user is "agent".`, { severity: 'warning' });
     return { applies: true, failures, ...(proofIndex !== undefined ? { proof: sequence[proofIndex]!.step } : {}) };
   }
   const user = sandboxUser.user.name;
@@ -82,7 +82,7 @@ export function checkQuiescence(context: RuleContext, timeline: Timeline, sandbo
     );
   } else if (positives.length > 0) {
     const kill = sequence[lastKill]!.step;
-    const observation = sequence[positives.at(-1)!]!.step;
+    const observation = sequence[lastPositive]!.step;
     failures.push(
       context.report('quiescence-stale', killPlace(context, file, kill), `The last positive observation of "${user}" (line ${observation.action.ref.line + 1}) was made before this kill attempt, so nothing checked the result of the last kill.`, {
         related: [context.related(context.inRecord(file, observation.action.ref), 'the observation, made before the last kill')],
@@ -121,13 +121,5 @@ function commandText(step: Step, span: Span): string {
 
 function sandboxUserPlace(context: RuleContext): Place {
   const config = context.bundle.file('config');
-  return config ? context.inDocument(config.path, context.bundle.facts('config', 'config'), ['sandbox_user']) : anchor(context);
-}
-
-/** Where a finding about the whole rollout goes: result.json, else another file of the bundle. */
-export function anchor(context: RuleContext): Place {
-  const result = context.bundle.file('result');
-  if (result) return context.inDocument(result.path, context.bundle.facts('result', 'result'));
-  const first = context.bundle.file('config') ?? context.bundle.file('trajectory') ?? context.bundle.files[0];
-  return { file: first?.path ?? context.bundle.pathOf('result'), range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+  return config ? context.inDocument(config.path, context.bundle.facts('config', 'config'), ['sandbox_user']) : context.rolloutPlace();
 }

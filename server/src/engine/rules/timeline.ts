@@ -9,10 +9,8 @@
  */
 import type { ActionFact, ActionRecord, QuiescenceFact } from '../facts/facts';
 import { describeValue, isJsonObject } from '../parse/jsonKind';
-import type { CommandEvidence, SandboxUser } from '../shell/evidence';
-import type { Place, RuleContext } from './context';
-
-export type { Place };
+import { sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
+import type { RuleContext } from './context';
 
 export type ObservationOutcome = 'quiescent' | 'survivors' | 'unobservable' | 'unknown' | 'intermediate';
 
@@ -75,8 +73,8 @@ export interface Timeline {
   readonly timed: readonly Step[];
   /** Execs whose command cannot be read, or whose process outcome is missing where it matters. */
   readonly execFaults: readonly Step[];
-  /** Successful starts of the verifier service. */
-  readonly verifierStarts: readonly Step[];
+  /** The first successful start of the verifier service. */
+  readonly verifierStart: Step | undefined;
   /** Execs in the verifier service. */
   readonly verifierExecs: readonly Step[];
   readonly gradings: readonly Step[];
@@ -84,12 +82,12 @@ export interface Timeline {
 
 export function buildTimeline(context: RuleContext, user: SandboxUser | undefined): Timeline {
   const actions = context.bundle.facts('actions', 'action-records')?.actions ?? [];
-  const userKey = `${user?.name ?? ''}\u0000${user?.uid ?? ''}`;
+  const userKey = sandboxUserKey(user);
   const kept = context.caches.timelines?.get(context.bundle.root);
   const previous = kept?.user === userKey ? kept.steps : [];
   // Lines after an insertion or deletion moved by this many records.
   const shift = previous.length - actions.length;
-  const timeline = { steps: new Array<Step>(actions.length), eventful: [] as Step[], timed: [] as Step[], execFaults: [] as Step[], verifierStarts: [] as Step[], verifierExecs: [] as Step[], gradings: [] as Step[] };
+  const timeline = { steps: new Array<Step>(actions.length), eventful: [] as Step[], timed: [] as Step[], execFaults: [] as Step[], verifierStart: undefined as Step | undefined, verifierExecs: [] as Step[], gradings: [] as Step[] };
   for (let index = 0; index < actions.length; index++) {
     const action = actions[index]!;
     const step = keptStep(previous, index, action) ?? keptStep(previous, index + shift, action) ?? { action, reading: readingOf(context, action.record, user) };
@@ -98,7 +96,7 @@ export function buildTimeline(context: RuleContext, user: SandboxUser | undefine
     if (reading.events.length > 0) timeline.eventful.push(step);
     if (reading.time) timeline.timed.push(step);
     if (hasExecFault(step)) timeline.execFaults.push(step);
-    if (reading.kind === 'sidecar-start' && reading.transportOk && (action.record.service === undefined || reading.inVerifierService)) timeline.verifierStarts.push(step);
+    if (reading.kind === 'sidecar-start' && reading.transportOk && (action.record.service === undefined || reading.inVerifierService)) timeline.verifierStart ??= step;
     if (reading.kind === 'exec' && reading.inVerifierService) timeline.verifierExecs.push(step);
     if (reading.grading) timeline.gradings.push(step);
   }
@@ -131,7 +129,7 @@ function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser
     case 'StartBenchGuardVerifierService':
       return reading('sidecar-start', traits);
     case 'SandboxUserQuiescence':
-      return record.quiescence ? quiescenceReading(record.quiescence, user, traits) : reading('other', traits);
+      return record.quiescence ? quiescenceReading(record.quiescence, record.returnCode, user, traits) : reading('other', traits);
     case 'SandboxExec': {
       if (typeof record.command !== 'string') return reading('exec', traits);
       const evidence = context.caches.commands.evidenceOf(record.command, user);
@@ -164,18 +162,18 @@ function reading(kind: ActionReading['kind'], traits: RecordTraits, parts: Parti
   };
 }
 
-function quiescenceReading(fact: QuiescenceFact, user: SandboxUser | undefined, traits: RecordTraits): ActionReading {
+function quiescenceReading(fact: QuiescenceFact, returnCode: unknown, user: SandboxUser | undefined, traits: RecordTraits): ActionReading {
   // An observation of another user proves nothing about this rollout's sandbox user.
   if (user && !observesUser(fact.sandboxUser, fact.uid, user)) return reading('quiescence', traits);
   const survivors = Array.isArray(fact.survivors) ? fact.survivors : [];
   const survivorPids = survivors.flatMap((survivor) => (isJsonObject(survivor) && typeof survivor['pid'] === 'number' ? [survivor['pid']] : []));
   const outcome: ObservationOutcome = !traits.transportOk
     ? 'unobservable'
-    : fact.returnCode === 2
+    : returnCode === 2
       ? 'unobservable'
-      : fact.returnCode === 1 || survivors.length > 0
+      : returnCode === 1 || survivors.length > 0
         ? 'survivors'
-        : fact.returnCode === 0
+        : returnCode === 0
           ? fact.final === true
             ? 'quiescent'
             : 'intermediate'
@@ -244,7 +242,7 @@ export function checkExecRecords(context: RuleContext, timeline: Timeline): void
 }
 
 /** Milliseconds for ISO 8601 and for Python's str(datetime) ("2026-08-22 10:00:00.000001"). */
-export function parseTimestamp(value: unknown): number | undefined {
+function parseTimestamp(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
   const match = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?$/.exec(value.trim());
   if (!match) return undefined;

@@ -4,9 +4,9 @@
  * timeout marker, result.json and results.jsonl must say the same about which calls were pending and
  * whether the trajectory is complete.
  */
-import { isTerminalStatus } from '../facts/builder';
-import type { DocumentFacts, LifecycleFact, RecordRef, ToolCallFact } from '../facts/facts';
-import { toolCallIndexOf } from '../facts/toolCallIndex';
+import type { DocumentFacts, LifecycleFact, RecordRef, TimeoutFact, ToolCallFact } from '../facts/facts';
+import type { RelatedEvidence } from '../findings';
+import { isAdapterTerminal, toolCallIndexOf } from '../facts/toolCallIndex';
 import { describeValue, isJsonObject } from '../parse/jsonKind';
 import type { Place, RuleContext } from './context';
 import type { QuiescenceResult } from './quiescence';
@@ -14,6 +14,12 @@ import type { QuiescenceResult } from './quiescence';
 export interface TrajectoryResult {
   /** Tool calls neither terminal nor ended by the framework after proven quiescence; undefined without a trajectory. */
   readonly unresolved?: readonly ToolCallFact[];
+}
+
+/** The calls left unresolved, with a related place on each one's status, made once for every finding that lists them. */
+interface Unresolved {
+  readonly calls: ToolCallFact[];
+  readonly related: RelatedEvidence[];
 }
 
 export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResult): TrajectoryResult {
@@ -41,15 +47,16 @@ export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResu
   }
   for (const call of calls.endedByFramework) checkPrototypeLifecycle(context, file, call, quiescence);
 
-  const unresolved: ToolCallFact[] = [];
+  const unresolved: Unresolved = { calls: [], related: [] };
   const timeout = facts.lastTimeout;
-  const listed = new Set(Array.isArray(timeout?.pendingIds) ? timeout.pendingIds.filter((id): id is string => typeof id === 'string') : []);
+  const listed = pendingIdsOf(timeout?.pendingIds);
   for (const call of open) {
     const id = typeof call.id === 'string' ? call.id : undefined;
     const endedByFramework = id !== undefined && annotated.has(id) && proof !== undefined;
     const status = context.inRecord(file, call.ref, ['status']);
     if (!endedByFramework) {
-      unresolved.push(call);
+      unresolved.calls.push(call);
+      unresolved.related.push(context.related(status, 'an unresolved tool call'));
       const related = timeout && id !== undefined && listed.has(id) ? [context.related(context.inRecord(file, timeout.ref, ['pending_tool_call_ids']), 'listed as pending by the timeout marker')] : [];
       context.report('tool-pending', status, `Tool call ${describeValue(call.id)} is still ${describeValue(call.status)}: no terminal update arrived${annotated.has(id ?? '') ? ', and its framework lifecycle annotation is not backed by proven quiescence' : ''}. Its effects, and whether it is still running, are unknown.`, { related });
     }
@@ -61,11 +68,11 @@ export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResu
     }
   }
 
-  if (timeout) checkTimeoutRow(context, file, timeout.ref, timeout.pendingIds, timeout.complete, rowsById, open, unresolved);
+  if (timeout) checkTimeoutRow(context, file, timeout, rowsById, open, unresolved);
   checkResultClaims(context, file, result, rowsById, open, unresolved);
-  checkTimeoutMarker(context, result, facts.timeoutRows > 0);
+  checkTimeoutMarker(context, result, timeout !== undefined);
   checkStatusCounts(context, file, result, calls.statusCounts);
-  return { unresolved };
+  return { unresolved: unresolved.calls };
 }
 
 /** Returns the id of the call the annotation ends when it is well formed (whether or not quiescence backs it). */
@@ -79,7 +86,7 @@ function checkLifecycle(context: RuleContext, file: string, lifecycle: Lifecycle
     context.report('lifecycle-overclaims', at('tool_call_id'), `This annotation ends tool call ${describeValue(id)}, which the trajectory never started.`);
     wellFormed = false;
   } else {
-    const terminal = rows.find((row) => isTerminalStatus(row.status) && row.terminalSource === undefined);
+    const terminal = rows.find(isAdapterTerminal);
     if (terminal) {
       context.report('lifecycle-overclaims', at('tool_call_id'), `The adapter already reported tool call ${describeValue(id)} as ${describeValue(terminal.status)}; a framework annotation must not override it.`, {
         related: [context.related(context.inRecord(file, terminal.ref), 'the adapter-reported status')],
@@ -141,19 +148,18 @@ function checkPendingList(
   where: string,
 ): void {
   if (!Array.isArray(pendingIds)) return;
-  const listed = new Set<string>();
   pendingIds.forEach((id, index) => {
     if (typeof id !== 'string') return;
-    listed.add(id);
     const row = rowsById.get(id)?.at(-1);
     if (!row) {
       context.report('timeout-pending-mismatch', listPlace(index), `${capitalized(where)} lists ${describeValue(id)} as pending, but no tool_call row has that id.`);
-    } else if (isTerminalStatus(row.status) && row.terminalSource === undefined) {
+    } else if (isAdapterTerminal(row)) {
       context.report('timeout-pending-mismatch', listPlace(index), `${capitalized(where)} lists ${describeValue(id)} as pending, but its row says ${describeValue(row.status)}.`, {
         related: [context.related(context.inRecord(trajectoryFile, row.ref, ['status']), 'the tool call row')],
       });
     }
   });
+  const listed = pendingIdsOf(pendingIds);
   for (const call of openCalls) {
     if (typeof call.id !== 'string' || listed.has(call.id)) continue;
     context.report('timeout-pending-mismatch', context.inRecord(trajectoryFile, call.ref, ['tool_call_id']), `Tool call ${describeValue(call.id)} is ${describeValue(call.status)}, but ${where} does not list it as pending.`, {
@@ -162,34 +168,31 @@ function checkPendingList(
   }
 }
 
-function checkTimeoutRow(
-  context: RuleContext,
-  file: string,
-  ref: RecordRef,
-  pendingIds: unknown,
-  complete: unknown,
-  rowsById: ReadonlyMap<string, readonly ToolCallFact[]>,
-  openCalls: readonly ToolCallFact[],
-  unresolved: readonly ToolCallFact[],
-): void {
-  checkPendingList(context, file, (index) => context.inRecord(file, ref, index === -1 ? ['pending_tool_call_ids'] : ['pending_tool_call_ids', index]), pendingIds, rowsById, openCalls, 'the agent_timeout row');
-  if (complete === true && unresolved.length > 0) {
-    context.report('terminal-claim-contradicted', context.inRecord(file, ref, ['terminal_trajectory_complete']), `terminal_trajectory_complete is true, but ${describeUnresolved(unresolved)} unresolved.`, {
-      related: unresolved.map((call) => context.related(context.inRecord(file, call.ref, ['status']), 'an unresolved tool call')),
+/** The ids a pending list names, when it is a list. */
+function pendingIdsOf(pendingIds: unknown): ReadonlySet<string> {
+  return new Set(Array.isArray(pendingIds) ? pendingIds.filter((id): id is string => typeof id === 'string') : []);
+}
+
+function checkTimeoutRow(context: RuleContext, file: string, timeout: TimeoutFact, rowsById: ReadonlyMap<string, readonly ToolCallFact[]>, openCalls: readonly ToolCallFact[], unresolved: Unresolved): void {
+  const { ref } = timeout;
+  checkPendingList(context, file, (index) => context.inRecord(file, ref, index === -1 ? ['pending_tool_call_ids'] : ['pending_tool_call_ids', index]), timeout.pendingIds, rowsById, openCalls, 'the agent_timeout row');
+  if (timeout.complete === true && unresolved.calls.length > 0) {
+    context.report('terminal-claim-contradicted', context.inRecord(file, ref, ['terminal_trajectory_complete']), `terminal_trajectory_complete is true, but ${describeUnresolved(unresolved.calls)} unresolved.`, {
+      related: unresolved.related,
     });
   }
 }
 
-function checkResultClaims(context: RuleContext, trajectoryFile: string, result: DocumentFacts | undefined, rowsById: ReadonlyMap<string, readonly ToolCallFact[]>, openCalls: readonly ToolCallFact[], unresolved: readonly ToolCallFact[]): void {
-  const related = () => unresolved.map((call) => context.related(context.inRecord(trajectoryFile, call.ref, ['status']), 'an unresolved tool call'));
+function checkResultClaims(context: RuleContext, trajectoryFile: string, result: DocumentFacts | undefined, rowsById: ReadonlyMap<string, readonly ToolCallFact[]>, openCalls: readonly ToolCallFact[], unresolved: Unresolved): void {
+  const { related } = unresolved;
   const value = result?.value;
   if (result && value) {
     const resultFile = context.bundle.pathOf('result');
     const info = value['agent_timeout_info'];
     if (isJsonObject(info)) {
       checkPendingList(context, trajectoryFile, (index) => context.inDocument(resultFile, result, index === -1 ? ['agent_timeout_info', 'pending_tool_call_ids'] : ['agent_timeout_info', 'pending_tool_call_ids', index]), info['pending_tool_call_ids'], rowsById, openCalls, "result.json's agent_timeout_info");
-      if (info['terminal_trajectory_complete'] === true && unresolved.length > 0) {
-        context.report('terminal-claim-contradicted', context.inDocument(resultFile, result, ['agent_timeout_info', 'terminal_trajectory_complete']), `agent_timeout_info.terminal_trajectory_complete is true, but ${describeUnresolved(unresolved)} unresolved.`, { related: related() });
+      if (info['terminal_trajectory_complete'] === true && unresolved.calls.length > 0) {
+        context.report('terminal-claim-contradicted', context.inDocument(resultFile, result, ['agent_timeout_info', 'terminal_trajectory_complete']), `agent_timeout_info.terminal_trajectory_complete is true, but ${describeUnresolved(unresolved.calls)} unresolved.`, { related });
       }
     }
     const summary = value['trajectory_summary'];
@@ -197,14 +200,14 @@ function checkResultClaims(context: RuleContext, trajectoryFile: string, result:
       [['partial_trajectory'], value['partial_trajectory']],
       [['trajectory_summary', 'partial_trajectory'], isJsonObject(summary) ? summary['partial_trajectory'] : undefined],
     ] as const) {
-      if (claim === false && unresolved.length > 0) {
-        context.report('terminal-claim-contradicted', context.inDocument(resultFile, result, path), `${path.join('.')} is false, but ${describeUnresolved(unresolved)} unresolved.`, { related: related() });
+      if (claim === false && unresolved.calls.length > 0) {
+        context.report('terminal-claim-contradicted', context.inDocument(resultFile, result, path), `${path.join('.')} is false, but ${describeUnresolved(unresolved.calls)} unresolved.`, { related });
       }
     }
   }
   const row = context.bundle.facts('results', 'results')?.rows[0];
-  if (row && row.value['is_truncated'] === false && unresolved.length > 0) {
-    context.report('terminal-claim-contradicted', context.inRecord(context.bundle.pathOf('results'), row.ref, ['is_truncated']), `is_truncated is false, but ${describeUnresolved(unresolved)} unresolved.`, { related: related() });
+  if (row && row.value['is_truncated'] === false && unresolved.calls.length > 0) {
+    context.report('terminal-claim-contradicted', context.inRecord(context.bundle.pathOf('results'), row.ref, ['is_truncated']), `is_truncated is false, but ${describeUnresolved(unresolved.calls)} unresolved.`, { related });
   }
 }
 
@@ -235,7 +238,7 @@ function checkStatusCounts(context: RuleContext, trajectoryFile: string, result:
     .map((status) => `${describeValue(status)}: ${describeValue(claimed[status] ?? 0)} claimed, ${actual.get(status) ?? 0} in the trajectory`);
   if (differences.length === 0) return;
   context.report('status-counts-mismatch', context.inDocument(context.bundle.pathOf('result'), result, ['trajectory_summary', 'tool_call_status_counts']), `trajectory_summary.tool_call_status_counts disagrees with the tool_call rows (${differences.join('; ')}).`, {
-    related: [context.related({ file: trajectoryFile, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, 'the trajectory the counts describe')],
+    related: [context.related(context.atStart(trajectoryFile), 'the trajectory the counts describe')],
   });
 }
 

@@ -10,7 +10,7 @@ import { describeValue, isJsonObject } from '../parse/jsonKind';
 import type { Place, RuleContext } from './context';
 import { verifierService, type Timeline } from './timeline';
 
-export function separateVerifierDeclared(context: RuleContext): boolean {
+function separateVerifierDeclared(context: RuleContext): boolean {
   const preflight = context.bundle.facts('preflight', 'preflight')?.value;
   const report = preflight?.['report'];
   const binding = isJsonObject(report) ? report['task_binding'] : undefined;
@@ -26,7 +26,7 @@ export function checkSeparateVerifier(context: RuleContext, timeline: Timeline):
   const actionsFile = context.bundle.file('actions');
   const file = context.bundle.pathOf('actions');
   const { verifierExecs: inService, gradings } = timeline;
-  const started = timeline.verifierStarts[0];
+  const started = timeline.verifierStart;
   if (!actionsFile?.report) {
     context.report('verifier-evidence-missing', declaration, `A separate verifier is declared, but benchguard/action_records.jsonl ${actionsFile ? 'could not be read' : 'is missing'}: nothing shows where grading ran.`);
     return failures;
@@ -43,7 +43,6 @@ export function checkSeparateVerifier(context: RuleContext, timeline: Timeline):
     );
   }
 
-  let proven = false;
   for (const step of gradings) {
     const { record } = step.action;
     const place = context.inRecord(file, step.action.ref, ['service']);
@@ -52,13 +51,11 @@ export function checkSeparateVerifier(context: RuleContext, timeline: Timeline):
     } else if (!started || step.action.ref.line < started.action.ref.line) {
       context.report('verifier-grading-unproven', place, `This grading attempt ran before ${verifierService} was started${started ? ` (line ${started.action.ref.line + 1})` : ' (no start is recorded)'}.`);
     } else if (!step.reading.transportOk || !record.hasReturnCode) {
+      // Any return code is an outcome (a test suite that fails still produces a valid reward of 0): only a missing one is unproven.
       context.report('verifier-grading-unproven', context.inRecord(file, step.action.ref, ['status']), `This grading attempt has no terminal outcome (status ${describeValue(record.status)}, ${record.hasReturnCode ? `return_code ${describeValue(record.returnCode)}` : 'no return_code'}).`);
-    } else {
-      // Any return code is an outcome: a test suite that fails still produces a valid reward of 0.
-      proven = true;
     }
   }
-  if (!proven && gradings.length === 0 && started && inService.length === 0) {
+  if (gradings.length === 0 && started && inService.length === 0) {
     context.report('verifier-grading-unproven', context.inRecord(file, started.action.ref, ['event_type']), `${verifierService} was started, but no grading attempt ran in it: the verifier may have crashed after starting, and that cannot be told from completed grading.`);
   }
   return failures;

@@ -7,11 +7,16 @@
  */
 import { parseShell } from './parse';
 import { ShellSyntaxError, type CommandList, type Loop, type SimpleCommand, type Span, type Word } from './syntax';
-import { runCommands, statusSuppliers, WalkBudget, type Guard, type RunCommand, type Supplier } from './walk';
+import { append, runCommands, statusSuppliers, WalkBudget, type Guard, type RunCommand, type Supplier } from './walk';
 
 export interface SandboxUser {
   readonly name: string;
   readonly uid?: number;
+}
+
+/** One text per sandbox user (or none), for keeping what was worked out for that user. */
+export function sandboxUserKey(user: SandboxUser | undefined): string {
+  return `${user?.name ?? ''}\u0000${user?.uid ?? ''}`;
 }
 
 export type ZeroMeans = 'quiescent' | 'survivors' | 'unknown';
@@ -75,7 +80,7 @@ class Analysis {
       const inner = this.nestedScript(run.command);
       if (inner) {
         nested.set(run.command, inner);
-        for (const event of inner.events) events.push(event); // a spread would pass each as an argument
+        append(events, inner.events);
         setupOnly &&= inner.setupOnly;
         continue;
       }
@@ -100,7 +105,7 @@ class Analysis {
     for (const supplier of suppliers) {
       const inner = supplier.command ? nested.get(supplier.command) : undefined;
       if (inner) {
-        for (const span of inner.masking) masking.push(span);
+        append(masking, inner.masking);
         if (inner.observations.length > 0) meanings.add(supplier.negated ? flip(inner.zeroMeans) : inner.zeroMeans);
         else masking.push(spanOf(supplier.span));
         continue;

@@ -259,7 +259,7 @@ function suppliersOf(command: Command, context: Context, final: boolean, inSubsh
 }
 
 /** `target.push(...items)` would pass each item as an argument, and a long list overflows the stack. */
-function append<T>(target: T[], items: readonly T[]): void {
+export function append<T>(target: T[], items: readonly T[]): void {
   for (const item of items) target.push(item);
 }
 

@@ -2,14 +2,12 @@
  * Validator parity: the artifacts a rollout must have, and a trajectory with agent-side events.
  */
 import type { RuleContext } from '../context';
-import { anchor } from '../quiescence';
-import { rangeOnLine } from '../../findings';
 import { exemptFromLlmTrajectory, isOracle } from './mode';
 
 export function checkRequiredArtifacts(context: RuleContext): void {
   const bundle = context.bundle;
   const missing = (name: string, why = "BenchFlow's experiment-review validator requires it") =>
-    context.report('review-missing-artifact', anchor(context), `${name} is missing: ${why}.`);
+    context.report('review-missing-artifact', context.rolloutPlace(), `${name} is missing: ${why}.`);
 
   if (!bundle.file('result')) missing('result.json');
 
@@ -17,7 +15,7 @@ export function checkRequiredArtifacts(context: RuleContext): void {
   if (!trajectory) missing('trajectory/acp_trajectory.jsonl');
   const facts = bundle.facts('trajectory', 'acp-trajectory');
   if (trajectory && facts) {
-    const top = { file: trajectory.path, range: rangeOnLine(0, 0, 0) };
+    const top = context.atStart(trajectory.path);
     if (facts.rows === 0) context.report('review-empty-trajectory', top, 'The ACP trajectory holds no events.');
     else if (facts.untypedRows > 0) context.report('review-empty-trajectory', top, `${facts.untypedRows} trajectory row${facts.untypedRows === 1 ? ' has' : 's have'} no non-empty string "type".`);
     else if (facts.agentSideRows === 0) context.report('review-no-agent-events', top, 'Every trajectory row is marked phase "verifier": there is no agent-side event.');
@@ -32,6 +30,6 @@ export function checkRequiredArtifacts(context: RuleContext): void {
   const rows = bundle.facts('results', 'results');
   if (results && rows && rows.count !== 1) {
     const second = rows.rows[1];
-    context.report('review-results-rows', second ? context.inRecord(results.path, second.ref) : { file: results.path, range: rangeOnLine(0, 0, 0) }, `results.jsonl holds ${rows.count} rows; a rollout's holds exactly one.`);
+    context.report('review-results-rows', second ? context.inRecord(results.path, second.ref) : context.atStart(results.path), `results.jsonl holds ${rows.count} rows; a rollout's holds exactly one.`);
   }
 }

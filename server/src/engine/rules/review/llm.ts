@@ -3,7 +3,6 @@
  * retry-aware selection of the responses that count.
  */
 import type { LlmExchangeFact, LlmFacts } from '../../facts/facts';
-import { rangeOnLine } from '../../findings';
 import type { RuleContext } from '../context';
 import { exemptFromLlmTrajectory } from './mode';
 
@@ -12,8 +11,8 @@ export function checkLlmTrajectory(context: RuleContext): void {
   const facts = context.bundle.facts('llm', 'llm-trajectory');
   if (!facts) return;
   const file = context.bundle.pathOf('llm');
-  const top = { file, range: rangeOnLine(0, 0, 0) };
-  const at = (exchange: LlmExchangeFact) => ({ file, range: rangeOnLine(exchange.ref.line, 0, exchange.ref.length) });
+  const top = context.atStart(file);
+  const at = (exchange: LlmExchangeFact) => context.inRecord(file, exchange.ref);
   const { exchanges } = facts;
 
   const requests = exchanges.filter((exchange) => exchange.hasRequestBody).length;
@@ -31,12 +30,25 @@ export function checkLlmTrajectory(context: RuleContext): void {
   }
 }
 
+// Facts are never changed once built; the rules run again after every edit of any file of the rollout,
+// and two of them ask for the selection.
+const selections = new WeakMap<LlmFacts, readonly number[]>();
+
 /**
  * The successful responses that count, as the validator selects them: completed responses grouped by
  * request body, and per group the latest whose tool calls a later request answers, else the latest
  * "safe" one (no tool calls, only `finish` calls, or no request after it).
  */
-export function selectedExchanges(facts: LlmFacts): number[] {
+export function selectedExchanges(facts: LlmFacts): readonly number[] {
+  let selected = selections.get(facts);
+  if (!selected) {
+    selected = selectExchanges(facts);
+    selections.set(facts, selected);
+  }
+  return selected;
+}
+
+function selectExchanges(facts: LlmFacts): number[] {
   const { exchanges } = facts;
   const lastReference = new Map<string, number>();
   exchanges.forEach((exchange, index) => {

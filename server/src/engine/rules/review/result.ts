@@ -26,7 +26,7 @@ export function checkResult(context: RuleContext): void {
 }
 
 /** The validator's numeric_token_total: the first usable total, in its order of places and keys. */
-export function tokenTotal(result: JsonObject): number {
+function tokenTotal(result: JsonObject): number {
   for (const place of [result['agent_result'], result['token_usage'], result]) {
     if (!isJsonObject(place)) continue;
     const number = (key: string) => {
@@ -67,7 +67,7 @@ function isInteger(value: unknown): value is number {
 }
 
 /** rewards.reward when rewards is an object, else the top-level reward. */
-export function rewardOf(result: JsonObject): number | undefined {
+function rewardOf(result: JsonObject): number | undefined {
   const rewards = result['rewards'];
   const reward = isJsonObject(rewards) ? rewards['reward'] : result['reward'];
   return typeof reward === 'number' ? reward : undefined;
