@@ -5,8 +5,7 @@
 import * as vscode from 'vscode';
 import { settingsSection } from '../../shared/src/settings';
 import { commandIds } from './commandIds';
-import { documentSelector } from './documentSelector';
-import { readSettings, ServerController } from './serverController';
+import { ServerController } from './serverController';
 import { ServerStatus } from './serverStatus';
 import { errorMessage } from '../../shared/src/errors';
 
@@ -14,7 +13,7 @@ let controller: ServerController | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel('Rollout Evidence', { log: true });
-  const status = new ServerStatus(documentSelector(readSettings()));
+  const status = new ServerStatus();
   controller = new ServerController(context, output, status);
   const server = controller;
   context.subscriptions.push(output, status, server);

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, RevealOutputChannelOn, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { validationReportNotification, type InitializationOptions } from '../../shared/src/protocol';
 import { sanitizeSettings, settingsSection, type RolloutEvidenceSettings } from '../../shared/src/settings';
-import { documentSelector, watchedFilesPattern } from './documentSelector';
+import { documentSelector, watchedFilesPattern, type ArtifactDocumentSelector } from './documentSelector';
 import type { ServerStatus } from './serverStatus';
 import { errorMessage } from '../../shared/src/errors';
 
@@ -22,9 +22,10 @@ export class ServerController implements vscode.Disposable {
 
   async start(): Promise<void> {
     const settings = readSettings();
-    const client = this.createClient(settings);
+    const selector = documentSelector(settings);
+    this.status.selector = selector;
+    const client = this.createClient(settings, selector);
     this.client = client;
-    this.status.selector = documentSelector(settings);
     this.status.setState('starting');
     client.onDidChangeState(({ newState }) => {
       if (this.client !== client) return;
@@ -61,7 +62,7 @@ export class ServerController implements vscode.Disposable {
     void this.stop();
   }
 
-  private createClient(settings: RolloutEvidenceSettings): LanguageClient {
+  private createClient(settings: RolloutEvidenceSettings, selector: ArtifactDocumentSelector): LanguageClient {
     const module = this.context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
       run: { module, transport: TransportKind.ipc },
@@ -70,7 +71,7 @@ export class ServerController implements vscode.Disposable {
     const initializationOptions: InitializationOptions = { jsonDocumentsValidatedByClient: true };
     this.watcher = vscode.workspace.createFileSystemWatcher(watchedFilesPattern(settings));
     const clientOptions: LanguageClientOptions = {
-      documentSelector: documentSelector(settings),
+      documentSelector: selector,
       outputChannel: this.output,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       initializationOptions,
@@ -82,6 +83,6 @@ export class ServerController implements vscode.Disposable {
   }
 }
 
-export function readSettings(): RolloutEvidenceSettings {
+function readSettings(): RolloutEvidenceSettings {
   return sanitizeSettings(vscode.workspace.getConfiguration(settingsSection)).settings;
 }

@@ -15,8 +15,9 @@ export class ServerStatus implements vscode.Disposable {
   private failure: string | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(selector: vscode.DocumentSelector) {
-    this.item = vscode.languages.createLanguageStatusItem('rolloutEvidence.status', selector);
+  constructor() {
+    // No document until the server controller, starting a client, gives the selector it computed.
+    this.item = vscode.languages.createLanguageStatusItem('rolloutEvidence.status', []);
     this.item.name = 'Rollout Evidence';
     this.subscriptions.push(
       vscode.window.onDidChangeActiveTextEditor(() => this.render()),
@@ -25,7 +26,7 @@ export class ServerStatus implements vscode.Disposable {
     this.render();
   }
 
-  /** The selector follows the user's artifact patterns, which can change while the extension runs. */
+  /** The selector follows the user's artifact patterns, which can change while the extension runs: each start sets it. */
   set selector(selector: vscode.DocumentSelector) {
     this.item.selector = selector;
   }

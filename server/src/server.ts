@@ -16,13 +16,14 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { errorDetail } from '../../shared/src/errors';
 import { validationReportNotification, type InitializationOptions } from '../../shared/src/protocol';
 import { rolloutRootOf } from './engine/bundle/discover';
+import type { RolloutBundle } from './engine/bundle/rollout';
 import { ArtifactChecker } from './engine/check/artifactChecker';
 import { registerPullDiagnostics, registerPushDiagnostics, type DiagnosticsDelivery } from './lsp/diagnosticsDelivery';
 import { DocumentValidator } from './lsp/documentValidator';
 import { RolloutEvaluator } from './lsp/rolloutEvaluator';
 import { SettingsCache } from './lsp/settingsCache';
 import { diagnosticConverter } from './lsp/toDiagnostic';
-import { pathOfUri } from './lsp/uris';
+import { isFileUri, pathOfUri, rolloutRootOfUri } from './lsp/uris';
 import { version } from './version';
 
 const transports = ['--stdio', '--node-ipc', '--socket=', '--pipe='];
@@ -41,11 +42,23 @@ let delivery: DiagnosticsDelivery | undefined;
 /** The README beside the server: linked from each diagnostic code. The .vsix stores it as readme.md. */
 const readme = ['README.md', 'readme.md'].map((name) => join(__dirname, '..', name)).find((path) => existsSync(path));
 
-/** Open documents whose file lies in a rollout folder. */
+/** Open documents whose file lies in a rollout folder; reads the folders of every open document. */
 function openDocumentsIn(root: string): string[] {
   return documents
     .all()
-    .filter((document) => document.uri.startsWith('file:') && rolloutRootOf(pathOfUri(document.uri)) === root)
+    .filter((document) => rolloutRootOfUri(document.uri) === root)
+    .map((document) => document.uri);
+}
+
+/**
+ * Open documents of an evaluated rollout's files: the only ones whose diagnostics its evaluation
+ * decides. Its files were just looked up, so no folder is read again after every edit.
+ */
+function openDocumentsOf(rollout: RolloutBundle): string[] {
+  const paths = new Set(rollout.files.map((file) => file.path));
+  return documents
+    .all()
+    .filter((document) => isFileUri(document.uri) && paths.has(pathOfUri(document.uri)))
     .map((document) => document.uri);
 }
 
@@ -56,10 +69,10 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const settings = new SettingsCache(connection, capabilities.workspace?.configuration === true, options.settings, (problem) => {
     void connection.window.showWarningMessage(`Rollout Evidence: ${problem.setting}: ${problem.message}`);
   });
-  const validator = new DocumentValidator(checker, evaluator, settings, diagnosticConverter(readme), options.jsonDocumentsValidatedByClient === true, {
-    openDocument: (path) => documents.all().find((document) => document.uri.startsWith('file:') && pathOfUri(document.uri) === path),
+  const validator = new DocumentValidator(evaluator, settings, diagnosticConverter(readme), options.jsonDocumentsValidatedByClient === true, {
+    openDocument: (path) => documents.all().find((document) => isFileUri(document.uri) && pathOfUri(document.uri) === path),
     onValidated: (report) => void connection.sendNotification(validationReportNotification, report),
-    onRolloutChanged: (root, by) => delivery?.revalidate(openDocumentsIn(root).filter((uri) => uri !== by)),
+    onRolloutChanged: (rollout, by) => delivery?.revalidate(openDocumentsOf(rollout).filter((uri) => uri !== by)),
   });
 
   delivery = usePull
@@ -67,7 +80,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     : registerPushDiagnostics(connection, documents, validator);
   documents.onDidClose((event) => {
     validator.forget(event.document.uri);
-    const root = event.document.uri.startsWith('file:') ? rolloutRootOf(pathOfUri(event.document.uri)) : undefined;
+    const root = rolloutRootOfUri(event.document.uri);
     if (!root) return;
     const stillOpen = openDocumentsIn(root);
     // The rollout now reads that file from disk again, which may change the others' diagnostics.
@@ -82,7 +95,8 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   connection.onDidChangeWatchedFiles((params) => {
     const touched = params.changes.some((change) => {
       const path = pathOfUri(change.uri);
-      return evaluator.knows(path) || (rolloutRootOf(path) !== undefined && documents.all().length > 0);
+      // The folder reads last: with no document open, no diagnostics can change.
+      return evaluator.knows(path) || (documents.all().length > 0 && rolloutRootOf(path) !== undefined);
     });
     if (touched) delivery?.refresh();
   });

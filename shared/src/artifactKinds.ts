@@ -112,7 +112,29 @@ export function artifactKindInfo(kind: ArtifactKind): ArtifactKindInfo {
  * A user pattern without a slash names a file anywhere, as in `files.associations`; with a slash it is
  * matched against the whole path, so it normally starts with `**`.
  */
-export function normalizeArtifactGlob(pattern: string): string {
+function normalizeArtifactGlob(pattern: string): string {
   const forward = pattern.replace(/\\/g, '/');
   return forward.includes('/') ? forward : `**/${forward}`;
 }
+
+export interface ArtifactPattern {
+  /** Matched against the whole path, with forward slashes. */
+  readonly glob: string;
+  readonly kind: ArtifactKind;
+}
+
+/**
+ * Every pattern that makes a file an artifact, in the order they are tried: the user's own first, so
+ * that they can claim a file the built-in BenchFlow layout would give another kind, then the layout's.
+ */
+export function artifactPatterns(userPatterns: Readonly<Record<string, ArtifactKind>>): ArtifactPattern[] {
+  const user = Object.entries(userPatterns).map(([glob, kind]) => ({ glob: normalizeArtifactGlob(glob), kind }));
+  const builtIn = artifactKinds.flatMap((info) => info.patterns.map((glob) => ({ glob, kind: info.kind })));
+  return [...user, ...builtIn];
+}
+
+/**
+ * The file names of the verifier's reward, in a rollout's `verifier/` folder. They have no schema, so
+ * they are not artifacts, but the rules read them and their changes on disk change the verdict.
+ */
+export const verifierRewardFiles = { text: 'reward.txt', json: 'reward.json' } as const;

@@ -6,8 +6,7 @@
 import { relative, sep } from 'node:path';
 import type { ArtifactKind } from '../../../shared/src/artifactKinds';
 import { ArtifactClassifier } from '../engine/artifacts/classify';
-import { checkBundle, listedFindings, type CheckedBundle } from '../engine/bundle/checkBundle';
-export { listedFindings } from '../engine/bundle/checkBundle';
+import { checkBundle, listedFindings, type CheckedBundle, type ListedFindings } from '../engine/bundle/checkBundle';
 import { discoverBundles } from '../engine/bundle/discover';
 import { ArtifactChecker } from '../engine/check/artifactChecker';
 import type { SeverityCounts } from '../engine/check/collector';
@@ -34,9 +33,14 @@ export interface Totals extends SeverityCounts {
   readonly verdicts: Readonly<Record<Verdict, number>>;
 }
 
+export interface ListedBundle extends CheckedBundle {
+  /** Its findings as every format lists them under --max-problems, and what each file leaves out. */
+  readonly listed: ListedFindings;
+}
+
 export interface CheckRun {
   readonly request: CheckRequest;
-  readonly bundles: readonly CheckedBundle[];
+  readonly bundles: readonly ListedBundle[];
   /** Every path that exists but could not be read, as one-line messages. */
   readonly ioErrors: readonly string[];
   readonly totals: Totals;
@@ -48,15 +52,16 @@ export function runCheck(request: CheckRequest, progress: ProgressLine): CheckRu
   const caches = new RuleCaches();
   const fileCount = discovery.bundles.reduce((sum, bundle) => sum + bundle.files.length, 0);
   let started = 0;
-  const bundles = discovery.bundles.map((bundle) =>
-    checkBundle(bundle, checker, {
+  const bundles = discovery.bundles.map((bundle): ListedBundle => {
+    const checked = checkBundle(bundle, checker, {
       maxFindings: request.maxProblems,
       rules: request.rules,
       caches,
       onFileStart: (path) => progress.update(`checking ${displayPath(request.cwd, path)} (file ${++started} of ${fileCount})`),
       onBytesRead: () => progress.tick(),
-    }),
-  );
+    });
+    return { ...checked, listed: listedFindings(checked, request.maxProblems) };
+  });
   progress.clear();
 
   const ioErrors = [...discovery.ioErrors];
@@ -64,10 +69,9 @@ export function runCheck(request: CheckRequest, progress: ProgressLine): CheckRu
   const verdictCounts = Object.fromEntries(verdicts.map((verdict) => [verdict, 0])) as Record<Verdict, number>;
   let rollouts = 0;
   let looseFiles = 0;
-  let files = 0;
   let omitted = 0;
   for (const bundle of bundles) {
-    for (const count of listedFindings(bundle, request.maxProblems).omitted.values()) omitted += count;
+    for (const count of bundle.listed.omitted.values()) omitted += count;
     if (bundle.loose) looseFiles += bundle.files.length;
     else rollouts++;
     if (bundle.evaluation) {
@@ -75,13 +79,12 @@ export function runCheck(request: CheckRequest, progress: ProgressLine): CheckRu
       for (const finding of bundle.evaluation.findings) counts[finding.severity]++;
     }
     for (const file of bundle.files) {
-      files++;
       if (file.ioError !== undefined) ioErrors.push(`cannot read ${displayPath(request.cwd, file.path)}: ${file.ioError}`);
       if (!file.report) continue;
       for (const severity of ['error', 'warning', 'information', 'hint'] as const) counts[severity] += file.report.counts[severity];
     }
   }
-  return { request, bundles, ioErrors, totals: { ...counts, rollouts, looseFiles, files, omitted, verdicts: verdictCounts } };
+  return { request, bundles, ioErrors, totals: { ...counts, rollouts, looseFiles, files: fileCount, omitted, verdicts: verdictCounts } };
 }
 
 /** A path as a person in the terminal wants it: relative to where they stand, with forward slashes. */

@@ -108,8 +108,14 @@ export function main(argv: readonly string[]): ExitStatus {
 }
 
 function parseFormat(raw: string | undefined): FormatName {
-  if (raw === 'text' || raw === 'json' || raw === 'sarif') return raw;
-  throw new UsageError(`--format must be text, json or sarif, not "${raw}"`);
+  if (raw !== undefined && isFormatName(raw)) return raw;
+  const names = Object.keys(formats);
+  throw new UsageError(`--format must be ${names.slice(0, -1).join(', ')} or ${names.at(-1)}, not "${raw}"`);
+}
+
+/** Own keys only: `toString` and the like are not formats. */
+function isFormatName(name: string): name is FormatName {
+  return Object.hasOwn(formats, name);
 }
 
 function parseFailOn(raw: string | undefined): 'incomplete' | 'untrusted' {

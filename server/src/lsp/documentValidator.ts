@@ -11,8 +11,7 @@ import { artifactKindInfo, type ArtifactKind } from '../../../shared/src/artifac
 import type { ValidationReport } from '../../../shared/src/protocol';
 import type { RolloutEvidenceSettings } from '../../../shared/src/settings';
 import { ArtifactClassifier } from '../engine/artifacts/classify';
-import { rolloutRootOf } from '../engine/bundle/discover';
-import type { ArtifactChecker } from '../engine/check/artifactChecker';
+import type { RolloutBundle } from '../engine/bundle/rollout';
 import { limitNotice } from '../engine/check/collector';
 import type { FileReport } from '../engine/check/report';
 import type { DiagnosticCode } from '../engine/codes';
@@ -20,7 +19,7 @@ import { listFindings, type Finding } from '../engine/findings';
 import type { RolloutEvaluator } from './rolloutEvaluator';
 import type { SettingsCache } from './settingsCache';
 import { diagnosticSource, type DiagnosticConverter } from './toDiagnostic';
-import { isFileUri, pathOfUri } from './uris';
+import { pathOfUri, rolloutRootOfUri } from './uris';
 
 export interface DocumentValidation {
   /** Changes whenever the document, its rollout or the settings change; the pull model's `resultId`. */
@@ -35,17 +34,20 @@ const codesOwnedByClientJsonSupport: ReadonlySet<DiagnosticCode> = new Set(['jso
 export interface ValidatorHooks {
   readonly openDocument: (path: string) => TextDocument | undefined;
   readonly onValidated: (report: ValidationReport) => void;
-  /** A rollout was evaluated anew: other documents of it may have new diagnostics. */
-  readonly onRolloutChanged: (root: string, by: string) => void;
+  /** A rollout was evaluated anew, validating document `by`: other open documents of its files may have new diagnostics. */
+  readonly onRolloutChanged: (rollout: RolloutBundle, by: string) => void;
 }
 
 export class DocumentValidator {
   private readonly cache = new Map<string, DocumentValidation>();
-  private readonly classifiers = new WeakMap<RolloutEvidenceSettings, ArtifactClassifier>();
+  /**
+   * Keyed by the user's artifact patterns in their order (the first that matches decides): each
+   * resource gets settings of its own, but resources mostly share their patterns, and so a classifier.
+   */
+  private readonly classifiers = new Map<string, ArtifactClassifier>();
   private settingsGeneration = 0;
 
   constructor(
-    private readonly checker: ArtifactChecker,
     private readonly evaluator: RolloutEvaluator,
     private readonly settings: SettingsCache,
     private readonly toDiagnostic: DiagnosticConverter,
@@ -60,7 +62,7 @@ export class DocumentValidator {
     const path = pathOfUri(document.uri);
     const kind = classifier.kindOf(path);
     const startedAt = performance.now();
-    const root = kind && isFileUri(document.uri) ? rolloutRootOf(path) : undefined;
+    const root = kind ? rolloutRootOfUri(document.uri) : undefined;
 
     if (kind && root) {
       const rollout = await this.evaluator.evaluate(root, settings, classifier, this.settingsGeneration, this.hooks.openDocument, isCancelled);
@@ -73,7 +75,7 @@ export class DocumentValidator {
         const rules = rollout.evaluation.findings.filter((finding) => finding.file === path);
         const { listed, omitted } = listFindings<Finding>(this.ownFindings(file.report, kind), file.report.omitted, rules, settings.maxNumberOfProblems);
         const validation = this.finish(document, kind, settings, listed, omitted, resultId, startedAt, { rollout: root, verdict: rollout.evaluation.verdict });
-        if (rollout.fresh) this.hooks.onRolloutChanged(root, document.uri);
+        if (rollout.fresh) this.hooks.onRolloutChanged(rollout.bundle, document.uri);
         return validation;
       }
     }
@@ -83,7 +85,7 @@ export class DocumentValidator {
     const cached = this.cache.get(document.uri);
     if (cached?.resultId === resultId) return cached;
     if (!kind) return this.finish(document, null, settings, [], 0, resultId, startedAt, { rollout: null, verdict: null });
-    const checked = await this.checker.checkTextCancellable(document.getText(), kind, { maxFindings: settings.maxNumberOfProblems }, isCancelled);
+    const checked = await this.evaluator.checkDocument(document, kind, settings.maxNumberOfProblems, isCancelled);
     if (!checked) return undefined;
     return this.finish(document, kind, settings, this.ownFindings(checked.report, kind), checked.report.omitted, resultId, startedAt, { rollout: null, verdict: null });
   }
@@ -98,6 +100,7 @@ export class DocumentValidator {
   settingsChanged(): void {
     this.settingsGeneration++;
     this.cache.clear();
+    this.classifiers.clear();
     this.settings.clear();
   }
 
@@ -134,10 +137,11 @@ export class DocumentValidator {
   }
 
   private classifierFor(settings: RolloutEvidenceSettings): ArtifactClassifier {
-    let classifier = this.classifiers.get(settings);
+    const patterns = JSON.stringify(Object.entries(settings.artifacts));
+    let classifier = this.classifiers.get(patterns);
     if (!classifier) {
       classifier = new ArtifactClassifier(settings.artifacts);
-      this.classifiers.set(settings, classifier);
+      this.classifiers.set(patterns, classifier);
     }
     return classifier;
   }

@@ -3,6 +3,7 @@
  * editor when open (re-analysing only the lines an edit changed) and from disk otherwise (re-read only
  * when its size or modification time changes), then the evidence rules run. The result is kept per
  * rollout under a key made of every file's version, so unchanged rollouts cost nothing to ask again.
+ * An open artifact outside any rollout is checked by the same per-document cache.
  */
 import { statSync } from 'node:fs';
 import { sep } from 'node:path';
@@ -11,7 +12,7 @@ import type { ArtifactKind } from '../../../shared/src/artifactKinds';
 import type { RolloutEvidenceSettings } from '../../../shared/src/settings';
 import type { ArtifactClassifier } from '../engine/artifacts/classify';
 import { readVerifierReward } from '../engine/bundle/checkBundle';
-import { rolloutFiles } from '../engine/bundle/discover';
+import { rolloutFiles, type ArtifactFile } from '../engine/bundle/discover';
 import { describeFileError } from '../engine/bundle/fileErrors';
 import { RolloutBundle, type BundleFile } from '../engine/bundle/rollout';
 import type { ArtifactChecker, KeptCheck } from '../engine/check/artifactChecker';
@@ -63,19 +64,22 @@ export class RolloutEvaluator {
     openDocument: (path: string) => TextDocument | undefined,
     isCancelled: () => boolean,
   ): Promise<EvaluatedRollout | undefined> {
-    const found = rolloutFiles(root, classifier);
-    const stamps = found.map((file) => `${file.path}@${openDocument(file.path)?.version ?? `disk:${diskStamp(file.path)}`}`);
+    const sources = rolloutFiles(root, classifier).map((file): FileSource => {
+      const document = openDocument(file.path);
+      return document ? { ...file, document } : { ...file, diskStamp: diskStamp(file.path) };
+    });
+    const stamps = sources.map((file) => `${file.path}@${'document' in file ? file.document.version : `disk:${file.diskStamp}`}`);
     const reward = readVerifierReward(root);
     const key = [settingsGeneration, settings.maxNumberOfProblems, settings.allowOracleWithoutLlm, settings.allowNativeSubscriptionWithoutLlm, ...stamps, reward.text?.text ?? '', reward.json?.text ?? ''].join('\n');
     const cached = this.rollouts.get(root);
     if (cached?.key === key) return { ...cached, fresh: false };
 
     const files: BundleFile[] = [];
-    for (const file of found) {
-      const document = openDocument(file.path);
-      const checked = document
-        ? await this.checkDocument(document, file.kind, settings.maxNumberOfProblems, isCancelled)
-        : await this.checkDisk(file.path, file.kind, settings.maxNumberOfProblems, isCancelled);
+    for (const file of sources) {
+      const checked =
+        'document' in file
+          ? await this.checkDocument(file.document, file.kind, settings.maxNumberOfProblems, isCancelled)
+          : await this.checkDisk(file.path, file.diskStamp, file.kind, settings.maxNumberOfProblems, isCancelled);
       if (!checked) return undefined;
       files.push({ path: file.path, kind: file.kind, ...checked });
     }
@@ -109,7 +113,11 @@ export class RolloutEvaluator {
     for (const path of this.disk.keys()) if (isInside(path, root)) this.disk.delete(path);
   }
 
-  private async checkDocument(document: TextDocument, kind: ArtifactKind, maxFindings: number, isCancelled: () => boolean): Promise<{ report: FileReport } | undefined> {
+  /**
+   * Checks an open document on its own, re-analysing only the lines changed since its last check; for
+   * a rollout's files and for artifacts outside any rollout alike. Resolves to undefined when cancelled.
+   */
+  async checkDocument(document: TextDocument, kind: ArtifactKind, maxFindings: number, isCancelled: () => boolean): Promise<{ report: FileReport } | undefined> {
     const previous = this.documents.get(document.uri);
     if (previous && previous.version === document.version && previous.kind === kind && previous.maxFindings === maxFindings) return { report: previous.report };
     const reusable = previous?.kind === kind && previous.maxFindings === maxFindings ? previous.kept : undefined;
@@ -119,8 +127,8 @@ export class RolloutEvaluator {
     return { report: checked.report };
   }
 
-  private async checkDisk(path: string, kind: ArtifactKind, maxFindings: number, isCancelled: () => boolean): Promise<{ report?: FileReport; ioError?: string } | undefined> {
-    const stamp = diskStamp(path);
+  /** `stamp`: the file's size and time when the rollout was looked up, which its key holds. */
+  private async checkDisk(path: string, stamp: string, kind: ArtifactKind, maxFindings: number, isCancelled: () => boolean): Promise<{ report?: FileReport; ioError?: string } | undefined> {
     const previous = this.disk.get(path);
     if (previous && previous.stamp === stamp && previous.kind === kind && previous.maxFindings === maxFindings) return previous;
     let entry: DiskEntry;
@@ -135,6 +143,9 @@ export class RolloutEvaluator {
     return entry;
   }
 }
+
+/** A file of the rollout, with where it is read from: the editor's document, or the disk as stamped. */
+type FileSource = ArtifactFile & ({ readonly document: TextDocument } | { readonly diskStamp: string });
 
 function isInside(path: string, root: string): boolean {
   return path === root || path.startsWith(`${root}${sep}`);

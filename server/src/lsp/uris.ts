@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { rolloutRootOf } from '../engine/bundle/discover';
 
 /**
  * The file-system path a document URI names, for artifact classification. Non-file URIs (untitled,
@@ -16,4 +17,12 @@ export function pathOfUri(uri: string): string {
 
 export function isFileUri(uri: string): boolean {
   return uri.startsWith('file:');
+}
+
+/**
+ * The rollout folder a document's file belongs to. Only a file URI can have one: the rollout is read
+ * from disk, and any other URI's path names nothing there. Reads up to two folders.
+ */
+export function rolloutRootOfUri(uri: string): string | undefined {
+  return isFileUri(uri) ? rolloutRootOf(pathOfUri(uri)) : undefined;
 }

@@ -7,7 +7,7 @@ import type { CheckedBundle } from '../../engine/bundle/checkBundle';
 import type { DiagnosticCode } from '../../engine/codes';
 import type { BundleFinding, Severity } from '../../engine/findings';
 import type { Verdict } from '../../engine/verdict';
-import { displayPath, listedFindings, pathInBundle, type CheckRun } from '../checkRun';
+import { displayPath, pathInBundle, type CheckRun } from '../checkRun';
 
 export interface JsonReport {
   readonly version: 1;
@@ -80,7 +80,7 @@ export function formatJson(run: CheckRun): string {
   const report: JsonReport = {
     version: 1,
     rollouts: run.bundles.map((bundle) => {
-      const { findings, omitted } = listedFindings(bundle, run.request.maxProblems);
+      const { findings, omitted } = bundle.listed;
       return {
         root: displayPath(cwd, bundle.root),
         loose: bundle.loose,

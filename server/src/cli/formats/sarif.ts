@@ -8,7 +8,7 @@ import { allDiagnosticCodes, diagnosticCodes, type DiagnosticCode } from '../../
 import type { RelatedEvidence, Severity, TextRange } from '../../engine/findings';
 import { version } from '../../version';
 import { limitNotice } from '../../engine/check/collector';
-import { displayPath, listedFindings, type CheckRun } from '../checkRun';
+import { displayPath, type CheckRun } from '../checkRun';
 
 type SarifLevel = 'error' | 'warning' | 'note';
 
@@ -26,8 +26,7 @@ export function formatSarif(run: CheckRun): string {
   const relatedLocations = (related: readonly RelatedEvidence[]) =>
     related.map((evidence, index) => ({ id: index + 1, ...location(evidence.file, evidence.range), message: { text: evidence.message } }));
 
-  const listed = run.bundles.map((bundle) => listedFindings(bundle, run.request.maxProblems));
-  const results = listed.flatMap(({ findings }) =>
+  const results = run.bundles.flatMap(({ listed: { findings } }) =>
     findings.map((finding) => ({
       ruleId: finding.code,
       ruleIndex: ruleIndex.get(finding.code)!,
@@ -38,7 +37,7 @@ export function formatSarif(run: CheckRun): string {
     })),
   );
 
-  const limitedFiles = listed.flatMap(({ omitted }) => [...omitted].map(([path, count]) => ({ path: displayPath(cwd, path), omitted: count })));
+  const limitedFiles = run.bundles.flatMap(({ listed: { omitted } }) => [...omitted].map(([path, count]) => ({ path: displayPath(cwd, path), omitted: count })));
 
   const log = {
     version: '2.1.0',

@@ -4,7 +4,7 @@
  */
 import { limitNotice } from '../../engine/check/collector';
 import type { TextPosition } from '../../engine/findings';
-import { displayPath, listedFindings, type CheckRun } from '../checkRun';
+import { displayPath, type CheckRun } from '../checkRun';
 
 export function formatText(run: CheckRun): string {
   const { cwd, maxProblems } = run.request;
@@ -13,7 +13,7 @@ export function formatText(run: CheckRun): string {
   for (const bundle of run.bundles) {
     out.push(bundle.loose ? `files in ${displayPath(cwd, bundle.root)}` : `rollout ${displayPath(cwd, bundle.root)}`);
     const lines: string[] = [];
-    const { findings, omitted } = listedFindings(bundle, maxProblems);
+    const { findings, omitted } = bundle.listed;
     for (const file of bundle.files) {
       if (file.ioError !== undefined) lines.push(`  ${displayPath(cwd, file.path)}: error cannot read the file: ${file.ioError}`);
     }

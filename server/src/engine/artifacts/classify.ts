@@ -3,7 +3,7 @@
  * BenchFlow layout.
  */
 import { Minimatch } from 'minimatch';
-import { artifactKinds, normalizeArtifactGlob, type ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { artifactPatterns, type ArtifactKind } from '../../../../shared/src/artifactKinds';
 
 interface KindPattern {
   readonly matcher: Minimatch;
@@ -14,9 +14,7 @@ export class ArtifactClassifier {
   private readonly patterns: readonly KindPattern[];
 
   constructor(userPatterns: Readonly<Record<string, ArtifactKind>> = {}) {
-    const user = Object.entries(userPatterns).map(([glob, kind]) => compile(normalizeArtifactGlob(glob), kind));
-    const builtIn = artifactKinds.flatMap((info) => info.patterns.map((glob) => compile(glob, info.kind)));
-    this.patterns = [...user, ...builtIn];
+    this.patterns = artifactPatterns(userPatterns).map(({ glob, kind }) => compile(glob, kind));
   }
 
   kindOf(path: string): ArtifactKind | undefined {

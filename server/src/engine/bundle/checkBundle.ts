@@ -4,6 +4,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { verifierRewardFiles } from '../../../../shared/src/artifactKinds';
 import type { ArtifactChecker, FileCheckOptions } from '../check/artifactChecker';
 import { listFindings, type BundleFinding } from '../findings';
 import type { RuleCaches, RuleOptions } from '../rules/context';
@@ -58,8 +59,8 @@ export function readVerifierReward(root: string): { text?: VerifierFile; json?: 
       if (descriptor !== undefined) closeSync(descriptor);
     }
   };
-  const text = read('reward.txt');
-  const json = read('reward.json');
+  const text = read(verifierRewardFiles.text);
+  const json = read(verifierRewardFiles.json);
   return { ...(text ? { text } : {}), ...(json ? { json } : {}) };
 }
 
