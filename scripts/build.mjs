@@ -2,14 +2,17 @@
 // One esbuild script for everything that runs: the extension client (vscode external), the language
 // server and the CLI (everything bundled), and, with --tests, the test and bench programs.
 //   node scripts/build.mjs [--production] [--watch] [--tests]
-import { chmod, readdir } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative } from 'node:path';
 import * as esbuild from 'esbuild';
 
 const root = new URL('..', import.meta.url).pathname;
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const withTests = process.argv.includes('--tests');
+// Outputs that are run as programs: the CLI, and the shim runTests() executes as it would a VS Code binary.
+const executables = new Set([join(root, 'dist/cli.js'), join(root, 'out/test/vscode/codeShim.js')]);
 
 const common = {
   absWorkingDir: root,
@@ -23,7 +26,10 @@ const common = {
   sourcesContent: false,
   minify: production,
   logLevel: 'warning',
-  plugins: [problemMatcherPlugin()],
+  // Others read these outputs while a build runs (the test files load dist/, `npm start` rebuilds it in
+  // the middle of a test run): atomicWritePlugin replaces each file whole instead of writing it in place.
+  write: false,
+  plugins: [atomicWritePlugin(), problemMatcherPlugin()],
 };
 
 const contexts = [
@@ -67,11 +73,6 @@ if (watch) {
   } finally {
     await Promise.all(built.map((context) => context.dispose()));
   }
-  if (process.exitCode !== 1) {
-    await chmod(join(root, 'dist/cli.js'), 0o755);
-    // runTests() executes the shim directly, as it would a VS Code binary.
-    if (withTests) await chmod(join(root, 'out/test/vscode/codeShim.js'), 0o755);
-  }
 }
 
 async function findFiles(folder, accept) {
@@ -82,6 +83,33 @@ async function findFiles(folder, accept) {
     else if (accept(path)) found.push(path);
   }
   return found;
+}
+
+// Writes each output under a temporary name in its own folder, then renames it over the target: a
+// reader sees the previous file or the new one, never a half-written one.
+function atomicWritePlugin() {
+  return {
+    name: 'atomic-write',
+    setup(build) {
+      build.onEnd(async (result) => {
+        await Promise.all((result.outputFiles ?? []).map((file) => replaceFile(file.path, file.contents)));
+      });
+    },
+  };
+}
+
+async function replaceFile(path, contents) {
+  // Unique per process and per write: two builds running at once each rename a file of their own.
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  await mkdir(dirname(path), { recursive: true });
+  try {
+    await writeFile(temporary, contents);
+    if (executables.has(path)) await chmod(temporary, 0o755);
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }
 
 // Prints build start/end and errors as file:line:column, which VS Code's $esbuild-watch matcher reads.

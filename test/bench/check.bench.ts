@@ -4,10 +4,10 @@
  * its peak memory is its own. Targets: the check costs at most 2x the baseline; peak memory stays
  * within 3x the file size. Prints the numbers; never fails on them (machines differ).
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
+import { temporaryFolder } from '../support/repo';
 import { benchmark, medianOf, megabyte, stringHeavyRow, writeTrajectory, type Measured } from './support';
 
 const targetBytes = 50 * megabyte;
@@ -67,7 +67,7 @@ function compileMilliseconds(): number {
 }
 
 async function main(): Promise<void> {
-  const folder = mkdtempSync(join(tmpdir(), 'rollout-evidence-bench-'));
+  const folder = temporaryFolder('rollout-evidence-bench-');
   try {
     const idle = await medianOf<Measurement>('idle' satisfies Mode, '', runs);
     console.log(`Node ${process.version}; each figure is the median of ${runs} runs, each in a fresh process.`);
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
       ['key/number-heavy records (~180 B/line)', keyHeavy],
     ] as const;
     for (const [name, record] of mixes) {
-      const path = join(folder, `${record.name}.jsonl`);
+      const path = join(folder.path, `${record.name}.jsonl`);
       const lines = writeTrajectory(path, targetBytes, record);
       const size = statSync(path).size;
       console.log(`${name}: ${(size / megabyte).toFixed(1)} MB, ${lines} lines, ${(size / lines).toFixed(0)} B/line`);
@@ -107,6 +107,6 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    rmSync(folder, { recursive: true, force: true });
+    folder.remove();
   }
 }

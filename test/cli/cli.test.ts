@@ -8,15 +8,24 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Ajv from 'ajv';
 import type { JsonReport } from '../../server/src/cli/formats/json';
+import { perFileCodes } from '../support/diagnosticCodes';
 import { writeTree, jsonl } from '../support/files';
 import { builtCli, healthyRollout, repoRoot, temporaryFolder } from '../support/repo';
 
-/** The codes a file earns on its own, before the evidence rules read the rollout as a whole. */
-const perFileCodes = new Set(['jsonl-syntax', 'jsonl-partial-line', 'json-syntax', 'record-not-object', 'schema', 'artifact-empty', 'not-utf8', 'record-too-large']);
+type CliRun = { status: number | null; stdout: string; stderr: string };
 
-function cli(args: readonly string[], cwd = repoRoot) {
-  const result = spawnSync(process.execPath, [builtCli, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+/** The built CLI in its own process; `prefix` is a command that runs it, such as setpriv to run it as another user. */
+function cli(args: readonly string[], { cwd = repoRoot, prefix = [] }: { cwd?: string; prefix?: readonly string[] } = {}): CliRun {
+  const [command, ...commandArgs] = [...prefix, process.execPath, builtCli, ...args];
+  const result = spawnSync(command!, commandArgs, { cwd, encoding: 'utf8', timeout: 60_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The examples checked with --format json, run once for the tests that read that report. */
+let examplesJsonRun: CliRun | undefined;
+function examplesAsJson(): CliRun {
+  examplesJsonRun ??= cli(['check', 'examples', '--format', 'json']);
+  return examplesJsonRun;
 }
 
 const folder = temporaryFolder();
@@ -60,13 +69,13 @@ describe('rollout-evidence check', () => {
   });
 
   it('checks the current folder when given no path', () => {
-    const { status, stdout } = cli(['check'], healthyRollout);
+    const { status, stdout } = cli(['check'], { cwd: healthyRollout });
     assert.equal(status, 0);
     assert.match(stdout, /^rollout \.\n/);
   });
 
   it('writes the JSON report of README, with 1-based positions relative to each rollout', () => {
-    const { status, stdout } = cli(['check', 'examples', '--format', 'json']);
+    const { status, stdout } = examplesAsJson();
     assert.equal(status, 1);
     const report = JSON.parse(stdout) as JsonReport;
     assert.equal(report.version, 1);
@@ -124,7 +133,7 @@ describe('rollout-evidence check', () => {
     assert.ok(validate(sarif), JSON.stringify(validate.errors, null, 2));
 
     const [run] = sarif.runs;
-    const json = JSON.parse(cli(['check', 'examples', '--format', 'json']).stdout) as JsonReport;
+    const json = JSON.parse(examplesAsJson().stdout) as JsonReport;
     assert.equal(run!.results.length, json.rollouts.reduce((sum, rollout) => sum + rollout.diagnostics.length, 0));
     for (const result of run!.results) assert.equal(run!.tool.driver.rules[result.ruleIndex]!.id, result.ruleId);
     const status_ = run!.results.find((result) => result.ruleId === 'schema' && result.locations[0]!.physicalLocation.artifactLocation.uri.endsWith('acp_trajectory.jsonl'));
@@ -208,10 +217,7 @@ describe('rollout-evidence check', () => {
       chmodSync(join(folder.path, 'shut/x'), 0o000);
       // Root reads everything, so as root the check runs as nobody.
       const asUser = process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
-      const run = (path: string) => {
-        const [command, ...args] = [...asUser, process.execPath, builtCli, 'check', path];
-        return spawnSync(command!, args, { encoding: 'utf8', timeout: 60_000 });
-      };
+      const run = (path: string) => cli(['check', path], { prefix: asUser });
       const file = run(join(folder.path, 'locked'));
       assert.equal(file.status, 2, file.stderr);
       assert.match(file.stderr, /^rollout-evidence: cannot read .*locked\/result\.json: permission denied\n$/);

@@ -7,12 +7,21 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { DidChangeWatchedFilesNotification, DocumentDiagnosticReportKind, FileChangeType, type Diagnostic, type FullDocumentDiagnosticReport } from 'vscode-languageserver-protocol/node';
+import { DidChangeWatchedFilesNotification, DocumentDiagnosticReportKind, FileChangeType, type Diagnostic } from 'vscode-languageserver-protocol/node';
 import { LspTestClient } from '../support/lspClient';
 import { repoRoot, temporaryFolder } from '../support/repo';
 
 const folder = temporaryFolder();
-const rollout = join(folder.path, 'masked');
+after(() => folder.remove());
+
+/** A copy of a fixture bundle to edit, as `name` in the temporary folder; returns its root. */
+function copyOfFixture(fixture: string, name: string): string {
+  const root = join(folder.path, name);
+  cpSync(join(repoRoot, 'test/fixtures/bundles', fixture), root, { recursive: true });
+  return root;
+}
+
+const rollout = copyOfFixture('masked-quiescence-probe', 'masked');
 const actionsPath = join(rollout, 'benchguard/action_records.jsonl');
 const resultPath = join(rollout, 'result.json');
 const actions = pathToFileURL(actionsPath).href;
@@ -24,26 +33,11 @@ function codes(diagnostics: readonly Diagnostic[]): string[] {
   return diagnostics.map((d) => `${d.range.start.line + 1} ${String(d.code)}`);
 }
 
-async function pullFull(client: LspTestClient, uri: string): Promise<FullDocumentDiagnosticReport> {
-  const report = await client.pull(uri);
-  assert.equal(report.kind, DocumentDiagnosticReportKind.Full);
-  return report as FullDocumentDiagnosticReport;
-}
-
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 describe('language server on a whole rollout', () => {
   let client: LspTestClient;
   let interFile: boolean | undefined;
 
   before(async () => {
-    cpSync(join(repoRoot, 'test/fixtures/bundles/masked-quiescence-probe'), rollout, { recursive: true });
     const started = await LspTestClient.start({ pull: true, settings: {} });
     client = started.client;
     const provider = started.initialize.capabilities.diagnosticProvider;
@@ -53,7 +47,6 @@ describe('language server on a whole rollout', () => {
   });
   after(async () => {
     await client.stop();
-    folder.remove();
   });
 
   it('declares that diagnostics depend on other files', () => {
@@ -61,13 +54,13 @@ describe('language server on a whole rollout', () => {
   });
 
   it('puts each rule finding on the file that carries the evidence, related to the others', async () => {
-    const onActions = await pullFull(client, actions);
+    const onActions = await client.pullFull(actions);
     assert.deepEqual(codes(onActions.items), ['2 quiescence-unproven', '2 masked-exit-status']);
     const masked = onActions.items[1]!;
     assert.equal(masked.codeDescription?.href, `${pathToFileURL(join(repoRoot, 'README.md')).href}#masked-exit-status`);
     assert.deepEqual(masked.relatedInformation?.map((related) => [related.location.uri, related.location.range.start.line]), [[actions, 1]]);
 
-    const onResult = await pullFull(client, result);
+    const onResult = await client.pullFull(result);
     assert.deepEqual(codes(onResult.items), ['5 untrusted-reward']);
     assert.deepEqual(onResult.items[0]!.relatedInformation?.map((related) => related.location.uri), [actions]);
     const report = client.reports.filter((r) => r.uri === result).at(-1)!;
@@ -80,9 +73,9 @@ describe('language server on a whole rollout', () => {
     const lines = text.trimEnd().split('\n');
     // Put a final, positive observation right after the kills.
     await client.replace(actions, [...lines.slice(0, 2), finalObservation, ...lines.slice(2)].join('\n') + '\n', 2);
-    assert.deepEqual(codes((await pullFull(client, actions)).items), []);
-    await waitFor(() => client.refreshRequests > before, 'a diagnostics refresh for the other open files');
-    assert.deepEqual(codes((await pullFull(client, result)).items), []);
+    assert.deepEqual(codes((await client.pullFull(actions)).items), []);
+    await client.until(() => client.refreshRequests > before, 'a diagnostics refresh for the other open files');
+    assert.deepEqual(codes((await client.pullFull(result)).items), []);
     assert.equal(client.reports.filter((r) => r.uri === result).at(-1)!.verdict, 'trusted');
   });
 
@@ -92,44 +85,39 @@ describe('language server on a whole rollout', () => {
     const configPath = join(rollout, 'config.json');
     writeFileSync(configPath, readFileSync(configPath, 'utf8').replace('"sandbox_user": "agent"', '"sandbox_user": "operator"'));
     await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: pathToFileURL(configPath).href, type: FileChangeType.Changed }] });
-    await waitFor(() => client.refreshRequests > before, 'a diagnostics refresh after the change on disk');
-    assert.deepEqual(codes((await pullFull(client, actions)).items), ['6 quiescence-unproven'], 'nothing kills or observes "operator": unproven, on the first grading attempt');
-    assert.match(JSON.stringify((await pullFull(client, actions)).items[0]!.message), /Sandbox user \\"operator\\"/);
+    await client.until(() => client.refreshRequests > before, 'a diagnostics refresh after the change on disk');
+    assert.deepEqual(codes((await client.pullFull(actions)).items), ['6 quiescence-unproven'], 'nothing kills or observes "operator": unproven, on the first grading attempt');
+    assert.match(JSON.stringify((await client.pullFull(actions)).items[0]!.message), /Sandbox user \\"operator\\"/);
   });
 
   it('answers Unchanged for a document whose rollout has not changed', async () => {
-    const first = await pullFull(client, actions);
+    const first = await client.pullFull(actions);
     assert.equal((await client.pull(actions, first.resultId)).kind, DocumentDiagnosticReportKind.Unchanged);
   });
 });
 
 describe('language server on a rollout whose documents close and reopen', () => {
   it('evaluates a reopened document afresh, although its version starts at 1 again', async () => {
-    const reopenFolder = temporaryFolder();
-    const root = join(reopenFolder.path, 'masked');
-    cpSync(join(repoRoot, 'test/fixtures/bundles/masked-quiescence-probe'), root, { recursive: true });
+    const root = copyOfFixture('masked-quiescence-probe', 'reopened');
     const { client } = await LspTestClient.start({ pull: true, settings: {} });
     try {
       const uri = pathToFileURL(join(root, 'benchguard/action_records.jsonl')).href;
       const lines = readFileSync(join(root, 'benchguard/action_records.jsonl'), 'utf8').trimEnd().split('\n');
       await client.open(uri, `${lines.join('\n')}\n`);
-      assert.deepEqual(codes((await pullFull(client, uri)).items), ['2 quiescence-unproven', '2 masked-exit-status']);
+      assert.deepEqual(codes((await client.pullFull(uri)).items), ['2 quiescence-unproven', '2 masked-exit-status']);
       // The last document of the rollout closes; it comes back, at version 1, with the observation fixed.
       await client.close(uri);
       await client.open(uri, `${[...lines.slice(0, 2), finalObservation, ...lines.slice(2)].join('\n')}\n`);
-      assert.deepEqual(codes((await pullFull(client, uri)).items), []);
+      assert.deepEqual(codes((await client.pullFull(uri)).items), []);
     } finally {
       await client.stop();
-      reopenFolder.remove();
     }
   });
 });
 
 describe('language server on a whole rollout, push mode', () => {
   it('republishes the other open files of a rollout when one is edited', async () => {
-    const pushFolder = temporaryFolder();
-    const root = join(pushFolder.path, 'survivors');
-    cpSync(join(repoRoot, 'test/fixtures/bundles/survivors-with-reward'), root, { recursive: true });
+    const root = copyOfFixture('survivors-with-reward', 'survivors');
     const { client } = await LspTestClient.start({ pull: false });
     try {
       const actionsUri = pathToFileURL(join(root, 'benchguard/action_records.jsonl')).href;
@@ -144,7 +132,6 @@ describe('language server on a whole rollout, push mode', () => {
       await client.nextPublished(resultUri, (params) => params.diagnostics.length === 0);
     } finally {
       await client.stop();
-      pushFolder.remove();
     }
   });
 });

@@ -13,8 +13,6 @@ import {
   DocumentDiagnosticReportKind,
   LSPErrorCodes,
   type Diagnostic,
-  type DocumentDiagnosticReport,
-  type FullDocumentDiagnosticReport,
 } from 'vscode-languageserver-protocol/node';
 import { jsonl } from '../support/files';
 import { LspTestClient } from '../support/lspClient';
@@ -25,11 +23,6 @@ const uriOf = (relativePath: string) => pathToFileURL(join(rollout, relativePath
 const trajectoryUri = uriOf('trajectory/acp_trajectory.jsonl');
 
 const faultyTrajectory = readFileSync(join(faultyRollout, 'trajectory/acp_trajectory.jsonl'), 'utf8');
-
-function full(report: DocumentDiagnosticReport): FullDocumentDiagnosticReport {
-  assert.equal(report.kind, DocumentDiagnosticReportKind.Full);
-  return report as FullDocumentDiagnosticReport;
-}
 
 function messageOf(diagnostic: Diagnostic): string {
   return typeof diagnostic.message === 'string' ? diagnostic.message : diagnostic.message.value;
@@ -57,7 +50,7 @@ describe('language server over stdio, pull diagnostics', () => {
 
   it('reports syntax and schema faults of an opened trajectory with codes and exact ranges', async () => {
     await client.open(trajectoryUri, faultyTrajectory);
-    const report = full(await client.pull(trajectoryUri));
+    const report = await client.pullFull(trajectoryUri);
     assert.deepEqual(brief(report.items), ['jsonl-syntax@2:129-2:130', 'schema@3:92-3:101', 'record-not-object@4:0-4:18', 'schema@5:68-5:73']);
     const [syntax, status] = report.items;
     assert.equal(syntax!.severity, DiagnosticSeverity.Error);
@@ -66,13 +59,13 @@ describe('language server over stdio, pull diagnostics', () => {
   });
 
   it('answers Unchanged for a document that has not changed, and re-validates an edit', async () => {
-    const first = full(await client.pull(trajectoryUri));
+    const first = await client.pullFull(trajectoryUri);
     assert.ok(first.resultId);
     assert.equal((await client.pull(trajectoryUri, first.resultId)).kind, DocumentDiagnosticReportKind.Unchanged);
 
     const fixed = jsonl({ type: 'user_message', text: 'hi' }, { type: 'tool_call', tool_call_id: 'c', status: 'completed' });
     await client.replace(trajectoryUri, fixed, 2);
-    const after = full(await client.pull(trajectoryUri, first.resultId));
+    const after = await client.pullFull(trajectoryUri, first.resultId);
     assert.deepEqual(after.items, []);
     assert.notEqual(after.resultId, first.resultId);
   });
@@ -89,24 +82,24 @@ describe('language server over stdio, pull diagnostics', () => {
   it('reports JSON artifacts in full to clients that do not validate them themselves', async () => {
     const uri = uriOf('result.json');
     await client.open(uri, '{\n  "n_tool_calls": "2"\n}\n', 'json');
-    assert.deepEqual(brief(full(await client.pull(uri)).items), ['schema@1:18-1:21']);
+    assert.deepEqual(brief((await client.pullFull(uri)).items), ['schema@1:18-1:21']);
   });
 
   it('ignores documents that are not rollout artifacts', async () => {
     const uri = pathToFileURL('/virtual/notes/data.jsonl').href;
     await client.open(uri, 'not json at all\n');
-    assert.deepEqual(full(await client.pull(uri)).items, []);
+    assert.deepEqual((await client.pullFull(uri)).items, []);
   });
 
   it('limits the problems listed per file, with a visible notice, and follows a settings change', async () => {
     const uri = uriOf('agent/acp_trajectory.jsonl');
     await client.open(uri, '{"type":3}\n'.repeat(5));
-    assert.equal(full(await client.pull(uri)).items.length, 5);
+    assert.equal((await client.pullFull(uri)).items.length, 5);
 
     const refreshesBefore = client.refreshRequests;
     await client.changeSettings({ maxNumberOfProblems: 2 });
-    await waitFor(() => client.refreshRequests > refreshesBefore, 'a diagnostics refresh request');
-    const limited = full(await client.pull(uri));
+    await client.until(() => client.refreshRequests > refreshesBefore, 'a diagnostics refresh request');
+    const limited = await client.pullFull(uri);
     assert.deepEqual(limited.items.map((d) => d.code), ['schema', 'schema', 'problems-limited']);
     assert.match(messageOf(limited.items[2]!), /first 2 of 5 problems.*rolloutEvidence\.maxNumberOfProblems/);
   });
@@ -115,15 +108,15 @@ describe('language server over stdio, pull diagnostics', () => {
     const uri = pathToFileURL('/virtual/custom/run1.traj.jsonl').href;
     await client.changeSettings({ artifacts: { '*.traj.jsonl': 'acp-trajectory' } });
     await client.open(uri, '{"type":"tool_call"}\n');
-    assert.deepEqual(full(await client.pull(uri)).items.map(messageOf), ['A tool_call record is missing the required property "tool_call_id".', 'A tool_call record is missing the required property "status".']);
+    assert.deepEqual((await client.pullFull(uri)).items.map(messageOf), ['A tool_call record is missing the required property "tool_call_id".', 'A tool_call record is missing the required property "status".']);
   });
 
   it('warns once about malformed settings and keeps working with the defaults', async () => {
     await client.changeSettings({ maxNumberOfProblems: 'many', artifacts: { '*.x.jsonl': 'nonsense' } });
     const uri = uriOf('rewards.jsonl');
     await client.open(uri, '{"value":"1"}\n');
-    assert.equal(full(await client.pull(uri)).items.length, 1);
-    await waitFor(() => client.messages.length >= 2, 'two warnings');
+    assert.equal((await client.pullFull(uri)).items.length, 1);
+    await client.until(() => client.messages.length >= 2, 'two warnings');
     assert.deepEqual(
       client.messages.map((m) => m.message.split(':')[1]!.trim()),
       ['rolloutEvidence.maxNumberOfProblems', 'rolloutEvidence.artifacts'],
@@ -138,7 +131,7 @@ describe('language server over stdio, pull diagnostics', () => {
     const pending = client.pull(uri, undefined, source);
     source.cancel();
     await assert.rejects(pending, (error: { code?: number }) => error.code === LSPErrorCodes.RequestCancelled);
-    assert.deepEqual(full(await client.pull(uri)).items, []);
+    assert.deepEqual((await client.pullFull(uri)).items, []);
   });
 
   describe('hostile documents', () => {
@@ -157,11 +150,11 @@ describe('language server over stdio, pull diagnostics', () => {
       it(`survives ${name} and keeps answering`, async () => {
         const uri = pathToFileURL(join(rollout, name.replace(/\W+/g, '-'), 'trajectory/acp_trajectory.jsonl')).href;
         await client.open(uri, text);
-        const report = full(await client.pull(uri));
+        const report = await client.pullFull(uri);
         assert.deepEqual(report.items.map((d) => d.code), codes);
         assert.ok(report.items.every((d) => messageOf(d).length < 500), 'messages never quote whole records');
         // Still alive: another document validates afterwards.
-        assert.deepEqual(full(await client.pull(trajectoryUri)).items, []);
+        assert.deepEqual((await client.pullFull(trajectoryUri)).items, []);
       });
     }
   });
@@ -210,11 +203,3 @@ describe('language server start-up', () => {
     assert.match(result.stderr, /pass --stdio/);
   });
 });
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

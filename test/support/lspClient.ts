@@ -2,6 +2,7 @@
  * A minimal LSP client for protocol tests: it starts the built server as its own process over stdio and
  * speaks JSON-RPC to it, as any editor would. Nothing of the server is imported.
  */
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import {
   createProtocolConnection,
@@ -9,6 +10,7 @@ import {
   DidChangeTextDocumentNotification,
   DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
+  DocumentDiagnosticReportKind,
   DocumentDiagnosticRequest,
   ExitNotification,
   InitializedNotification,
@@ -21,6 +23,7 @@ import {
   StreamMessageWriter,
   type ClientCapabilities,
   type DocumentDiagnosticReport,
+  type FullDocumentDiagnosticReport,
   type InitializeResult,
   type ProtocolConnection,
   type PublishDiagnosticsParams,
@@ -41,12 +44,14 @@ export interface StartOptions {
 export class LspTestClient {
   readonly published = new Map<string, PublishDiagnosticsParams>();
   readonly messages: ShowMessageParams[] = [];
-  readonly logs: string[] = [];
   readonly reports: ValidationReport[] = [];
   refreshRequests = 0;
   settings: unknown;
-  stderr = '';
-  private publishWaiters: (() => void)[] = [];
+  /** What the server said on its own, kept for the message of a wait that times out. */
+  private readonly serverLog: string[] = [];
+  private serverStderr = '';
+  /** The probes of pending until() calls, run again after everything the server sends. */
+  private readonly probes = new Set<() => void>();
 
   private constructor(
     readonly process: ChildProcessWithoutNullStreams,
@@ -54,29 +59,37 @@ export class LspTestClient {
     options: StartOptions,
   ) {
     this.settings = options.settings;
-    process.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
-    connection.onRequest(ConfigurationRequest.type, (params) => params.items.map(() => this.settings ?? null));
+    process.stderr.on('data', (chunk: Buffer) => {
+      this.serverStderr += chunk.toString();
+    });
+    connection.onRequest(ConfigurationRequest.type, (params) => {
+      this.wake();
+      return params.items.map(() => this.settings ?? null);
+    });
     connection.onRequest(DiagnosticRefreshRequest.type, () => {
       this.refreshRequests++;
+      this.wake();
     });
     connection.onNotification(ShowMessageNotification.type, (params) => {
       this.messages.push(params);
+      this.wake();
     });
     connection.onRequest(ShowMessageRequest.type, (params) => {
       this.messages.push(params);
+      this.wake();
       return null;
     });
     connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
       this.published.set(params.uri, params);
-      const waiters = this.publishWaiters;
-      this.publishWaiters = [];
-      for (const wake of waiters) wake();
+      this.wake();
     });
     connection.onNotification('window/logMessage', (params: { message: string }) => {
-      this.logs.push(params.message);
+      this.serverLog.push(params.message);
+      this.wake();
     });
     connection.onNotification(validationReportNotification, (report) => {
       this.reports.push(report);
+      this.wake();
     });
   }
 
@@ -127,13 +140,55 @@ export class LspTestClient {
     );
   }
 
-  /** Resolves with the next published diagnostics for `uri` that satisfy `accept`. */
-  async nextPublished(uri: string, accept: (params: PublishDiagnosticsParams) => boolean): Promise<PublishDiagnosticsParams> {
-    for (;;) {
+  /** A pull whose answer must be a full report, not Unchanged: the test fails otherwise. */
+  async pullFull(uri: string, previousResultId?: string): Promise<FullDocumentDiagnosticReport> {
+    const report = await this.pull(uri, previousResultId);
+    assert.equal(report.kind, DocumentDiagnosticReportKind.Full);
+    return report as FullDocumentDiagnosticReport;
+  }
+
+  /**
+   * Resolves with `probe()` once it returns something other than undefined or false, checking now and
+   * after each message from the server; rejects, naming `what`, when `timeoutMs` pass first.
+   */
+  until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const settle = (outcome: () => void) => {
+        clearTimeout(timer);
+        this.probes.delete(check);
+        outcome();
+      };
+      const check = () => {
+        try {
+          const value = probe();
+          if (value !== undefined && value !== false) settle(() => resolve(value));
+        } catch (error) {
+          // A probe that throws fails this wait, not the server message handler that woke it.
+          settle(() => reject(error));
+        }
+      };
+      const timer = setTimeout(() => settle(() => reject(new Error(this.timeoutMessage(what, timeoutMs)))), timeoutMs);
+      this.probes.add(check);
+      check();
+    });
+  }
+
+  /** Resolves with the published diagnostics for `uri` once they satisfy `accept`. */
+  nextPublished(uri: string, accept: (params: PublishDiagnosticsParams) => boolean): Promise<PublishDiagnosticsParams> {
+    return this.until(() => {
       const current = this.published.get(uri);
-      if (current && accept(current)) return current;
-      await new Promise<void>((resolve) => this.publishWaiters.push(resolve));
-    }
+      return current && accept(current) ? current : undefined;
+    }, `published diagnostics for ${uri} that the test accepts`);
+  }
+
+  private wake(): void {
+    for (const check of [...this.probes]) check();
+  }
+
+  private timeoutMessage(what: string, timeoutMs: number): string {
+    const log = this.serverLog.length > 0 ? `\nserver log:\n${this.serverLog.join('\n')}` : '';
+    const stderr = this.serverStderr ? `\nserver stderr:\n${this.serverStderr}` : '';
+    return `timed out after ${timeoutMs / 1000} s waiting for ${what}${log}${stderr}`;
   }
 
   async stop(): Promise<number | null> {

@@ -6,13 +6,12 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { describe, it } from 'node:test';
-import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
-import { checkBundle, listedFindings } from '../../server/src/engine/bundle/checkBundle';
-import { discoverBundles } from '../../server/src/engine/bundle/discover';
+import { listedFindings } from '../../server/src/engine/bundle/checkBundle';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/context';
 import { fixtures } from '../fixtures/definitions';
 import { repoRoot } from '../support/repo';
+import { checkRollout } from '../support/rollout';
 
 const bundles = join(repoRoot, 'test/fixtures/bundles');
 const checker = new ArtifactChecker();
@@ -38,10 +37,10 @@ describe('fixture bundles', () => {
   for (const fixture of fixtures) {
     it(`${fixture.name}: ${fixture.description}`, () => {
       const root = join(bundles, fixture.name);
-      const [bundle] = discoverBundles([root], new ArtifactClassifier()).bundles;
-      const checked = checkBundle(bundle!, checker, { maxFindings: 1000, rules: { ...defaultRuleOptions, ...fixture.options }, caches });
-      const found = listedFindings(checked, 1000).findings.map((finding) => `${relative(root, finding.file).split(sep).join('/')}:${finding.range.start.line + 1} ${finding.code}`);
-      assert.deepEqual(found, fixture.diagnostics, listedFindings(checked, 1000).findings.map((f) => `${f.code}: ${f.message}`).join('\n'));
+      const checked = checkRollout(root, checker, { maxFindings: 1000, rules: { ...defaultRuleOptions, ...fixture.options }, caches });
+      const { findings } = listedFindings(checked, 1000);
+      const found = findings.map((finding) => `${relative(root, finding.file).split(sep).join('/')}:${finding.range.start.line + 1} ${finding.code}`);
+      assert.deepEqual(found, fixture.diagnostics, findings.map((f) => `${f.code}: ${f.message}`).join('\n'));
       assert.equal(checked.evaluation?.verdict, fixture.verdict);
       if (fixture.validator !== 'not-applicable') {
         const reviewUnhealthy = found.some((diagnostic) => / review-/.test(diagnostic));

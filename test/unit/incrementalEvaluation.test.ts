@@ -10,8 +10,7 @@ import { after, describe, it } from 'node:test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { defaultSettings } from '../../shared/src/settings';
 import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
-import { checkBundle, listedFindings } from '../../server/src/engine/bundle/checkBundle';
-import { discoverBundles } from '../../server/src/engine/bundle/discover';
+import { listedFindings } from '../../server/src/engine/bundle/checkBundle';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/context';
 import { RolloutEvaluator } from '../../server/src/lsp/rolloutEvaluator';
@@ -19,6 +18,7 @@ import { fixtures } from '../fixtures/definitions';
 import { writeTree } from '../support/files';
 import { seededRandom, type SeededRandom } from '../support/random';
 import { temporaryFolder } from '../support/repo';
+import { checkRollout } from '../support/rollout';
 
 const folder = temporaryFolder();
 after(() => folder.remove());
@@ -81,8 +81,7 @@ describe('incremental re-evaluation', () => {
           const incremental = (await evaluator.evaluate(root, defaultSettings, classifier, 0, open, () => false))!;
 
           writeFileSync(path, document.getText());
-          const [bundle] = discoverBundles([root], classifier).bundles;
-          const fresh = checkBundle(bundle!, checker, { maxFindings: defaultSettings.maxNumberOfProblems, rules: defaultRuleOptions, caches: new RuleCaches() });
+          const fresh = checkRollout(root, checker, { maxFindings: defaultSettings.maxNumberOfProblems, rules: defaultRuleOptions, caches: new RuleCaches() });
           const where = `${fixture.name}, edit ${step}`;
           assert.equal(incremental.evaluation.verdict, fresh.evaluation!.verdict, where);
           assert.deepEqual(

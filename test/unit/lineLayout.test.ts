@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isTerminated, layoutOf, lineCount, lineText, relayout, type LineLayout } from '../../server/src/engine/text/lineLayout';
-import { seededRandom } from '../support/random';
+import { seededRandom, type SeededRandom } from '../support/random';
 
 function lines(layout: LineLayout): { text: string; terminated: boolean }[] {
   return Array.from({ length: lineCount(layout) }, (_, index) => ({ text: lineText(layout, index), terminated: isTerminated(layout, index) }));
@@ -9,17 +9,17 @@ function lines(layout: LineLayout): { text: string; terminated: boolean }[] {
 
 const pieces = ['{"a":1}', '{"b":"x\\ny"}', '', '  ', '\r', '\n', '\r\n', 'é', '😀', '\uFEFF', '{"c":[1,2]}'];
 
-function randomText(next: () => number, size: number): string {
-  let text = next() < 0.2 ? '\uFEFF' : '';
-  for (let index = 0; index < size; index++) text += pieces[Math.floor(next() * pieces.length)]! + (next() < 0.7 ? '\n' : '');
+function randomText(random: SeededRandom, size: number): string {
+  let text = random.fraction() < 0.2 ? '\uFEFF' : '';
+  for (let index = 0; index < size; index++) text += pieces[random.below(pieces.length)]! + (random.fraction() < 0.7 ? '\n' : '');
   return text;
 }
 
 /** Replaces a random span of `text` with random pieces: inside a line, across lines, at either end. */
-function randomEdit(next: () => number, text: string): string {
-  const start = Math.floor(next() * (text.length + 1));
-  const end = Math.min(text.length, start + Math.floor(next() * 12));
-  return text.slice(0, start) + randomText(next, Math.floor(next() * 3)).replace(/^\uFEFF/, '') + text.slice(end);
+function randomEdit(random: SeededRandom, text: string): string {
+  const start = random.below(text.length + 1);
+  const end = Math.min(text.length, start + random.below(12));
+  return text.slice(0, start) + randomText(random, random.below(3)).replace(/^\uFEFF/, '') + text.slice(end);
 }
 
 describe('line layout', () => {
@@ -41,10 +41,10 @@ describe('line layout', () => {
 
   it('after any edit, lays the text out exactly as from scratch, and maps only lines that are truly unchanged', () => {
     for (let seed = 1; seed <= 400; seed++) {
-      const next = seededRandom(seed).fraction;
-      let layout = layoutOf(randomText(next, Math.floor(next() * 30)));
+      const random = seededRandom(seed);
+      let layout = layoutOf(randomText(random, random.below(30)));
       for (let edit = 0; edit < 5; edit++) {
-        const text = randomEdit(next, layout.text);
+        const text = randomEdit(random, layout.text);
         const relaid = relayout(layout, text);
         const fresh = layoutOf(text);
         assert.deepEqual(relaid.layout.starts, fresh.starts, `seed ${seed}, edit ${edit}: ${JSON.stringify(layout.text)} → ${JSON.stringify(text)}`);

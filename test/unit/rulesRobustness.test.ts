@@ -7,9 +7,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
-import { checkBundle, listedFindings, type CheckedBundle } from '../../server/src/engine/bundle/checkBundle';
-import { discoverBundles } from '../../server/src/engine/bundle/discover';
+import { listedFindings, type CheckedBundle } from '../../server/src/engine/bundle/checkBundle';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { comparePositions } from '../../server/src/engine/findings';
 import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/context';
@@ -18,6 +16,7 @@ import { fixtures } from '../fixtures/definitions';
 import { jsonl, writeTree } from '../support/files';
 import { seededRandom } from '../support/random';
 import { temporaryFolder } from '../support/repo';
+import { checkRollout } from '../support/rollout';
 
 const folder = temporaryFolder();
 after(() => folder.remove());
@@ -26,8 +25,7 @@ const caches = new RuleCaches();
 const healthy = fixtures.find((fixture) => fixture.name === 'healthy')!;
 
 function check(root: string): CheckedBundle {
-  const [bundle] = discoverBundles([root], new ArtifactClassifier()).bundles;
-  return checkBundle(bundle!, checker, { maxFindings: 1000, rules: defaultRuleOptions, caches });
+  return checkRollout(root, checker, { maxFindings: 1000, rules: defaultRuleOptions, caches });
 }
 
 function codes(checked: CheckedBundle): string[] {
@@ -153,25 +151,25 @@ describe('evidence rules on bad input', () => {
   });
 
   it('every fixture survives a missing file, a broken line, a wrong type, a deep or a huge value (200 mutations)', () => {
-    const next = seededRandom(1079).fraction;
+    const random = seededRandom(1079);
     const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
     const huge = JSON.stringify('x'.repeat(1 << 20));
     const replaceValue = (text: string, by: string) => text.replace(/"[a-z_]+":\s*("[^"]*"|[0-9.]+|true|false|null)/, (match) => `${match.slice(0, match.indexOf(':'))}: ${by}`);
     for (let round = 0; round < 200; round++) {
-      const fixture = fixtures[Math.floor(next() * fixtures.length)]!;
+      const fixture = fixtures[random.below(fixtures.length)]!;
       const files = { ...fixture.files };
       const names = Object.keys(files);
-      const target = names[Math.floor(next() * names.length)]!;
-      const mutation = Math.floor(next() * 6);
+      const target = names[random.below(names.length)]!;
+      const mutation = random.below(6);
       if (mutation === 0) delete files[target];
       else if (mutation === 1) {
         const lines = files[target]!.split('\n');
-        lines[Math.floor(next() * lines.length)] = '{"broken": ';
+        lines[random.below(lines.length)] = '{"broken": ';
         files[target] = lines.join('\n');
       } else if (mutation === 2) files[target] = replaceValue(files[target]!, '[[1], {"x": null}]');
       else if (mutation === 3) files[target] = replaceValue(files[target]!, deep);
       else if (mutation === 4) files[target] = replaceValue(files[target]!, huge);
-      else files[target] = files[target]!.slice(0, Math.floor(next() * files[target]!.length));
+      else files[target] = files[target]!.slice(0, random.below(files[target]!.length));
       const root = join(folder.path, `mutation-${round}`);
       writeTree(root, files);
       const checked = check(root);

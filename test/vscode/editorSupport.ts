@@ -55,9 +55,6 @@ export function summarize(diagnostics: readonly vscode.Diagnostic[]): string[] {
   return diagnostics.map((d) => `${codeOf(d)}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`);
 }
 
-/** The codes a file earns on its own, before the evidence rules read its rollout. */
-export const perFileCodes = new Set(['jsonl-syntax', 'jsonl-partial-line', 'json-syntax', 'record-not-object', 'schema', 'artifact-empty', 'not-utf8', 'record-too-large']);
-
 export function ours(uri: vscode.Uri): vscode.Diagnostic[] {
   return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'rollout-evidence');
 }

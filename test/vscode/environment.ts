@@ -24,7 +24,7 @@ const lockedTools = join(repoRoot, 'test/vscode/tools');
 const installTimeoutMs = 15 * 60 * 1000;
 const installedMarker = '.installed-lock.json';
 
-export function chromiumPath(): string {
+function chromiumPath(): string {
   const path = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
   if (!existsSync(path)) {
     throw new MissingSystemPackage(`Chromium is not installed at ${path}: install the Debian package "chromium" (apt-get install -y chromium), or set CHROMIUM_PATH.`);

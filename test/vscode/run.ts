@@ -9,12 +9,11 @@
  * ROLLOUT_EVIDENCE_VSCODE=desktop|server overrides it.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { downloadAndUnzipVSCode, resolveCliArgsFromVSCodeExecutablePath, runTests } from '@vscode/test-electron';
 import { errorDetail, errorMessage } from '../../shared/src/errors';
-import { examplesDir, repoRoot } from '../support/repo';
+import { examplesDir, repoRoot, temporaryFolder } from '../support/repo';
 import { ensureVsCodeServerTools, MissingSystemPackage, type VsCodeServerTools } from './environment';
 import type { SuiteCounts } from './mochaRunner';
 import { checkProblemsPanel } from './uiCheck';
@@ -180,12 +179,12 @@ async function problemsPanelCheck(editor: Editor, scratch: string): Promise<Suit
 }
 
 async function main(): Promise<number> {
-  const scratch = mkdtempSync(join(tmpdir(), 'rollout-evidence-real-editor-'));
+  const scratch = temporaryFolder('rollout-evidence-real-editor-');
   const totals = { passed: 0, failed: 0 };
   try {
     const editor = await prepareEditor(chooseEditor());
     for (const suite of [integrationSuite, installedSuite, problemsPanelCheck]) {
-      const counts = await suite(editor, scratch);
+      const counts = await suite(editor, scratch.path);
       totals.passed += counts.passed;
       totals.failed += counts.failed;
     }
@@ -193,7 +192,7 @@ async function main(): Promise<number> {
     say(error instanceof MissingSystemPackage ? error.message : `could not run the real-editor tests: ${errorDetail(error)}`);
     totals.failed++;
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    scratch.remove();
   }
   console.log(`${totals.passed} passed, ${totals.failed} failed`);
   return totals.failed > 0 ? 1 : 0;

@@ -4,12 +4,11 @@
  * and everything started is stopped, whatever happens.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { errorMessage } from '../../shared/src/errors';
+import { temporaryFolder } from '../support/repo';
 import type { VsCodeServerTools } from './environment';
 
 const serverStartTimeoutMs = 60_000;
@@ -51,8 +50,8 @@ const noise = [
 ];
 
 export async function openWorkbench(options: WorkbenchOptions): Promise<Workbench> {
-  const scratch = mkdtempSync(join(tmpdir(), 'rollout-evidence-vscode-'));
-  const cleanups: (() => Promise<void> | void)[] = [() => rmSync(scratch, { recursive: true, force: true })];
+  const scratch = temporaryFolder('rollout-evidence-vscode-');
+  const cleanups: (() => Promise<void> | void)[] = [scratch.remove];
   const close = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) {
       try {
@@ -63,14 +62,14 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
     }
   };
   try {
-    const server = await startServer(options, scratch);
+    const server = await startServer(options, scratch.path);
     cleanups.push(() => stopProcessGroup(server.process));
     const onExit = () => stopProcessGroup(server.process);
     process.once('exit', onExit);
     cleanups.push(() => void process.removeListener('exit', onExit));
 
     const context = await chromium
-      .launchPersistentContext(join(scratch, 'chromium-profile'), {
+      .launchPersistentContext(join(scratch.path, 'chromium-profile'), {
         executablePath: options.tools.chromium,
         headless: true,
         timeout: browserLaunchTimeoutMs,
@@ -168,7 +167,7 @@ function startServer(options: WorkbenchOptions, scratch: string): Promise<Runnin
   });
 }
 
-export function stopProcessGroup(child: ChildProcess): void {
+function stopProcessGroup(child: ChildProcess): void {
   if (child.pid === undefined) return;
   try {
     process.kill(-child.pid, 'SIGKILL');

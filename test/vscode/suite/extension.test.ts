@@ -4,7 +4,8 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { codeOf, extensionId, faultyRollout, openInEditor, ours, perFileCodes, summarize, waitForActivation, waitForDiagnostics, workspaceFile } from '../editorSupport';
+import { perFileCodes } from '../../support/diagnosticCodes';
+import { codeOf, extensionId, faultyRollout, openInEditor, ours, summarize, waitForActivation, waitForDiagnostics, workspaceFile } from '../editorSupport';
 
 suite('Rollout Evidence in VS Code', () => {
   const trajectory = workspaceFile(`${faultyRollout}/trajectory/acp_trajectory.jsonl`);
