@@ -82,6 +82,20 @@ function readWord(source: string, start: number, base: number, parseSubstitution
     text += source.slice(open, after);
     index = after;
   };
+  /** Reads a command substitution, $(…) (not the arithmetic $((…))) or `…`, when one starts here, quoted or not. */
+  const readsSubstitution = (): boolean => {
+    if (source[index] === '$' && source[index + 1] === '(' && source[index + 2] !== '(') {
+      const close = matchingParenthesis(source, index + 1, base);
+      substitute(index, index + 2, close, close + 1);
+      return true;
+    }
+    if (source[index] === '`') {
+      const close = closingBacktick(source, index, base);
+      substitute(index, index + 1, close, close + 1);
+      return true;
+    }
+    return false;
+  };
 
   while (index < source.length && !metacharacters.has(source[index]!)) {
     const character = source[index]!;
@@ -115,36 +129,22 @@ function readWord(source: string, start: number, base: number, parseSubstitution
         } else if (inner === '\\' && escaped !== undefined && '"\\$`'.includes(escaped)) {
           text += escaped;
           index += 2;
-        } else if (inner === '$' && source[index + 1] === '(' && source[index + 2] !== '(') {
-          const close = matchingParenthesis(source, index + 1, base);
-          substitute(index, index + 2, close, close + 1);
-        } else if (inner === '`') {
-          const close = closingBacktick(source, index, base);
-          substitute(index, index + 1, close, close + 1);
-        } else {
+        } else if (!readsSubstitution()) {
           text += inner;
           index++;
         }
       }
-    } else if (character === '$' && source[index + 1] === '(') {
-      if (source[index + 2] === '(') {
-        // Arithmetic expansion: no command runs inside.
-        const close = matchingParenthesis(source, index + 1, base);
-        text += source.slice(index, close + 1);
-        index = close + 1;
-      } else {
-        const close = matchingParenthesis(source, index + 1, base);
-        substitute(index, index + 2, close, close + 1);
-      }
+    } else if (character === '$' && source[index + 1] === '(' && source[index + 2] === '(') {
+      // Arithmetic expansion: no command runs inside.
+      const close = matchingParenthesis(source, index + 1, base);
+      text += source.slice(index, close + 1);
+      index = close + 1;
     } else if (character === '$' && source[index + 1] === '{') {
       const close = source.indexOf('}', index + 2);
       if (close === -1) throw new ShellSyntaxError('unterminated ${', base + index);
       text += source.slice(index, close + 1);
       index = close + 1;
-    } else if (character === '`') {
-      const close = closingBacktick(source, index, base);
-      substitute(index, index + 1, close, close + 1);
-    } else {
+    } else if (!readsSubstitution()) {
       // Also a backslash that ends the text: it escapes nothing and stays as written.
       text += character;
       index++;
