@@ -24,8 +24,6 @@ export type ArtifactKind = (typeof artifactKindNames)[number];
 export interface ArtifactKindInfo {
   readonly kind: ArtifactKind;
   readonly format: ArtifactFormat;
-  /** What a person calls this file, for messages. */
-  readonly title: string;
   /** Globs in the real BenchFlow layout, matched against the whole path. */
   readonly patterns: readonly string[];
   /** File name under `schemas/`. */
@@ -36,63 +34,54 @@ export const artifactKinds: readonly ArtifactKindInfo[] = [
   {
     kind: 'acp-trajectory',
     format: 'jsonl',
-    title: 'ACP trajectory',
     patterns: ['**/trajectory/acp_trajectory.jsonl', '**/agent/acp_trajectory.jsonl'],
     schemaFile: 'acp-trajectory-row.schema.json',
   },
   {
     kind: 'llm-trajectory',
     format: 'jsonl',
-    title: 'LLM trajectory',
     patterns: ['**/trajectory/llm_trajectory.jsonl'],
     schemaFile: 'llm-exchange-row.schema.json',
   },
   {
     kind: 'results',
     format: 'jsonl',
-    title: 'results rows',
     patterns: ['**/results.jsonl'],
     schemaFile: 'results-row.schema.json',
   },
   {
     kind: 'rewards',
     format: 'jsonl',
-    title: 'reward events',
     patterns: ['**/rewards.jsonl'],
     schemaFile: 'rewards-row.schema.json',
   },
   {
     kind: 'action-records',
     format: 'jsonl',
-    title: 'BenchGuard action records',
     patterns: ['**/benchguard/action_records.jsonl'],
     schemaFile: 'action-record.schema.json',
   },
   {
     kind: 'result',
     format: 'json',
-    title: 'rollout result',
     patterns: ['**/result.json'],
     schemaFile: 'result.schema.json',
   },
   {
     kind: 'config',
     format: 'json',
-    title: 'rollout config',
     patterns: ['**/config.json', '**/run_config.json', '**/metadata.json'],
     schemaFile: 'config.schema.json',
   },
   {
     kind: 'preflight',
     format: 'json',
-    title: 'BenchGuard preflight',
     patterns: ['**/benchguard/preflight.json'],
     schemaFile: 'preflight.schema.json',
   },
   {
     kind: 'timing',
     format: 'json',
-    title: 'rollout timing',
     patterns: ['**/timing.json'],
     schemaFile: 'timing.schema.json',
   },
