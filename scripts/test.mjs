@@ -5,12 +5,21 @@
 //   node scripts/test.mjs [substring ...]   only node test files whose path contains a substring
 //                                           (the real-editor suites run when "vscode" is among them)
 //   ROLLOUT_EVIDENCE_SKIP_EDITOR=1          skip the real-editor suites (they are on by default)
+//   ROLLOUT_EVIDENCE_SKIP_CONTAINERS=1      do not start the private container engines: the container
+//                                           tests then use the engine settings already in the
+//                                           environment, or fail saying they are missing
+// When a selected node test file has "container" in its path, or the real-editor suites run, real
+// containers are set up first (a private dockerd, a private podman store, images built offline:
+// scripts/testContainers.mjs), their settings are passed to the test processes in the environment, and
+// all of it is torn down at the end.
+// If the setup fails, ROLLOUT_EVIDENCE_CONTAINERS_ERROR carries the reason and those tests fail with it.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
+import { startContainerEnvironment } from './testContainers.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const filters = process.argv.slice(2);
@@ -23,13 +32,46 @@ if (files.length === 0 && !withEditor) {
   process.exit(2);
 }
 
-const node = files.length > 0 ? await runNodeTests(files) : { passed: 0, failed: 0 };
-const editor = withEditor ? await runEditorTests() : { passed: 0, failed: 0 };
+// The real-editor suites probe a container too.
+const needsContainers = withEditor || files.some((path) => relative(root, path).includes('container'));
+const { node, editor } = await withContainers(needsContainers, async () => ({
+  node: files.length > 0 ? await runNodeTests(files) : { passed: 0, failed: 0 },
+  editor: withEditor ? await runEditorTests() : { passed: 0, failed: 0 },
+}));
 const passed = node.passed + editor.passed;
 const failed = node.failed + editor.failed;
 if (withEditor) console.log(`\nnode suites: ${node.passed} passed, ${node.failed} failed; real-editor suites: ${editor.passed} passed, ${editor.failed} failed`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed > 0 ? 1 : 0;
+
+/** Runs `action` with the container environment up when a test needs it. */
+async function withContainers(needed, action) {
+  if (!needed || process.env.ROLLOUT_EVIDENCE_SKIP_CONTAINERS === '1') return action();
+  let containers;
+  try {
+    containers = await startContainerEnvironment();
+  } catch (error) {
+    // Not a skip: the container tests run and fail with this reason.
+    process.env.ROLLOUT_EVIDENCE_CONTAINERS_ERROR = error instanceof Error ? error.message : String(error);
+    console.error(`containers: setup failed: ${process.env.ROLLOUT_EVIDENCE_CONTAINERS_ERROR}`);
+    return action();
+  }
+  // The test runner's processes inherit process.env as it is when each one starts.
+  Object.assign(process.env, containers.env);
+  // Interrupted runs tear down too: the daemon is detached and would outlive this process.
+  const onSignal = (signal) => {
+    containers.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    return await action();
+  } finally {
+    await containers.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
 
 function runNodeTests(testFiles) {
   return new Promise((resolve) => {
