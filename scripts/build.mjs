@@ -26,6 +26,8 @@ const common = {
   sourcesContent: false,
   minify: production,
   logLevel: 'warning',
+  // The probe script ships as text, passed to sh -c as an argument.
+  loader: { '.sh': 'text' },
   // Others read these outputs while a build runs (the test files load dist/, `npm start` rebuilds it in
   // the middle of a test run): atomicWritePlugin replaces each file whole instead of writing it in place.
   write: false,

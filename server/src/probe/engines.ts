@@ -1,0 +1,80 @@
+/**
+ * Where the probe's commands go: which program or socket reaches each kind of target, and how a
+ * command is run there as root. When an engine cannot be reached, the error says what was looked for.
+ */
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import type { ContainerEngine, DockerAccess, ProbeTarget } from '../../../shared/src/probe';
+import { engineApiExec } from './exec/engineApi';
+import type { Exec } from './exec/execution';
+import { processExec } from './exec/processExec';
+
+export class EngineUnavailableError extends Error {}
+
+export type DockerRoute = { readonly kind: 'cli'; readonly program: string } | { readonly kind: 'engine-api'; readonly socketPath: string };
+
+const defaultDockerSocket = '/var/run/docker.sock';
+
+/**
+ * auto: the Engine API when DOCKER_HOST names a unix socket (no CLI needed), else the docker CLI, else
+ * the default socket. cli and engine-api insist on one.
+ */
+export function dockerRoute(access: DockerAccess, env: NodeJS.ProcessEnv): DockerRoute {
+  const host = env['DOCKER_HOST'];
+  const hostSocket = host?.startsWith('unix://') ? host.slice('unix://'.length) : undefined;
+  const socket = hostSocket ?? (host === undefined && exists(defaultDockerSocket) ? defaultDockerSocket : undefined);
+  const program = findProgram('docker', env);
+  if (access === 'engine-api' || (access === 'auto' && hostSocket !== undefined)) {
+    if (socket !== undefined) return { kind: 'engine-api', socketPath: socket };
+    throw new EngineUnavailableError(`no Docker Engine socket: looked at DOCKER_HOST (${host === undefined ? 'not set' : `"${host}", not a unix socket`}) and ${defaultDockerSocket}`);
+  }
+  if (program !== undefined) return { kind: 'cli', program };
+  if (access === 'auto' && socket !== undefined) return { kind: 'engine-api', socketPath: socket };
+  throw new EngineUnavailableError(`docker is not installed: looked for the docker CLI on PATH${access === 'auto' ? ` and for the Engine API socket (DOCKER_HOST, ${defaultDockerSocket})` : ''}`);
+}
+
+export function podmanProgram(env: NodeJS.ProcessEnv): string {
+  const program = findProgram('podman', env);
+  if (program === undefined) throw new EngineUnavailableError('podman is not installed: looked for the podman CLI on PATH');
+  return program;
+}
+
+/**
+ * Runs `command` in the target as root. `shown` is the command as the transcript shows it (the probe's
+ * script replaced by a placeholder).
+ */
+export function execAsRoot(target: ProbeTarget, command: readonly string[], shown: readonly string[], access: DockerAccess, env: NodeJS.ProcessEnv): Exec {
+  if (target.kind === 'local') return processExec(command, shown, env);
+  const engineArgs = ['exec', '-u', '0', target.name];
+  if (target.kind === 'podman') return processExec([podmanProgram(env), ...engineArgs, ...command], ['podman', ...engineArgs, ...shown], env);
+  const route = dockerRoute(access, env);
+  if (route.kind === 'cli') return processExec([route.program, ...engineArgs, ...command], ['docker', ...engineArgs, ...shown], env);
+  return engineApiExec(route.socketPath, target.name, command, [`engine-api:${route.socketPath}`, ...engineArgs, ...shown]);
+}
+
+export function engineProgram(engine: ContainerEngine, access: DockerAccess, env: NodeJS.ProcessEnv): DockerRoute {
+  return engine === 'podman' ? { kind: 'cli', program: podmanProgram(env) } : dockerRoute(access, env);
+}
+
+function findProgram(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  for (const folder of (env['PATH'] ?? '').split(delimiter)) {
+    if (folder === '') continue;
+    const candidate = join(folder, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // Not here; keep looking along PATH.
+    }
+  }
+  return undefined;
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,20 @@
+/** Splits a byte stream into text lines as it arrives, so a transcript can follow a running probe. */
+export class LineSplitter {
+  private pending = '';
+  private readonly decoder = new TextDecoder('utf-8', { fatal: false });
+
+  constructor(private readonly onLine: (line: string) => void) {}
+
+  push(chunk: Uint8Array): void {
+    const text = this.pending + this.decoder.decode(chunk, { stream: true });
+    const lines = text.split('\n');
+    this.pending = lines.pop() ?? '';
+    for (const line of lines) this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+  }
+
+  end(): void {
+    const rest = this.pending + this.decoder.decode();
+    this.pending = '';
+    if (rest !== '') this.onLine(rest);
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The probe's outcome as evidence: one `SandboxUserQuiescence` line for benchguard/action_records.jsonl
+ * (schemas/action-record.schema.json), which the quiescence rules read.
+ */
+import { appendFile, mkdir, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { JsonObject } from '../../../shared/src/jsonObject';
+import { textToAppend, type ProbeOutcome, type SeenProcess } from '../../../shared/src/probe';
+import { version } from '../version';
+
+export function quiescenceRecord(outcome: ProbeOutcome): JsonObject {
+  const { request } = outcome;
+  return {
+    event_type: 'SandboxUserQuiescence',
+    // Transport status, as for BenchGuard's execs: did the probe run and report at all.
+    status: outcome.transportOk ? 'ok' : 'error',
+    sandbox_user: request.user,
+    uid: outcome.uid,
+    mode: request.mode,
+    target: request.target.kind === 'local' ? { kind: 'local' } : { kind: request.target.kind, name: request.target.name },
+    signals_sent: outcome.signals.map(({ signal, pid, round, delivered }) => ({ signal, pid, round, delivered })),
+    survivors: outcome.survivors.map(processRecord),
+    setuid_processes: outcome.setuidProcesses.map(processRecord),
+    return_code: outcome.returnCode,
+    ...(outcome.returnCode === 2 ? { unobservable_reason: outcome.reason } : {}),
+    started_at: outcome.startedAt,
+    finished_at: outcome.finishedAt,
+    observed_at: outcome.observedAt,
+    final: true,
+    probe_version: version,
+  };
+}
+
+function processRecord(process: SeenProcess): JsonObject {
+  return { pid: process.pid, state: process.state, ruid: process.ruid, euid: process.euid, name: process.name, pid1: process.pid1 };
+}
+
+/** Appends the record as one new line; what the file already holds is never rewritten. */
+export async function appendRecord(path: string, record: JsonObject): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await appendFile(path, textToAppend(await lastCharacter(path), JSON.stringify(record)), 'utf8');
+}
+
+async function lastCharacter(path: string): Promise<string> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return '';
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last.toString('latin1');
+  } finally {
+    await handle.close();
+  }
+}

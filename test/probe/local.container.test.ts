@@ -1,0 +1,94 @@
+/**
+ * The local target (a VS Code window attached to a dev container runs the probe right there), tested in
+ * a pid namespace made with unshare, so the processes it kills are the test's own.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { describe, it } from 'node:test';
+import type { ProbeOutcome } from '../../shared/src/probe';
+import { builtCli } from '../support/repo';
+
+const timeout = 120_000;
+/** A uid no account on the machine uses: the namespace's sandbox user. */
+const sandboxUid = '4242';
+const asSandbox = `setpriv --reuid ${sandboxUid} --regid ${sandboxUid} --clear-groups`;
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(argv: readonly string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/**
+ * Runs `setup` (shell text of the test's own, never user input) and then the CLI's probe in a fresh pid
+ * namespace with its own /proc. Its sh stays pid 1, so the processes the probe kills are reaped.
+ */
+function inPidNamespace(setup: string, probeArgs: readonly string[], cliPrefix = ''): Promise<Run> {
+  const quoted = probeArgs.map((argument) => `'${argument}'`).join(' ');
+  const script = `${setup}\nsleep 0.3\n${cliPrefix} "${process.execPath}" "${builtCli}" probe --target local ${quoted}`;
+  return run(['unshare', '--pid', '--fork', '--kill-child', '--mount-proc', 'sh', '-c', script]);
+}
+
+function outcomeOf(result: Run): ProbeOutcome {
+  return (JSON.parse(result.stdout) as { outcome: ProbeOutcome }).outcome;
+}
+
+describe('probe --target local, in a pid namespace', { skip: process.getuid?.() !== 0 ? 'needs root for unshare' : false }, () => {
+  it('harden ends a live and a TERM-ignoring process: exit 0, TERM to both, KILL to the stubborn one only', { timeout }, async () => {
+    const result = await inPidNamespace(`${asSandbox} sleep 100020 &\n${asSandbox} sh -c 'trap "" TERM; while :; do sleep 1; done' &`, ['--user', sandboxUid, '--mode', 'harden', '--grace', '1', '--format', 'json']);
+    assert.equal(result.status, 0, result.stderr + result.stdout);
+    const outcome = outcomeOf(result);
+    const terms = outcome.signals.filter((sent) => sent.signal === 'TERM').map((sent) => sent.pid);
+    const kills = outcome.signals.filter((sent) => sent.signal === 'KILL').map((sent) => sent.pid);
+    assert.ok(terms.length >= 2, `TERM to both: ${JSON.stringify(outcome.signals)}`);
+    // The stubborn loop's own sleep children come and go; the loop itself gets TERM, then KILL.
+    assert.ok(kills.some((pid) => terms.includes(pid)), `KILL to what TERM did not end: ${JSON.stringify(outcome.signals)}`);
+    assert.ok(terms.some((pid) => !kills.includes(pid)), `the sleeper ended on TERM alone: ${JSON.stringify(outcome.signals)}`);
+    // Pids of a fresh namespace are small: the probe saw the namespace, not the host.
+    assert.ok(terms.every((pid) => pid < 100), `namespace pids: ${terms.join(', ')}`);
+  });
+
+  it('observe as an unprivileged user still works: exit 1 naming the survivor', { timeout }, async () => {
+    const result = await inPidNamespace(`${asSandbox} sleep 100021 &`, ['--user', sandboxUid, '--format', 'json'], 'setpriv --reuid 65534 --regid 65534 --clear-groups');
+    assert.equal(result.status, 1, result.stderr + result.stdout);
+    assert.deepEqual(
+      outcomeOf(result).survivors.map((survivor) => [survivor.name, survivor.euid]),
+      [['sleep', Number(sandboxUid)]],
+    );
+  });
+
+  it('harden as an unprivileged user is refused with the reason, and nothing is killed', { timeout }, async () => {
+    const result = await inPidNamespace(`${asSandbox} sleep 100022 &`, ['--user', sandboxUid, '--mode', 'harden'], 'setpriv --reuid 65534 --regid 65534 --clear-groups');
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /harden on the local target needs root, to signal another user's processes; this process is not root\. observe still works/);
+    assert.doesNotMatch(result.stderr, /^\$ /m, 'no command was run');
+  });
+
+  it('a process whose status cannot be read makes the observation unobservable: exit 2, never quiet', { timeout }, async () => {
+    // hidepid=1 lists every process but lets an unprivileged reader open only its own status files.
+    const setup = `mount -t proc -o hidepid=1 proc /proc && ${asSandbox} sleep 100023 &`;
+    const script = `${setup}\nsleep 0.3\nsetpriv --reuid 65534 --regid 65534 --clear-groups "${process.execPath}" "${builtCli}" probe --target local --user ${sandboxUid}`;
+    const result = await run(['unshare', '--pid', '--fork', '--kill-child', '--mount', 'sh', '-c', script]);
+    assert.equal(result.status, 2, result.stderr + result.stdout);
+    assert.match(result.stdout, /^Could not observe sandbox user "4242" in the local machine: cannot read \/proc\/\d+\/status although the process exists\n$/);
+  });
+
+  it('with no readable /proc: exit 2, could not observe', { timeout }, async () => {
+    // A private mount namespace whose /proc is an empty tmpfs.
+    const script = `mount -t tmpfs none /proc && exec "${process.execPath}" "${builtCli}" probe --target local --user ${sandboxUid}`;
+    const result = await run(['unshare', '--mount', '--fork', 'sh', '-c', script]);
+    assert.equal(result.status, 2, result.stderr);
+    assert.match(result.stdout, /^Could not observe sandbox user "4242" in the local machine: no readable \/proc: the process table cannot be observed\n$/);
+  });
+});
