@@ -2,10 +2,13 @@
 import { main } from './main';
 import { errorDetail } from '../../../shared/src/errors';
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (error) {
-  // main() turns every expected failure into exit status 2 with a message; reaching here is a bug.
-  process.stderr.write(`rollout-evidence: internal error: ${errorDetail(error)}\n`);
-  process.exitCode = 2;
-}
+main(process.argv.slice(2)).then(
+  (status) => {
+    process.exitCode = status;
+  },
+  (error: unknown) => {
+    // main() turns every expected failure into exit status 2 with a message; reaching here is a bug.
+    process.stderr.write(`rollout-evidence: internal error: ${errorDetail(error)}\n`);
+    process.exitCode = 2;
+  },
+);

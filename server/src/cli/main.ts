@@ -13,11 +13,13 @@ import { formatJson } from './formats/json';
 import { formatSarif } from './formats/sarif';
 import { formatText } from './formats/text';
 import { progressLine } from './progress';
+import { probeCommand, probeUsage } from './probeCommand';
+import { ProbeUsageError } from '../probe/validation';
 
 const formats = { text: formatText, json: formatJson, sarif: formatSarif } as const satisfies Record<string, (run: CheckRun) => string>;
 type FormatName = keyof typeof formats;
 
-const usage = `Usage: rollout-evidence check [PATH ...] [options]
+const checkUsage = `Usage: rollout-evidence check [PATH ...] [options]
 
 Checks BenchFlow rollout bundles: every JSONL line and JSON artifact against its schema, then
 the evidence rules across each rollout's files, and gives each rollout a verdict: untrusted,
@@ -42,69 +44,76 @@ Options:
 Exit status: 0 every rollout passes (and no loose file has errors), 1 a rollout fails its
 verdict or a loose file has errors, 2 usage or I/O failure.`;
 
+const usage = `${checkUsage}\n\n${probeUsage}`;
+
 class UsageError extends Error {}
 
-export function main(argv: readonly string[]): ExitStatus {
+export async function main(argv: readonly string[]): Promise<ExitStatus> {
   try {
-    const { values, positionals } = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        format: { type: 'string', default: 'text' },
-        'fail-on': { type: 'string', default: 'incomplete' },
-        'allow-oracle-without-llm': { type: 'boolean', default: false },
-        'allow-native-subscription-without-llm': { type: 'boolean', default: false },
-        'max-problems': { type: 'string' },
-        map: { type: 'string', multiple: true, default: [] },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', short: 'v', default: false },
-      },
-    });
-    if (values.help) {
-      process.stdout.write(`${usage}\n`);
-      return 0;
-    }
-    if (values.version) {
-      process.stdout.write(`${version}\n`);
-      return 0;
-    }
-    const [command, ...paths] = positionals;
-    if (command === undefined) throw new UsageError('missing command: use "rollout-evidence check [PATH ...]"');
-    if (command === 'help') {
-      process.stdout.write(`${usage}\n`);
-      return 0;
-    }
-    if (command !== 'check') throw new UsageError(`unknown command "${command}": the command is "check"`);
-
-    const format = parseFormat(values.format);
-    const run = runCheck(
-      {
-        paths: paths.length > 0 ? paths : ['.'],
-        maxProblems: parseMaxProblems(values['max-problems']),
-        artifactMap: parseArtifactMap(values.map),
-        rules: {
-          allowOracleWithoutLlm: values['allow-oracle-without-llm'] === true,
-          allowNativeSubscriptionWithoutLlm: values['allow-native-subscription-without-llm'] === true,
-        },
-        failOn: parseFailOn(values['fail-on']),
-        cwd: process.cwd(),
-      },
-      progressLine(process.stderr),
-    );
-    for (const message of run.ioErrors) process.stderr.write(`rollout-evidence: ${message}\n`);
-    if (run.bundles.length === 0) {
-      throw new UsageError(`no rollout or artifact found under ${paths.length > 0 ? paths.join(', ') : 'the current folder'}`);
-    }
-    process.stdout.write(formats[format](run));
-    return exitStatusOf(run);
+    if (argv[0] === 'probe') return await probeCommand(argv.slice(1));
+    return check(argv);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof DiscoveryUsageError || isParseArgsError(error)) {
+    if (error instanceof UsageError || error instanceof DiscoveryUsageError || error instanceof ProbeUsageError || isParseArgsError(error)) {
       process.stderr.write(`rollout-evidence: ${(error as Error).message}\n`);
       return 2;
     }
     throw error;
   }
+}
+
+function check(argv: readonly string[]): ExitStatus {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      format: { type: 'string', default: 'text' },
+      'fail-on': { type: 'string', default: 'incomplete' },
+      'allow-oracle-without-llm': { type: 'boolean', default: false },
+      'allow-native-subscription-without-llm': { type: 'boolean', default: false },
+      'max-problems': { type: 'string' },
+      map: { type: 'string', multiple: true, default: [] },
+      help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', short: 'v', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  if (values.version) {
+    process.stdout.write(`${version}\n`);
+    return 0;
+  }
+  const [command, ...paths] = positionals;
+  if (command === undefined) throw new UsageError('missing command: use "rollout-evidence check [PATH ...]" or "rollout-evidence probe"');
+  if (command === 'help') {
+    process.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  if (command !== 'check') throw new UsageError(`unknown command "${command}": the commands are "check" and "probe"`);
+
+  const format = parseFormat(values.format);
+  const run = runCheck(
+    {
+      paths: paths.length > 0 ? paths : ['.'],
+      maxProblems: parseMaxProblems(values['max-problems']),
+      artifactMap: parseArtifactMap(values.map),
+      rules: {
+        allowOracleWithoutLlm: values['allow-oracle-without-llm'] === true,
+        allowNativeSubscriptionWithoutLlm: values['allow-native-subscription-without-llm'] === true,
+      },
+      failOn: parseFailOn(values['fail-on']),
+      cwd: process.cwd(),
+    },
+    progressLine(process.stderr),
+  );
+  for (const message of run.ioErrors) process.stderr.write(`rollout-evidence: ${message}\n`);
+  if (run.bundles.length === 0) {
+    throw new UsageError(`no rollout or artifact found under ${paths.length > 0 ? paths.join(', ') : 'the current folder'}`);
+  }
+  process.stdout.write(formats[format](run));
+  return exitStatusOf(run);
 }
 
 function parseFormat(raw: string | undefined): FormatName {
