@@ -20,6 +20,7 @@ import type { RolloutBundle } from './engine/bundle/rollout';
 import { ArtifactChecker } from './engine/check/artifactChecker';
 import { registerPullDiagnostics, registerPushDiagnostics, type DiagnosticsDelivery } from './lsp/diagnosticsDelivery';
 import { DocumentValidator } from './lsp/documentValidator';
+import { registerProbeRequests } from './lsp/probeRequests';
 import { RolloutEvaluator } from './lsp/rolloutEvaluator';
 import { SettingsCache } from './lsp/settingsCache';
 import { diagnosticConverter } from './lsp/toDiagnostic';
@@ -100,6 +101,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     });
     if (touched) delivery?.refresh();
   });
+  registerProbeRequests(connection);
 
   return {
     serverInfo: { name: 'rollout-evidence', version },

@@ -8,7 +8,7 @@
  * rollout's timeline: after an edit of a 100,000-line log, only the edited line is read again.
  */
 import type { ActionFact, ActionRecord, QuiescenceFact } from '../facts/facts';
-import { describeValue, isJsonObject } from '../parse/jsonKind';
+import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
 import { sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
 import type { RuleContext } from './context';
 
@@ -57,6 +57,11 @@ export function sandboxUserOf(context: RuleContext): SandboxUserState {
   if (!config) return { kind: 'unknown', why: 'the rollout has no config.json' };
   const value = context.bundle.facts('config', 'config')?.value;
   if (!value) return { kind: 'unknown', why: `${config.path.slice(context.bundle.root.length + 1)} could not be read as an object` };
+  return sandboxUserInConfig(value);
+}
+
+/** config.json's `sandbox_user`: absent means BenchFlow's default "agent"; null means the agent ran as root. */
+export function sandboxUserInConfig(value: JsonObject): SandboxUserState {
   if (!Object.prototype.hasOwnProperty.call(value, 'sandbox_user')) return { kind: 'user', user: { name: 'agent' } };
   const user = value['sandbox_user'];
   if (user === null) return { kind: 'none' };
