@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { artifactKindNames, artifactKinds } from '../shared/src/artifactKinds';
+import { probeSettingDefaults } from '../shared/src/probe';
 import { defaultSettings } from '../shared/src/settings';
 import { commandIds } from '../client/src/commandIds';
 import { allDiagnosticCodes } from '../server/src/engine/codes';
@@ -11,6 +12,7 @@ import { repoRoot } from './support/repo';
 
 interface Manifest {
   main: string;
+  capabilities: { untrustedWorkspaces: { supported: boolean | 'limited' } };
   activationEvents: string[];
   contributes: {
     commands: { command: string; title: string; category: string }[];
@@ -47,6 +49,11 @@ describe('manifest', () => {
     assert.equal(properties['rolloutEvidence.maxNumberOfProblems']!.default, defaultSettings.maxNumberOfProblems);
     assert.deepEqual(properties['rolloutEvidence.artifacts']!.default, defaultSettings.artifacts);
     assert.deepEqual(properties['rolloutEvidence.artifacts']!.additionalProperties!.enum, [...artifactKindNames]);
+    for (const [key, value] of Object.entries(probeSettingDefaults)) assert.deepEqual(properties[`rolloutEvidence.probe.${key}`]?.default, value, key);
+  });
+
+  it('declares limited support for untrusted workspaces: the probe runs only in trusted ones', () => {
+    assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
   });
 });
 

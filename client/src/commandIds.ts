@@ -2,4 +2,5 @@
 export const commandIds = {
   restartServer: 'rolloutEvidence.restartServer',
   showOutput: 'rolloutEvidence.showOutput',
+  probeQuiescence: 'rolloutEvidence.probeQuiescence',
 } as const;

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { settingsSection } from '../../shared/src/settings';
 import { commandIds } from './commandIds';
 import { ServerController } from './serverController';
+import { probeQuiescence } from './probe/probeCommand';
 import { ServerStatus } from './serverStatus';
 import { errorMessage } from '../../shared/src/errors';
 
@@ -20,6 +21,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   context.subscriptions.push(
     vscode.commands.registerCommand(commandIds.showOutput, () => output.show(true)),
+    vscode.commands.registerCommand(commandIds.probeQuiescence, () => probeQuiescence(server, output)),
     vscode.commands.registerCommand(commandIds.restartServer, async () => {
       output.info('Restarting the language server on request.');
       try {

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { LanguageClient, RevealOutputChannelOn, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { validationReportNotification, type InitializationOptions } from '../../shared/src/protocol';
+import { probeTranscriptNotification, validationReportNotification, type InitializationOptions, type ProbeTranscriptParams } from '../../shared/src/protocol';
 import { sanitizeSettings, settingsSection, type RolloutEvidenceSettings } from '../../shared/src/settings';
 import { documentSelector, watchedFilesPattern, type ArtifactDocumentSelector } from './documentSelector';
 import type { ServerStatus } from './serverStatus';
@@ -13,6 +13,9 @@ import { errorMessage } from '../../shared/src/errors';
 export class ServerController implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private watcher: vscode.FileSystemWatcher | undefined;
+  private readonly probeTranscriptEmitter = new vscode.EventEmitter<ProbeTranscriptParams>();
+  /** Transcript entries of running probes, whichever client carried them. */
+  readonly onProbeTranscript = this.probeTranscriptEmitter.event;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -34,6 +37,7 @@ export class ServerController implements vscode.Disposable {
       else this.status.setState('stopped', 'The language server is not running. Click to restart it; the output shows why it stopped.');
     });
     client.onNotification(validationReportNotification, (report) => this.status.recordValidation(report));
+    client.onNotification(probeTranscriptNotification, (params) => this.probeTranscriptEmitter.fire(params));
     try {
       await client.start();
     } catch (error) {
@@ -58,7 +62,13 @@ export class ServerController implements vscode.Disposable {
     await client?.dispose().catch((error: unknown) => this.output.warn(`Stopping the language server: ${String(error)}`));
   }
 
+  /** The client, when its server is running and can take requests. */
+  get runningClient(): LanguageClient | undefined {
+    return this.client?.state === State.Running ? this.client : undefined;
+  }
+
   dispose(): void {
+    this.probeTranscriptEmitter.dispose();
     void this.stop();
   }
 
