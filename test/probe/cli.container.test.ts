@@ -3,7 +3,6 @@
  * probe's, --record writes a line the evidence rules accept as proof, and bad names never run anything.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -12,28 +11,15 @@ import type { JsonReport } from '../../server/src/cli/formats/json';
 import { engineEnv, processStatuses, requireEngine, startContainer, type TestContainer } from '../support/containers';
 import { jsonl, writeTree } from '../support/files';
 import { isSandbox, sandboxUid, startProcess } from '../support/probe';
+import { runProgram, type ProgramRun } from '../support/programs';
 import { builtCli, temporaryFolder } from '../support/repo';
 
 const timeout = 120_000;
 const folder = temporaryFolder();
 after(() => folder.remove());
 
-interface CliRun {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Asynchronous, unlike the check tests' runner: the container engines answer while it waits. */
-function cli(args: readonly string[]): Promise<CliRun> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [builtCli, ...args], { env: engineEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+function cli(args: readonly string[]): Promise<ProgramRun> {
+  return runProgram([process.execPath, builtCli, ...args], engineEnv());
 }
 
 async function withContainer(body: (container: TestContainer) => Promise<void>): Promise<void> {

@@ -3,9 +3,9 @@
  * a pid namespace made with unshare, so the processes it kills are the test's own.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import type { ProbeOutcome } from '../../shared/src/probe';
+import { runProgram, type ProgramRun } from '../support/programs';
 import { builtCli } from '../support/repo';
 
 const timeout = 120_000;
@@ -13,34 +13,17 @@ const timeout = 120_000;
 const sandboxUid = '4242';
 const asSandbox = `setpriv --reuid ${sandboxUid} --regid ${sandboxUid} --clear-groups`;
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(argv: readonly string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
 /**
  * Runs `setup` (shell text of the test's own, never user input) and then the CLI's probe in a fresh pid
  * namespace with its own /proc. Its sh stays pid 1, so the processes the probe kills are reaped.
  */
-function inPidNamespace(setup: string, probeArgs: readonly string[], cliPrefix = ''): Promise<Run> {
+function inPidNamespace(setup: string, probeArgs: readonly string[], cliPrefix = ''): Promise<ProgramRun> {
   const quoted = probeArgs.map((argument) => `'${argument}'`).join(' ');
   const script = `${setup}\nsleep 0.3\n${cliPrefix} "${process.execPath}" "${builtCli}" probe --target local ${quoted}`;
-  return run(['unshare', '--pid', '--fork', '--kill-child', '--mount-proc', 'sh', '-c', script]);
+  return runProgram(['unshare', '--pid', '--fork', '--kill-child', '--mount-proc', 'sh', '-c', script]);
 }
 
-function outcomeOf(result: Run): ProbeOutcome {
+function outcomeOf(result: ProgramRun): ProbeOutcome {
   return (JSON.parse(result.stdout) as { outcome: ProbeOutcome }).outcome;
 }
 
@@ -79,7 +62,7 @@ describe('probe --target local, in a pid namespace', { skip: process.getuid?.() 
     // hidepid=1 lists every process but lets an unprivileged reader open only its own status files.
     const setup = `mount -t proc -o hidepid=1 proc /proc && ${asSandbox} sleep 100023 &`;
     const script = `${setup}\nsleep 0.3\nsetpriv --reuid 65534 --regid 65534 --clear-groups "${process.execPath}" "${builtCli}" probe --target local --user ${sandboxUid}`;
-    const result = await run(['unshare', '--pid', '--fork', '--kill-child', '--mount', 'sh', '-c', script]);
+    const result = await runProgram(['unshare', '--pid', '--fork', '--kill-child', '--mount', 'sh', '-c', script]);
     assert.equal(result.status, 2, result.stderr + result.stdout);
     assert.match(result.stdout, /^Could not observe sandbox user "4242" in the local machine: cannot read \/proc\/\d+\/status although the process exists\n$/);
   });
@@ -87,7 +70,7 @@ describe('probe --target local, in a pid namespace', { skip: process.getuid?.() 
   it('with no readable /proc: exit 2, could not observe', { timeout }, async () => {
     // A private mount namespace whose /proc is an empty tmpfs.
     const script = `mount -t tmpfs none /proc && exec "${process.execPath}" "${builtCli}" probe --target local --user ${sandboxUid}`;
-    const result = await run(['unshare', '--mount', '--fork', 'sh', '-c', script]);
+    const result = await runProgram(['unshare', '--mount', '--fork', 'sh', '-c', script]);
     assert.equal(result.status, 2, result.stderr);
     assert.match(result.stdout, /^Could not observe sandbox user "4242" in the local machine: no readable \/proc: the process table cannot be observed\n$/);
   });
