@@ -15,9 +15,9 @@ import { builtCli, healthyRollout, repoRoot, temporaryFolder } from '../support/
 type CliRun = { status: number | null; stdout: string; stderr: string };
 
 /** The built CLI in its own process; `prefix` is a command that runs it, such as setpriv to run it as another user. */
-function cli(args: readonly string[], { cwd = repoRoot, prefix = [] }: { cwd?: string; prefix?: readonly string[] } = {}): CliRun {
+function cli(args: readonly string[], { cwd = repoRoot, prefix = [], env = process.env }: { cwd?: string; prefix?: readonly string[]; env?: NodeJS.ProcessEnv } = {}): CliRun {
   const [command, ...commandArgs] = [...prefix, process.execPath, builtCli, ...args];
-  const result = spawnSync(command!, commandArgs, { cwd, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(command!, commandArgs, { cwd, env, encoding: 'utf8', timeout: 60_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -272,5 +272,36 @@ describe('npm start', () => {
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /Checked 15 files \(2 rollouts, 1 loose file\): 15 errors/);
     assert.match(result.stdout, /verdict untrusted {7}examples\/jobs\/2026-08-22__10-00-00\/regex-log__bab1cbf6\n$/);
+  });
+});
+
+describe('rollout-evidence probe, refused before anything runs', () => {
+  it('with no engine installed: exit 2, saying what it looked for', () => {
+    const { status, stdout, stderr } = cli(['probe', '--target', 'podman:web', '--user', 'agent'], { env: { PATH: '' } });
+    assert.equal(status, 2);
+    assert.equal(stdout, '');
+    assert.equal(stderr, 'rollout-evidence: podman is not installed: looked for the podman CLI on PATH\n');
+  });
+
+  it('without --target or --user, or with a bad option value: exit 2 with the usage fault', () => {
+    for (const [args, message] of [
+      [['probe', '--user', 'agent'], /--target is required/],
+      [['probe', '--target', 'local'], /--user is required/],
+      [['probe', '--target', 'local', '--user', 'agent', '--mode', 'kill'], /the mode must be observe or harden, not "kill"/],
+      [['probe', '--target', 'local', '--user', 'agent', '--timeout', '0'], /--timeout must be a positive number of seconds, not "0"/],
+      [['probe', '--target', 'local', '--user', 'agent', '--format', 'sarif'], /--format must be text or json/],
+      [['probe', '--target', 'local', '--user', 'agent', '--docker', 'ssh'], /--docker must be auto, cli or engine-api, not "ssh"/],
+    ] as const) {
+      const { status, stderr } = cli(args);
+      assert.equal(status, 2, args.join(' '));
+      assert.match(stderr, message);
+    }
+  });
+
+  it('help names both commands', () => {
+    const { status, stdout } = cli(['--help']);
+    assert.equal(status, 0);
+    assert.match(stdout, /Usage: rollout-evidence check/);
+    assert.match(stdout, /Usage: rollout-evidence probe --target TARGET --user USER/);
   });
 });

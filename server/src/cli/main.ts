@@ -14,6 +14,7 @@ import { formatSarif } from './formats/sarif';
 import { formatText } from './formats/text';
 import { progressLine } from './progress';
 import { probeCommand, probeUsage } from './probeCommand';
+import { EngineUnavailableError } from '../probe/engines';
 import { ProbeUsageError } from '../probe/validation';
 
 const formats = { text: formatText, json: formatJson, sarif: formatSarif } as const satisfies Record<string, (run: CheckRun) => string>;
@@ -53,7 +54,7 @@ export async function main(argv: readonly string[]): Promise<ExitStatus> {
     if (argv[0] === 'probe') return await probeCommand(argv.slice(1));
     return check(argv);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof DiscoveryUsageError || error instanceof ProbeUsageError || isParseArgsError(error)) {
+    if (error instanceof UsageError || error instanceof DiscoveryUsageError || error instanceof ProbeUsageError || error instanceof EngineUnavailableError || isParseArgsError(error)) {
       process.stderr.write(`rollout-evidence: ${(error as Error).message}\n`);
       return 2;
     }

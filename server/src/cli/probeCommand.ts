@@ -108,6 +108,6 @@ function seconds(option: string, raw: string | undefined, whole: boolean): numbe
 
 function parseDockerAccess(raw: string | undefined): DockerAccess {
   const access = dockerAccesses.find((candidate) => candidate === raw);
-  if (access === undefined) throw new ProbeUsageError(`--docker must be ${dockerAccesses.join(', ')}, not "${raw}"`);
+  if (access === undefined) throw new ProbeUsageError(`--docker must be ${dockerAccesses.slice(0, -1).join(', ')} or ${dockerAccesses.at(-1)}, not "${raw}"`);
   return access;
 }

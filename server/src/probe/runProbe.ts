@@ -19,8 +19,13 @@ export interface ProbeRunOptions {
   readonly localRoot?: boolean;
 }
 
-/** A hostile target could print without end; the transcript keeps this many lines and counts the rest. */
-const transcriptLimit = 5000;
+/**
+ * Far more lines than the probe prints (a few per process per round): a target printing more is not
+ * running our probe as it should, and the exec is stopped rather than read without end.
+ */
+const outputLineLimit = 20_000;
+/** Longest timeout AbortSignal.timeout takes, in whole seconds; far beyond any real probe. */
+const maxTimeoutSeconds = 86_400;
 /** Stopping an abandoned probe in its target is best effort, and brief. */
 const stopTimeoutMs = 5000;
 
@@ -29,7 +34,7 @@ export function checkRequest(request: ProbeRequest, localRoot: boolean): void {
   checkTarget(request.target);
   checkUser(request.user);
   checkMode(request.mode);
-  if (!(request.timeoutSeconds > 0) || !Number.isFinite(request.timeoutSeconds)) throw new ProbeUsageError(`the timeout must be a positive number of seconds, not ${request.timeoutSeconds}`);
+  if (!(request.timeoutSeconds > 0 && request.timeoutSeconds <= maxTimeoutSeconds)) throw new ProbeUsageError(`the timeout must be a positive number of seconds up to ${maxTimeoutSeconds}, not ${request.timeoutSeconds}`);
   const grace = request.graceSeconds ?? probeSettingDefaults.graceSeconds;
   if (!Number.isInteger(grace) || grace < 0 || grace > 3600) throw new ProbeUsageError(`the grace period must be a whole number of seconds up to 3600, not ${grace}`);
   if (request.target.kind === 'local' && request.mode === 'harden' && !localRoot) {
@@ -40,23 +45,23 @@ export function checkRequest(request: ProbeRequest, localRoot: boolean): void {
 export async function runProbe(request: ProbeRequest, options: ProbeRunOptions): Promise<ProbeOutcome> {
   const localRoot = options.localRoot ?? process.getuid?.() === 0;
   checkRequest(request, localRoot);
-  const transcript = new Transcript(options.onTranscript);
+  const flooded = new AbortController();
+  const transcript = new Transcript(options.onTranscript, () => flooded.abort(new Error(`the target printed more than ${outputLineLimit} lines, more than the probe ever does`)));
   const output = new ProbeOutput();
   const grace = String(request.graceSeconds ?? probeSettingDefaults.graceSeconds);
   const probeArgs = ['probe', request.mode, request.user, grace, String(probeRounds)];
   const shell = request.target.kind === 'local' ? '/bin/sh' : 'sh';
   const exec = execAsRoot(request.target, [shell, '-c', quiescenceProbeScript, ...probeArgs], [shell, '-c', probeScriptPlaceholder, ...probeArgs], request.dockerAccess ?? 'auto', options.env);
 
-  const timeout = AbortSignal.timeout(request.timeoutSeconds * 1000);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const timeout = AbortSignal.timeout(Math.ceil(request.timeoutSeconds * 1000));
+  const signal = AbortSignal.any([timeout, flooded.signal, ...(options.signal ? [options.signal] : [])]);
   const startedAt = new Date().toISOString();
   transcript.add({ kind: 'command', argv: exec.display });
   const stderr: string[] = [];
   const end = await exec.run({
     signal,
     onStdout: (line) => {
-      output.read(line);
-      transcript.add({ kind: 'stdout', line });
+      if (transcript.add({ kind: 'stdout', line })) output.read(line);
     },
     onStderr: (line) => {
       if (stderr.length < 20) stderr.push(line);
@@ -70,7 +75,6 @@ export async function runProbe(request: ProbeRequest, options: ProbeRunOptions):
   if (end.kind === 'failed' && output.probePid !== undefined && request.target.kind !== 'local') {
     await stopAbandonedProbe(request, output.probePid, options.env, transcript);
   }
-  transcript.finish();
   return {
     request,
     returnCode: verdict.returnCode,
@@ -114,25 +118,26 @@ async function stopAbandonedProbe(request: ProbeRequest, pid: number, env: NodeJ
   transcript.add({ kind: 'exit', status: end.kind === 'exited' ? `exit status ${end.code}` : end.reason });
 }
 
+/** Every entry, in order, passed on as it happens; output past the line limit is dropped and stops the exec. */
 class Transcript {
   readonly entries: TranscriptEntry[] = [];
-  private omitted = 0;
+  private outputLines = 0;
 
-  constructor(private readonly listener: ((entry: TranscriptEntry) => void) | undefined) {}
+  constructor(
+    private readonly listener: ((entry: TranscriptEntry) => void) | undefined,
+    private readonly onFlood: () => void,
+  ) {}
 
-  add(entry: TranscriptEntry): void {
-    if (this.entries.length >= transcriptLimit && entry.kind !== 'exit') {
-      this.omitted++;
-      return;
+  /** False when the entry was dropped. */
+  add(entry: TranscriptEntry): boolean {
+    if (entry.kind === 'stdout' || entry.kind === 'stderr') {
+      if (++this.outputLines > outputLineLimit) {
+        if (this.outputLines === outputLineLimit + 1) this.onFlood();
+        return false;
+      }
     }
     this.entries.push(entry);
     this.listener?.(entry);
-  }
-
-  finish(): void {
-    if (this.omitted === 0) return;
-    const note: TranscriptEntry = { kind: 'note', text: `${this.omitted} more lines were left out of this transcript` };
-    this.entries.push(note);
-    this.listener?.(note);
+    return true;
   }
 }

@@ -1,3 +1,6 @@
+/** Longer lines are passed on in pieces of this length: a target must not make us hold an endless line. */
+const maxLineLength = 64 * 1024;
+
 /** Splits a byte stream into text lines as it arrives, so a transcript can follow a running probe. */
 export class LineSplitter {
   private pending = '';
@@ -10,6 +13,10 @@ export class LineSplitter {
     const lines = text.split('\n');
     this.pending = lines.pop() ?? '';
     for (const line of lines) this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+    while (this.pending.length > maxLineLength) {
+      this.onLine(this.pending.slice(0, maxLineLength));
+      this.pending = this.pending.slice(maxLineLength);
+    }
   }
 
   end(): void {

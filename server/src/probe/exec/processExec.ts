@@ -11,8 +11,9 @@ function runProcess(argv: readonly string[], env: NodeJS.ProcessEnv, hooks: Exec
   return new Promise((resolve) => {
     if (hooks.signal.aborted) return resolve({ kind: 'failed', reason: abortReason(hooks.signal) });
     const [program, ...args] = argv;
-    // No shell: each argument reaches the program exactly as given.
-    const child = spawn(program!, args, { env, stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+    // No shell: each argument reaches the program exactly as given. Its own process group, so that
+    // stopping it stops whatever it started too (a CLI's helpers, the local probe's sleep).
+    const child = spawn(program!, args, { env, stdio: ['ignore', 'pipe', 'pipe'], shell: false, detached: true });
     const stdout = new LineSplitter(hooks.onStdout);
     const stderr = new LineSplitter(hooks.onStderr);
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -20,7 +21,14 @@ function runProcess(argv: readonly string[], env: NodeJS.ProcessEnv, hooks: Exec
     let failure: string | undefined;
     const abort = (): void => {
       failure = abortReason(hooks.signal);
-      child.kill('SIGKILL');
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+      // A descendant that left the group could still hold the pipes open: stop reading them.
+      child.stdout.destroy();
+      child.stderr.destroy();
     };
     hooks.signal.addEventListener('abort', abort, { once: true });
     child.on('error', (error: NodeJS.ErrnoException) => {
