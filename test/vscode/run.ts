@@ -1,7 +1,8 @@
 /**
  * The real-editor tests: the integration suite with the extension from the repository, the smoke check
- * of the extension installed from its packaged .vsix, and one check of the Problems panel through the
- * workbench's own UI. Ends with "N passed, N failed" over all three.
+ * of the extension installed from its packaged .vsix, and checks through the workbench's own UI: the
+ * Problems panel, the quiescence probe run against a real docker container, and the probe's refusal in
+ * Restricted Mode. Ends with "N passed, N failed" over all of them.
  *
  * Where a desktop VS Code can run (a display, and a network to download it), @vscode/test-electron
  * downloads and drives it as usual. Elsewhere (CI, this kind of machine) runTests() is pointed at our
@@ -16,6 +17,7 @@ import { errorDetail, errorMessage } from '../../shared/src/errors';
 import { examplesDir, repoRoot, temporaryFolder } from '../support/repo';
 import { ensureVsCodeServerTools, MissingSystemPackage, type VsCodeServerTools } from './environment';
 import type { SuiteCounts } from './mochaRunner';
+import { checkProbeRefusedInRestrictedMode, checkProbeThroughUi, type StepTimings } from './probeCheck';
 import { checkProblemsPanel } from './uiCheck';
 
 const startedAt = Date.now();
@@ -154,28 +156,50 @@ async function installedSuite(editor: Editor, scratch: string): Promise<SuiteCou
   );
 }
 
-async function problemsPanelCheck(editor: Editor, scratch: string): Promise<SuiteCounts> {
+/** One check through the workbench UI, counted as one test; it drives the web workbench, so the server path only. */
+async function uiCheck(editor: Editor, what: string, screenshotName: string, check: (tools: VsCodeServerTools, screenshot: string) => Promise<StepTimings | void>): Promise<SuiteCounts> {
   if (editor.kind !== 'server') {
-    say('the Problems panel check drives the web workbench: it runs with the VS Code server only');
+    say(`the check that ${what} drives the web workbench: it runs with the VS Code server only`);
     return { passed: 0, failed: 0 };
   }
-  const screenshot = join(repoRoot, 'test-output/problems-panel.png');
+  const screenshot = join(repoRoot, 'test-output', screenshotName);
+  const started = Date.now();
+  say(`check: ${what}`);
   try {
-    await checkProblemsPanel({
-      tools: editor.tools,
+    const timings = await check(editor.tools, screenshot);
+    const steps = timings ? `, ${(Object.values(timings).reduce((sum, ms) => sum + ms, 0) / 1000).toFixed(1)} s in the workbench` : '';
+    say(`✔ ${what} (${((Date.now() - started) / 1000).toFixed(1)} s in all${steps}; screenshot: ${screenshot})`);
+    return { passed: 1, failed: 0 };
+  } catch (error) {
+    say(`✖ the check that ${what} failed after ${((Date.now() - started) / 1000).toFixed(1)} s (screenshot: ${screenshot}): ${errorDetail(error)}`);
+    return { passed: 0, failed: 1 };
+  }
+}
+
+function problemsPanelCheck(editor: Editor, scratch: string): Promise<SuiteCounts> {
+  return uiCheck(editor, 'the Problems panel shows the diagnostic', 'problems-panel.png', (tools, screenshot) =>
+    checkProblemsPanel({
+      tools,
       extensionPath: repoRoot,
       workspace: copyOfExamples(scratch, 'workspace-ui'),
       file: 'jobs/2026-08-22__10-00-00/regex-log__bab1cbf6/trajectory/acp_trajectory.jsonl',
       expectedText: 'Trailing comma before',
       screenshot,
       log: say,
-    });
-    say(`✔ the Problems panel shows the diagnostic (screenshot: ${screenshot})`);
-    return { passed: 1, failed: 0 };
-  } catch (error) {
-    say(`✖ the Problems panel check failed (screenshot: ${screenshot}): ${errorDetail(error)}`);
-    return { passed: 0, failed: 1 };
-  }
+    }),
+  );
+}
+
+function probeCheck(editor: Editor, scratch: string): Promise<SuiteCounts> {
+  return uiCheck(editor, 'the quiescence probe runs from the command palette against a docker container and records its evidence', 'probe-quiescence.png', (tools, screenshot) =>
+    checkProbeThroughUi({ tools, extensionPath: repoRoot, scratch, screenshot, log: say }),
+  );
+}
+
+function restrictedProbeCheck(editor: Editor, scratch: string): Promise<SuiteCounts> {
+  return uiCheck(editor, 'the quiescence probe refuses in Restricted Mode', 'probe-restricted-mode.png', (tools, screenshot) =>
+    checkProbeRefusedInRestrictedMode({ tools, extensionPath: repoRoot, scratch, screenshot, log: say }),
+  );
 }
 
 async function main(): Promise<number> {
@@ -183,7 +207,7 @@ async function main(): Promise<number> {
   const totals = { passed: 0, failed: 0 };
   try {
     const editor = await prepareEditor(chooseEditor());
-    for (const suite of [integrationSuite, installedSuite, problemsPanelCheck]) {
+    for (const suite of [integrationSuite, installedSuite, problemsPanelCheck, probeCheck, restrictedProbeCheck]) {
       const counts = await suite(editor, scratch.path);
       totals.passed += counts.passed;
       totals.failed += counts.failed;

@@ -23,6 +23,8 @@ export interface WorkbenchOptions {
   readonly userDataDir?: string;
   /** Environment for the server, and so for the extension host and the tests in it. */
   readonly env?: NodeJS.ProcessEnv;
+  /** Keep workspace trust on, so an untrusted folder opens in Restricted Mode; off (all trusted) by default. */
+  readonly workspaceTrust?: boolean;
   readonly log: (line: string) => void;
 }
 
@@ -128,7 +130,7 @@ function startServer(options: WorkbenchOptions, scratch: string): Promise<Runnin
     // Makes a built VS Code honour the extension development and tests paths in the URL payload.
     '--enable-smoke-test-driver',
     '--disable-telemetry',
-    '--disable-workspace-trust',
+    ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--user-data-dir',
     options.userDataDir ?? join(scratch, 'user-data'),
     '--server-data-dir',

@@ -84,7 +84,7 @@ suite('Rollout Evidence in VS Code', () => {
     assert.ok(contributed.length >= 2);
     for (const command of contributed) {
       assert.ok(registered.includes(command), `${command} is registered`);
-      await vscode.commands.executeCommand(command);
+      await runDismissingPrompts(command);
     }
   });
 
@@ -100,3 +100,19 @@ suite('Rollout Evidence in VS Code', () => {
     assert.ok(diagnostics.length > 0);
   });
 });
+
+/**
+ * Runs a command to its end. A command that asks first (the probe opens a quick pick) would wait for a
+ * user forever: whatever quick input it opens is dismissed, as Escape would, until the command returns.
+ */
+async function runDismissingPrompts(command: string, timeoutMs = 30_000): Promise<void> {
+  let done = false;
+  const running = Promise.resolve(vscode.commands.executeCommand(command)).finally(() => (done = true));
+  const deadline = Date.now() + timeoutMs;
+  while (!done) {
+    if (Date.now() > deadline) throw new Error(`${command} did not return within ${timeoutMs / 1000} s, even with its prompts dismissed`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (!done) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  }
+  await running;
+}
