@@ -58,14 +58,15 @@ describe('probe --target local, in a pid namespace', { skip: process.getuid?.() 
     assert.doesNotMatch(result.stderr, /^\$ /m, 'no command was run');
   });
 
-  it('a process whose status cannot be read makes the observation unobservable: exit 2, never quiet', { timeout }, async () => {
-    // hidepid=1 lists every process but lets an unprivileged reader open only its own status files.
-    const setup = `mount -t proc -o hidepid=1 proc /proc && ${asSandbox} sleep 100023 &`;
-    const script = `${setup}\nsleep 0.3\nsetpriv --reuid 65534 --regid 65534 --clear-groups "${process.execPath}" "${builtCli}" probe --target local --user ${sandboxUid}`;
-    const result = await runProgram(['unshare', '--pid', '--fork', '--kill-child', '--mount', 'sh', '-c', script]);
-    assert.equal(result.status, 2, result.stderr + result.stdout);
-    assert.match(result.stdout, /^Could not observe sandbox user "4242" in the local machine: cannot read \/proc\/\d+\/status although the process exists\n$/);
-  });
+  for (const hidepid of [1, 2]) {
+    it(`/proc mounted with hidepid=${hidepid} hides other users' processes from a reader that is not root: exit 2, never quiet`, { timeout }, async () => {
+      const setup = `mount -t proc -o hidepid=${hidepid} proc /proc && ${asSandbox} sleep 100023 &`;
+      const script = `${setup}\nsleep 0.3\nsetpriv --reuid 65534 --regid 65534 --clear-groups "${process.execPath}" "${builtCli}" probe --target local --user ${sandboxUid}`;
+      const result = await runProgram(['unshare', '--pid', '--fork', '--kill-child', '--mount', 'sh', '-c', script]);
+      assert.equal(result.status, 2, result.stderr + result.stdout);
+      assert.match(result.stdout, /^Could not observe sandbox user "4242" in the local machine: \/proc hides other users' processes from this user \(hidepid\): run the probe as root\n$/);
+    });
+  }
 
   it('with no readable /proc: exit 2, could not observe', { timeout }, async () => {
     // A private mount namespace whose /proc is an empty tmpfs.
