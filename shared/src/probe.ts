@@ -62,8 +62,11 @@ export interface ProbeOutcome {
   readonly survivors: readonly SeenProcess[];
   /** The user's processes running with another effective uid (setuid): the kill cannot reach them. */
   readonly setuidProcesses: readonly SeenProcess[];
-  /** False when the transport failed (exec error, timeout, cancellation): nothing was observed. */
-  readonly transportOk: boolean;
+  /**
+   * True when the probe's own result arrived, and the exec's exit status agrees with it. False when the
+   * exec failed, timed out, was cancelled or ended without that result: then nothing was observed.
+   */
+  readonly reported: boolean;
   readonly startedAt: string;
   readonly finishedAt: string;
   /** When the final observation's result arrived; the end of the exec when there was none. */
@@ -100,15 +103,23 @@ function quoteForDisplay(argument: string): string {
 export function summarizeOutcome(outcome: ProbeOutcome): string {
   const who = `sandbox user "${outcome.request.user}"${outcome.uid !== null && String(outcome.uid) !== outcome.request.user ? ` (uid ${outcome.uid})` : ''}`;
   const where = describeTarget(outcome.request.target);
-  if (outcome.returnCode === 0) return `Quiescent: no live process of ${who} in ${where}.`;
+  // Started by the user, running as someone else: not the user's to count, but worth a look.
+  const setuid =
+    outcome.setuidProcesses.length > 0
+      ? ` Also running with another effective uid, started by the user (setuid), which the probe neither counts nor signals: ${listProcesses(outcome.setuidProcesses)}.`
+      : '';
+  if (outcome.returnCode === 0) return `Quiescent: no live process of ${who} in ${where}.${setuid}`;
   if (outcome.returnCode === 1) {
-    const listed = outcome.survivors.map((process) => `${process.pid} ${process.name}${process.pid1 ? ' (pid 1)' : ''}`).join(', ');
     const pid1 = outcome.survivors.some((process) => process.pid1)
       ? ' Pid 1 of the container runs as the sandbox user: the kernel shields it from signals sent inside the container, so only stopping the container ends it.'
       : '';
-    return `${outcome.survivors.length} survivor${outcome.survivors.length === 1 ? '' : 's'} of ${who} in ${where}: ${listed}.${pid1}`;
+    return `${outcome.survivors.length} survivor${outcome.survivors.length === 1 ? '' : 's'} of ${who} in ${where}: ${listProcesses(outcome.survivors)}.${pid1}${setuid}`;
   }
   return `Could not observe ${who} in ${where}: ${outcome.reason}`;
+}
+
+function listProcesses(processes: readonly SeenProcess[]): string {
+  return processes.map((process) => `${process.pid} ${process.name}${process.pid1 ? ' (pid 1)' : ''}`).join(', ');
 }
 
 export function describeTarget(target: ProbeTarget): string {
@@ -150,4 +161,16 @@ export interface ProbeSettings {
 export const probeSettingDefaults: ProbeSettings = { sandboxUser: 'agent', timeoutSeconds: 60, graceSeconds: 2, docker: 'auto' };
 
 /** BenchFlow's rule for sandbox user names, or a numeric uid. */
-export const sandboxUserPattern = /^(?:[a-z_][a-z0-9_-]*|[0-9]{1,10})$/;
+const sandboxUserPattern = /^(?:[a-z_][a-z0-9_-]*|[0-9]{1,10})$/;
+
+/** The longest bound a probe may be given, in seconds. */
+export const maxProbeTimeoutSeconds = 3600;
+
+/** Why `user` cannot be probed, or undefined when it can: the extension's input box and the server say the same. */
+export function sandboxUserProblem(user: unknown): string | undefined {
+  if (typeof user !== 'string' || !sandboxUserPattern.test(user)) {
+    return `the sandbox user must be a name matching ^[a-z_][a-z0-9_-]*$ (as BenchFlow requires) or a numeric uid, not ${JSON.stringify(user)}`;
+  }
+  if (/^0+$/.test(user)) return 'uid 0 is root: the probe never observes or signals root';
+  return undefined;
+}

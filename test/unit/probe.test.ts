@@ -6,13 +6,13 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { describeTranscriptEntry, summarizeOutcome, textToAppend, type ProbeOutcome } from '../../shared/src/probe';
+import { describeTranscriptEntry, summarizeOutcome, textToAppend, type ProbeOutcome, type ProbeRequest } from '../../shared/src/probe';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { listRunningContainers } from '../../server/src/probe/containers';
 import { dockerRoute, EngineUnavailableError } from '../../server/src/probe/engines';
 import { appendRecord, quiescenceRecord } from '../../server/src/probe/observationRecord';
 import { ProbeOutput } from '../../server/src/probe/probeOutput';
-import { runProbe } from '../../server/src/probe/runProbe';
+import { checkRequest, runProbe } from '../../server/src/probe/runProbe';
 import { checkUser, parseTarget, ProbeUsageError } from '../../server/src/probe/validation';
 import { temporaryFolder } from '../support/repo';
 
@@ -48,9 +48,28 @@ describe('probe requests refused before anything runs', () => {
     for (const root of ['0', '000']) assert.throws(() => checkUser(root), /uid 0 is root/);
   });
 
+  it('a request as JSON from anywhere: every field checked, and harden given the time its rounds need', () => {
+    const base = { target: { kind: 'docker', name: 'c1' }, user: 'agent', mode: 'harden', timeoutSeconds: 60 } as const;
+    assert.deepEqual(checkRequest(base, true), { ...base, graceSeconds: 2, dockerAccess: 'auto' });
+    const faults: [unknown, RegExp][] = [
+      [{ ...base, user: undefined }, /the sandbox user must be a name matching/],
+      [{ ...base, target: { kind: 'docker', name: null } }, /a container name or id is letters/],
+      [{ ...base, target: { kind: 'kube', name: 'x' } }, /the target kind must be docker, podman or local, not "kube"/],
+      [{ ...base, target: null }, /the target kind must be/],
+      [{ ...base, mode: 'kill' }, /the mode must be observe or harden/],
+      [{ ...base, dockerAccess: 'ssh' }, /docker is reached by auto, cli or engine-api, not "ssh"/],
+      [{ ...base, timeoutSeconds: '60' }, /the timeout must be a positive number of seconds up to 3600, not "60"/],
+      [{ ...base, timeoutSeconds: 7200 }, /up to 3600/],
+      [{ ...base, graceSeconds: 1.5 }, /the grace period must be a whole number/],
+      [{ ...base, graceSeconds: 30 }, /a timeout of 60 s is too short for harden with a grace of 30 s: its 3 rounds may take 96 s/],
+    ];
+    for (const [request, message] of faults) assert.throws(() => checkRequest(request as ProbeRequest, true), message, JSON.stringify(request));
+    assert.doesNotThrow(() => checkRequest({ ...base, mode: 'observe', graceSeconds: 30 }, true), 'observe sends no signal, so its grace does not matter');
+  });
+
   it('harden on the local target without root is refused with the reason', async () => {
     await assert.rejects(
-      runProbe({ target: { kind: 'local' }, user: 'agent', mode: 'harden', timeoutSeconds: 5 }, { env: process.env, localRoot: false }),
+      runProbe({ target: { kind: 'local' }, user: 'agent', mode: 'harden', timeoutSeconds: 60 }, { env: process.env, localRoot: false }),
       /harden on the local target needs root.*observe still works/,
     );
   });
@@ -89,7 +108,7 @@ describe('an exec that misbehaves is never quiet', () => {
     const bin = fakeEngine('contradicts', `echo '{"event":"result","return_code":0,"uid":1000,"survivors":0,"reason":"x"}'; exit 1`);
     const outcome = await probeWith(bin);
     assert.equal(outcome.returnCode, 2);
-    assert.equal(outcome.transportOk, false);
+    assert.equal(outcome.reported, false);
     assert.match(outcome.reason, /exit status 1 disagrees with the probe's result 0/);
   });
 
@@ -108,21 +127,23 @@ describe('an exec that misbehaves is never quiet', () => {
     assert.match(outcome.reason, /did not finish within 0.5 s; nothing was observed/);
   });
 
-  it('a flood of output: stopped at the line limit, 2, and the transcript holds no more than the limit', async () => {
+  it('a flood of output: stopped at the byte limit, 2, and nothing past it is held or read', async () => {
     const bin = fakeEngine('floods', 'yes \'{"event":"signal","signal":"TERM","pid":5,"round":1}\'');
     const outcome = await probeWith(bin);
     assert.equal(outcome.returnCode, 2);
-    assert.match(outcome.reason, /the exec failed: the target printed more than 20000 lines, more than the probe ever does/);
-    assert.ok(outcome.transcript.length <= 20_002, `${outcome.transcript.length} entries`);
-    assert.equal(outcome.signals.length, 20_000, 'lines past the limit are not read');
+    assert.match(outcome.reason, /the exec failed: the target printed more than 4 MiB, far more than the probe ever does/);
+    const held = outcome.transcript.reduce((bytes, entry) => bytes + (entry.kind === 'stdout' ? entry.line.length + 1 : 0), 0);
+    assert.ok(held <= 4 * 1024 * 1024, `${held} bytes held`);
+    assert.equal(outcome.signals.length, outcome.transcript.filter((entry) => entry.kind === 'stdout').length, 'only the lines held were read');
   });
 
   it('an endless line is read in bounded pieces', async () => {
     const bin = fakeEngine('endless', `head -c 300000 /dev/zero | tr '\\0' x; exit 3`);
     const outcome = await probeWith(bin);
     assert.equal(outcome.returnCode, 2);
-    const pieces = outcome.transcript.filter((entry) => entry.kind === 'stdout');
-    assert.deepEqual(pieces.map((entry) => (entry.kind === 'stdout' ? entry.line.length : 0)), [65536, 65536, 65536, 65536, 37856]);
+    const pieces = outcome.transcript.flatMap((entry) => (entry.kind === 'stdout' ? [entry.line.length] : []));
+    assert.ok(pieces.every((length) => length <= 4096), `pieces: ${pieces.length}`);
+    assert.equal(pieces.reduce((sum, length) => sum + length, 0), 300_000);
   });
 });
 
@@ -133,8 +154,8 @@ describe('reaching the engines', () => {
     assert.deepEqual(dockerRoute('auto', { DOCKER_HOST: 'tcp://127.0.0.1:2375', PATH: bin }), { kind: 'cli', program: join(bin, 'docker') });
     assert.deepEqual(dockerRoute('cli', { DOCKER_HOST: 'unix:///run/x.sock', PATH: bin }), { kind: 'cli', program: join(bin, 'docker') });
     if (existsSync('/var/run/docker.sock')) return;
-    assert.throws(() => dockerRoute('auto', { PATH: '' }), (error: unknown) => error instanceof EngineUnavailableError && /looked for the docker CLI on PATH and for the Engine API socket \(DOCKER_HOST, \/var\/run\/docker.sock\)/.test(error.message));
-    assert.throws(() => dockerRoute('engine-api', { DOCKER_HOST: 'tcp://h:1', PATH: '' }), /no Docker Engine socket: looked at DOCKER_HOST \("tcp:\/\/h:1", not a unix socket\)/);
+    assert.throws(() => dockerRoute('auto', { PATH: '' }), (error: unknown) => error instanceof EngineUnavailableError && /looked for the docker CLI on PATH and for the Engine API socket \/var\/run\/docker.sock$/.test(error.message));
+    assert.throws(() => dockerRoute('engine-api', { DOCKER_HOST: 'tcp://h:1', PATH: '' }), /no Docker Engine socket: DOCKER_HOST is "tcp:\/\/h:1", not a unix socket/);
   });
 
   it('lists no containers with neither engine installed, saying what it looked for', async () => {
@@ -156,12 +177,21 @@ describe('the observation as evidence', () => {
     signals: [{ signal: 'TERM', pid: 7, round: 1, delivered: true }],
     survivors: [{ pid: 7, state: 'S', ruid: 1000, euid: 1000, name: 'sleep', pid1: false }],
     setuidProcesses: [],
-    transportOk: true,
+    reported: true,
     startedAt: '2026-11-30T10:00:00.000Z',
     finishedAt: '2026-11-30T10:00:03.000Z',
     observedAt: '2026-11-30T10:00:03.000Z',
     transcript: [],
   };
+
+  it('says plainly what it found, naming setuid processes the kill cannot reach', () => {
+    assert.equal(summarizeOutcome(outcome), '1 survivor of sandbox user "agent" (uid 1000) in docker container "c1": 7 sleep.');
+    const quiet = { ...outcome, returnCode: 0, survivors: [], setuidProcesses: [{ pid: 9, state: 'S', ruid: 1000, euid: 0, name: 'passwd', pid1: false }] } as const;
+    assert.equal(
+      summarizeOutcome(quiet),
+      'Quiescent: no live process of sandbox user "agent" (uid 1000) in docker container "c1". Also running with another effective uid, started by the user (setuid), which the probe neither counts nor signals: 9 passwd.',
+    );
+  });
 
   it('is a SandboxUserQuiescence record our own schema accepts', () => {
     const line = JSON.stringify(quiescenceRecord(outcome));

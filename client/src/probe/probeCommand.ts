@@ -9,7 +9,7 @@ import { errorMessage } from '../../../shared/src/errors';
 import {
   describeTarget,
   describeTranscriptEntry,
-  sandboxUserPattern,
+  sandboxUserProblem,
   summarizeOutcome,
   type ContainerListing,
   type ProbeMode,
@@ -39,12 +39,19 @@ export async function probeQuiescence(server: ServerController, output: vscode.L
     if (choice === 'Show Output') output.show(true);
     return;
   }
-  const settings = readProbeSettings();
-  const context = await client.sendRequest(probeContextRequest, { uri: vscode.window.activeTextEditor?.document.uri.toString() });
-
-  const listing = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Listing running containers' }, () =>
-    client.sendRequest(probeTargetsRequest, { dockerAccess: settings.docker }),
-  );
+  const { settings, problems } = readProbeSettings();
+  for (const problem of problems) void vscode.window.showWarningMessage(`Rollout Evidence: ${problem}`);
+  let context: ProbeContext;
+  let listing: ContainerListing;
+  try {
+    context = await client.sendRequest(probeContextRequest, { uri: vscode.window.activeTextEditor?.document.uri.toString() });
+    listing = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Listing running containers' }, () =>
+      client.sendRequest(probeTargetsRequest, { dockerAccess: settings.docker }),
+    );
+  } catch (error) {
+    explainFailure('the probe could not start', error, output);
+    return;
+  }
   const target = await pickTarget(listing);
   if (!target) return;
   const user = await pickUser(context, settings.sandboxUser);
@@ -65,14 +72,19 @@ export async function probeQuiescence(server: ServerController, output: vscode.L
       (_progress, token) => client.sendRequest(runProbeRequest, { transcriptId, request: { target, user, mode, timeoutSeconds: settings.timeoutSeconds, graceSeconds: settings.graceSeconds, dockerAccess: settings.docker } }, token),
     );
   } catch (error) {
-    const reason = error instanceof ResponseError ? error.message : errorMessage(error);
-    output.error(`The probe did not run: ${reason}`);
-    void vscode.window.showErrorMessage(`Rollout Evidence: the probe did not run: ${reason}`);
+    explainFailure('the probe did not run', error, output);
     return;
   } finally {
     following.dispose();
   }
   await reportOutcome(result, context, output);
+}
+
+function explainFailure(what: string, error: unknown, output: vscode.LogOutputChannel): void {
+  // A refusal from the server is a message for the user as it stands.
+  const reason = error instanceof ResponseError ? error.message : errorMessage(error);
+  output.error(`${what}: ${reason}`);
+  void vscode.window.showErrorMessage(`Rollout Evidence: ${what}: ${reason}`, 'Show Output').then((choice) => choice && output.show(true));
 }
 
 async function reportOutcome(result: RunProbeResult, context: ProbeContext, output: vscode.LogOutputChannel): Promise<void> {
@@ -124,7 +136,7 @@ async function pickTarget(listing: ContainerListing): Promise<ProbeTarget | unde
 }
 
 async function pickUser(context: ProbeContext, fallback: string): Promise<string | undefined> {
-  const fromConfig = typeof context.sandboxUser === 'string' && sandboxUserPattern.test(context.sandboxUser) ? context.sandboxUser : undefined;
+  const fromConfig = sandboxUserProblem(context.sandboxUser) === undefined ? (context.sandboxUser as string) : undefined;
   const source =
     fromConfig !== undefined
       ? "from the active rollout's config.json"
@@ -135,8 +147,7 @@ async function pickUser(context: ProbeContext, fallback: string): Promise<string
     title: `${title} (2/3): sandbox user`,
     prompt: `The user whose processes to observe: a name or a numeric uid (${source}).`,
     value: fromConfig ?? fallback,
-    validateInput: (value) =>
-      /^0+$/.test(value) ? 'uid 0 is root: the probe never observes or signals root' : sandboxUserPattern.test(value) ? undefined : 'A name matching ^[a-z_][a-z0-9_-]*$ (as BenchFlow requires) or a numeric uid',
+    validateInput: (value) => sandboxUserProblem(value),
   });
 }
 

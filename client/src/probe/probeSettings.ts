@@ -1,18 +1,28 @@
-/** `rolloutEvidence.probe.*` as the user set them, each falling back to its default when malformed. */
+/**
+ * `rolloutEvidence.probe.*` as the user set them. A malformed value falls back to its default, and the
+ * problem is returned so the command can say which setting it ignored.
+ */
 import * as vscode from 'vscode';
-import { dockerAccesses, probeSettingDefaults, sandboxUserPattern, type ProbeSettings } from '../../../shared/src/probe';
+import { dockerAccesses, maxProbeTimeoutSeconds, probeSettingDefaults, sandboxUserProblem, type ProbeSettings } from '../../../shared/src/probe';
 import { settingsSection } from '../../../shared/src/settings';
 
-export function readProbeSettings(): ProbeSettings {
-  const configuration = vscode.workspace.getConfiguration(`${settingsSection}.probe`);
-  const user = configuration.get<unknown>('sandboxUser');
-  const timeout = configuration.get<unknown>('timeoutSeconds');
-  const grace = configuration.get<unknown>('graceSeconds');
-  const docker = dockerAccesses.find((access) => access === configuration.get<unknown>('docker'));
+export function readProbeSettings(): { settings: ProbeSettings; problems: string[] } {
+  const section = `${settingsSection}.probe`;
+  const configuration = vscode.workspace.getConfiguration(section);
+  const problems: string[] = [];
+  function read<T>(key: keyof ProbeSettings, valid: (value: unknown) => value is T, expected: string): T {
+    const value = configuration.get<unknown>(key);
+    if (value === undefined || valid(value)) return (value ?? probeSettingDefaults[key]) as T;
+    problems.push(`${section}.${key} should be ${expected}, not ${JSON.stringify(value)}; using ${JSON.stringify(probeSettingDefaults[key])}`);
+    return probeSettingDefaults[key] as T;
+  }
   return {
-    sandboxUser: typeof user === 'string' && sandboxUserPattern.test(user) ? user : probeSettingDefaults.sandboxUser,
-    timeoutSeconds: typeof timeout === 'number' && timeout > 0 && Number.isFinite(timeout) ? timeout : probeSettingDefaults.timeoutSeconds,
-    graceSeconds: typeof grace === 'number' && Number.isInteger(grace) && grace >= 0 && grace <= 3600 ? grace : probeSettingDefaults.graceSeconds,
-    docker: docker ?? probeSettingDefaults.docker,
+    settings: {
+      sandboxUser: read('sandboxUser', (value): value is string => sandboxUserProblem(value) === undefined, 'a user name or a numeric uid other than 0'),
+      timeoutSeconds: read('timeoutSeconds', (value): value is number => typeof value === 'number' && value > 0 && value <= maxProbeTimeoutSeconds, `a number of seconds above 0 and up to ${maxProbeTimeoutSeconds}`),
+      graceSeconds: read('graceSeconds', (value): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= maxProbeTimeoutSeconds, 'a whole number of seconds'),
+      docker: read('docker', (value): value is ProbeSettings['docker'] => dockerAccesses.some((access) => access === value), dockerAccesses.join(', ')),
+    },
+    problems,
   };
 }

@@ -86,6 +86,8 @@ export async function probeCommand(argv: readonly string[]): Promise<ExitStatus>
   }
 
   const record = quiescenceRecord(outcome);
+  // The answer first: a harden that already killed processes must be reported even if recording fails.
+  process.stdout.write(format === 'json' ? `${JSON.stringify({ summary: summarizeOutcome(outcome), outcome, record }, null, 2)}\n` : `${summarizeOutcome(outcome)}\n`);
   if (values.record !== undefined) {
     try {
       await appendRecord(values.record, record);
@@ -95,7 +97,6 @@ export async function probeCommand(argv: readonly string[]): Promise<ExitStatus>
     }
     if (format === 'text') process.stderr.write(`recorded as evidence in ${values.record}\n`);
   }
-  process.stdout.write(format === 'json' ? `${JSON.stringify({ summary: summarizeOutcome(outcome), outcome, record }, null, 2)}\n` : `${summarizeOutcome(outcome)}\n`);
   return outcome.returnCode;
 }
 

@@ -4,7 +4,7 @@ import type { ContainerEngine, ContainerListing, DockerAccess, RunningContainer 
 import { errorMessage } from '../../../shared/src/errors';
 import { engineApiContainers } from './exec/engineApi';
 import { processExec } from './exec/processExec';
-import { engineProgram } from './engines';
+import { engineRoute } from './engines';
 
 /** Listing is quick when an engine answers at all; a daemon that hangs must not hold the pick list. */
 const listingTimeoutMs = 10_000;
@@ -28,7 +28,7 @@ export async function listRunningContainers(access: DockerAccess, env: NodeJS.Pr
 }
 
 async function listEngine(engine: ContainerEngine, access: DockerAccess, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<RunningContainer[]> {
-  const route = engineProgram(engine, access, env);
+  const route = engineRoute(engine, access, env);
   if (route.kind === 'engine-api') return arrayOf(await engineApiContainers(route.socketPath, signal)).map((entry) => fromEntry('docker', entry));
   // docker prints one JSON object per line; podman prints one JSON array.
   const args = engine === 'docker' ? ['ps', '--no-trunc', '--format', '{{json .}}'] : ['ps', '--format', 'json'];

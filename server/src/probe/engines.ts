@@ -26,11 +26,11 @@ export function dockerRoute(access: DockerAccess, env: NodeJS.ProcessEnv): Docke
   const program = findProgram('docker', env);
   if (access === 'engine-api' || (access === 'auto' && hostSocket !== undefined)) {
     if (socket !== undefined) return { kind: 'engine-api', socketPath: socket };
-    throw new EngineUnavailableError(`no Docker Engine socket: looked at DOCKER_HOST (${host === undefined ? 'not set' : `"${host}", not a unix socket`}) and ${defaultDockerSocket}`);
+    throw new EngineUnavailableError(host === undefined ? `no Docker Engine socket: DOCKER_HOST is not set and ${defaultDockerSocket} does not exist` : `no Docker Engine socket: DOCKER_HOST is "${host}", not a unix socket`);
   }
   if (program !== undefined) return { kind: 'cli', program };
   if (access === 'auto' && socket !== undefined) return { kind: 'engine-api', socketPath: socket };
-  throw new EngineUnavailableError(`docker is not installed: looked for the docker CLI on PATH${access === 'auto' ? ` and for the Engine API socket (DOCKER_HOST, ${defaultDockerSocket})` : ''}`);
+  throw new EngineUnavailableError(`docker is not installed: looked for the docker CLI on PATH${access === 'auto' && host === undefined ? ` and for the Engine API socket ${defaultDockerSocket}` : ''}`);
 }
 
 export function podmanProgram(env: NodeJS.ProcessEnv): string {
@@ -52,7 +52,7 @@ export function execAsRoot(target: ProbeTarget, command: readonly string[], show
   return engineApiExec(route.socketPath, target.name, command, [`engine-api:${route.socketPath}`, ...engineArgs, ...shown]);
 }
 
-export function engineProgram(engine: ContainerEngine, access: DockerAccess, env: NodeJS.ProcessEnv): DockerRoute {
+export function engineRoute(engine: ContainerEngine, access: DockerAccess, env: NodeJS.ProcessEnv): DockerRoute {
   return engine === 'podman' ? { kind: 'cli', program: podmanProgram(env) } : dockerRoute(access, env);
 }
 

@@ -12,8 +12,8 @@ export function quiescenceRecord(outcome: ProbeOutcome): JsonObject {
   const { request } = outcome;
   return {
     event_type: 'SandboxUserQuiescence',
-    // Transport status, as for BenchGuard's execs: did the probe run and report at all.
-    status: outcome.transportOk ? 'ok' : 'error',
+    // As for BenchGuard's execs, the status says whether the call itself worked: did the probe report.
+    status: outcome.reported ? 'ok' : 'error',
     sandbox_user: request.user,
     uid: outcome.uid,
     mode: request.mode,

@@ -3,12 +3,13 @@
  * than was seen: an exec that fails, times out, is cancelled or ends without the probe's own result is
  * "could not observe", never "quiet".
  */
-import { probeScriptPlaceholder, probeSettingDefaults, type ProbeOutcome, type ProbeRequest, type ProbeReturnCode, type TranscriptEntry } from '../../../shared/src/probe';
+import { randomBytes } from 'node:crypto';
+import { maxProbeTimeoutSeconds, probeScriptPlaceholder, probeSettingDefaults, type ProbeOutcome, type ProbeRequest, type ProbeReturnCode, type TranscriptEntry } from '../../../shared/src/probe';
 import { execAsRoot } from './engines';
 import type { ExecEnd } from './exec/execution';
 import { ProbeOutput } from './probeOutput';
 import { probeRounds, quiescenceProbeScript } from './probeScript';
-import { checkMode, checkTarget, checkUser, ProbeUsageError } from './validation';
+import { checkDockerAccess, checkMode, checkTarget, checkUser, ProbeUsageError } from './validation';
 
 export interface ProbeRunOptions {
   readonly env: NodeJS.ProcessEnv;
@@ -20,38 +21,55 @@ export interface ProbeRunOptions {
 }
 
 /**
- * Far more lines than the probe prints (a few per process per round): a target printing more is not
- * running our probe as it should, and the exec is stopped rather than read without end.
+ * Far more output than the probe prints (a line of under 200 bytes per process per signal or report):
+ * a target printing more is not running our probe as it should, and the exec is stopped rather than read
+ * without end.
  */
-const outputLineLimit = 20_000;
-/** Longest timeout AbortSignal.timeout takes, in whole seconds; far beyond any real probe. */
-const maxTimeoutSeconds = 86_400;
+const outputByteLimit = 4 * 1024 * 1024;
 /** Stopping an abandoned probe in its target is best effort, and brief. */
 const stopTimeoutMs = 5000;
+/** A round of harden at most: TERM, the grace, KILL, the pauses between observations. */
+const roundOverheadSeconds = 2;
 
-/** Throws ProbeUsageError, before running anything, when the request cannot be carried out as asked. */
-export function checkRequest(request: ProbeRequest, localRoot: boolean): void {
-  checkTarget(request.target);
-  checkUser(request.user);
-  checkMode(request.mode);
-  if (!(request.timeoutSeconds > 0 && request.timeoutSeconds <= maxTimeoutSeconds)) throw new ProbeUsageError(`the timeout must be a positive number of seconds up to ${maxTimeoutSeconds}, not ${request.timeoutSeconds}`);
-  const grace = request.graceSeconds ?? probeSettingDefaults.graceSeconds;
-  if (!Number.isInteger(grace) || grace < 0 || grace > 3600) throw new ProbeUsageError(`the grace period must be a whole number of seconds up to 3600, not ${grace}`);
-  if (request.target.kind === 'local' && request.mode === 'harden' && !localRoot) {
-    throw new ProbeUsageError('harden on the local target needs root, to signal another user\'s processes; this process is not root. observe still works: /proc status files are readable by everyone.');
+/**
+ * The request as it will run, every field checked: it may come over LSP as any JSON. Throws
+ * ProbeUsageError, before anything runs, when it cannot be carried out as asked.
+ */
+export function checkRequest(request: ProbeRequest, localRoot: boolean): Required<ProbeRequest> {
+  const target = checkTarget(request.target);
+  const user = checkUser(request.user);
+  const mode = checkMode(request.mode);
+  const dockerAccess = checkDockerAccess(request.dockerAccess ?? probeSettingDefaults.docker);
+  const { timeoutSeconds } = request;
+  if (typeof timeoutSeconds !== 'number' || !(timeoutSeconds > 0 && timeoutSeconds <= maxProbeTimeoutSeconds)) {
+    throw new ProbeUsageError(`the timeout must be a positive number of seconds up to ${maxProbeTimeoutSeconds}, not ${JSON.stringify(timeoutSeconds)}`);
   }
+  const graceSeconds = request.graceSeconds ?? probeSettingDefaults.graceSeconds;
+  if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > maxProbeTimeoutSeconds) {
+    throw new ProbeUsageError(`the grace period must be a whole number of seconds up to ${maxProbeTimeoutSeconds}, not ${JSON.stringify(graceSeconds)}`);
+  }
+  // A bound that harden's own rounds can outlast would turn every stubborn process into "timed out".
+  const hardenNeeds = probeRounds * (graceSeconds + roundOverheadSeconds);
+  if (mode === 'harden' && timeoutSeconds < hardenNeeds) {
+    throw new ProbeUsageError(`a timeout of ${timeoutSeconds} s is too short for harden with a grace of ${graceSeconds} s: its ${probeRounds} rounds may take ${hardenNeeds} s`);
+  }
+  if (target.kind === 'local' && mode === 'harden' && !localRoot) {
+    throw new ProbeUsageError("harden on the local target needs root, to signal another user's processes; this process is not root. observe still works: /proc status files are readable by everyone.");
+  }
+  return { target, user, mode, dockerAccess, timeoutSeconds, graceSeconds };
 }
 
-export async function runProbe(request: ProbeRequest, options: ProbeRunOptions): Promise<ProbeOutcome> {
-  const localRoot = options.localRoot ?? process.getuid?.() === 0;
-  checkRequest(request, localRoot);
+export async function runProbe(asked: ProbeRequest, options: ProbeRunOptions): Promise<ProbeOutcome> {
+  const request = checkRequest(asked, options.localRoot ?? process.getuid?.() === 0);
   const flooded = new AbortController();
-  const transcript = new Transcript(options.onTranscript, () => flooded.abort(new Error(`the target printed more than ${outputLineLimit} lines, more than the probe ever does`)));
+  const transcript = new Transcript(options.onTranscript, () => flooded.abort(new Error(`the target printed more than ${outputByteLimit / 1024 / 1024} MiB, far more than the probe ever does`)));
   const output = new ProbeOutput();
-  const grace = String(request.graceSeconds ?? probeSettingDefaults.graceSeconds);
-  const probeArgs = ['probe', request.mode, request.user, grace, String(probeRounds)];
+  // $0 of the probe's shell: a mark only this run's probe carries, so an abandoned probe can be told from a
+  // process that reused its pid.
+  const mark = `probe-${randomBytes(8).toString('hex')}`;
+  const probeArgs = [request.mode, request.user, String(request.graceSeconds), String(probeRounds)];
   const shell = request.target.kind === 'local' ? '/bin/sh' : 'sh';
-  const exec = execAsRoot(request.target, [shell, '-c', quiescenceProbeScript, ...probeArgs], [shell, '-c', probeScriptPlaceholder, ...probeArgs], request.dockerAccess ?? 'auto', options.env);
+  const exec = execAsRoot(request.target, [shell, '-c', quiescenceProbeScript, mark, ...probeArgs], [shell, '-c', probeScriptPlaceholder, mark, ...probeArgs], request.dockerAccess, options.env);
 
   const timeout = AbortSignal.timeout(Math.ceil(request.timeoutSeconds * 1000));
   const signal = AbortSignal.any([timeout, flooded.signal, ...(options.signal ? [options.signal] : [])]);
@@ -73,7 +91,7 @@ export async function runProbe(request: ProbeRequest, options: ProbeRunOptions):
 
   const verdict = judge(end, output, stderr, request.timeoutSeconds);
   if (end.kind === 'failed' && output.probePid !== undefined && request.target.kind !== 'local') {
-    await stopAbandonedProbe(request, output.probePid, options.env, transcript);
+    await stopAbandonedProbe(request, output.probePid, mark, options.env, transcript);
   }
   return {
     request,
@@ -81,47 +99,51 @@ export async function runProbe(request: ProbeRequest, options: ProbeRunOptions):
     reason: verdict.reason,
     uid: output.result?.uid ?? null,
     signals: output.signals,
+    // A probe that could not finish its observation leaves partial lists: they prove nothing either way.
     survivors: verdict.returnCode === 1 ? output.survivors : [],
-    setuidProcesses: output.setuidProcesses,
-    transportOk: verdict.transportOk,
+    setuidProcesses: verdict.returnCode === 2 ? [] : output.setuidProcesses,
+    reported: verdict.reported,
     startedAt,
     finishedAt,
-    observedAt: verdict.transportOk ? (output.result?.observedAt ?? finishedAt) : finishedAt,
+    observedAt: verdict.reported ? (output.result?.observedAt ?? finishedAt) : finishedAt,
     transcript: transcript.entries,
   };
 }
 
 /** The probe's result counts only when the exec ended normally with that same status. */
-function judge(end: ExecEnd, output: ProbeOutput, stderr: readonly string[], timeoutSeconds: number): { returnCode: ProbeReturnCode; reason: string; transportOk: boolean } {
+function judge(end: ExecEnd, output: ProbeOutput, stderr: readonly string[], timeoutSeconds: number): { returnCode: ProbeReturnCode; reason: string; reported: boolean } {
   if (end.kind === 'failed') {
     const why = end.reason === 'timed out' ? `the probe did not finish within ${timeoutSeconds} s` : end.reason === 'cancelled' ? 'the probe was cancelled before it finished' : `the exec failed: ${end.reason}`;
-    return { returnCode: 2, reason: `${why}; nothing was observed`, transportOk: false };
+    return { returnCode: 2, reason: `${why}; nothing was observed`, reported: false };
   }
   const result = output.result;
   if (result === undefined) {
     const said = stderr.join(' ').trim().slice(0, 300);
-    return { returnCode: 2, reason: `the probe gave no result (exit status ${end.code}${said !== '' ? `: ${said}` : ''})`, transportOk: false };
+    return { returnCode: 2, reason: `the probe gave no result (exit status ${end.code}${said !== '' ? `: ${said}` : ''})`, reported: false };
   }
   if (result.returnCode !== end.code) {
-    return { returnCode: 2, reason: `the exec's exit status ${end.code} disagrees with the probe's result ${result.returnCode}`, transportOk: false };
+    return { returnCode: 2, reason: `the exec's exit status ${end.code} disagrees with the probe's result ${result.returnCode}`, reported: false };
   }
-  return { returnCode: result.returnCode, reason: result.reason, transportOk: true };
+  return { returnCode: result.returnCode, reason: result.reason, reported: true };
 }
 
-/** A container exec outlives the client that started it: end the probe so it sends no more signals. */
-async function stopAbandonedProbe(request: ProbeRequest, pid: number, env: NodeJS.ProcessEnv, transcript: Transcript): Promise<void> {
-  const argv = ['kill', '-KILL', String(pid)];
-  const exec = execAsRoot(request.target, argv, argv, request.dockerAccess ?? 'auto', env);
+/**
+ * A container exec outlives the client that started it: end the probe so it sends no more signals. The
+ * shell's builtin kill (slim images have no kill program), and only if that pid still carries our mark.
+ */
+async function stopAbandonedProbe(request: Required<ProbeRequest>, pid: number, mark: string, env: NodeJS.ProcessEnv, transcript: Transcript): Promise<void> {
+  const argv = ['sh', '-c', 'case $(cat "/proc/$1/cmdline" 2>/dev/null) in *"$2"*) kill -KILL "$1" ;; *) exit 3 ;; esac', 'stop', String(pid), mark];
+  const exec = execAsRoot(request.target, argv, argv, request.dockerAccess, env);
   transcript.add({ kind: 'note', text: 'stopping the abandoned probe in the target' });
   transcript.add({ kind: 'command', argv: exec.display });
   const end = await exec.run({ signal: AbortSignal.timeout(stopTimeoutMs), onStdout: (line) => transcript.add({ kind: 'stdout', line }), onStderr: (line) => transcript.add({ kind: 'stderr', line }) });
-  transcript.add({ kind: 'exit', status: end.kind === 'exited' ? `exit status ${end.code}` : end.reason });
+  transcript.add({ kind: 'exit', status: end.kind === 'exited' ? (end.code === 3 ? 'exit status 3: the probe had already ended' : `exit status ${end.code}`) : end.reason });
 }
 
-/** Every entry, in order, passed on as it happens; output past the line limit is dropped and stops the exec. */
+/** Every entry, in order, passed on as it happens; output past the byte limit is dropped and stops the exec. */
 class Transcript {
   readonly entries: TranscriptEntry[] = [];
-  private outputLines = 0;
+  private outputBytes = 0;
 
   constructor(
     private readonly listener: ((entry: TranscriptEntry) => void) | undefined,
@@ -131,8 +153,10 @@ class Transcript {
   /** False when the entry was dropped. */
   add(entry: TranscriptEntry): boolean {
     if (entry.kind === 'stdout' || entry.kind === 'stderr') {
-      if (++this.outputLines > outputLineLimit) {
-        if (this.outputLines === outputLineLimit + 1) this.onFlood();
+      const before = this.outputBytes;
+      this.outputBytes += entry.line.length + 1;
+      if (this.outputBytes > outputByteLimit) {
+        if (before <= outputByteLimit) this.onFlood();
         return false;
       }
     }

@@ -1,14 +1,13 @@
 /**
  * The Docker Engine API on its unix socket, with Node's own http client: exec in a container and list
- * the running ones, for machines with a daemon socket and no docker CLI.
+ * the running ones, for machines with a daemon socket and no docker CLI. Paths carry no API version: the
+ * daemon answers in its own, these calls have kept their shape, and daemons drop old versions (Docker 29
+ * refuses anything before 1.44).
  */
 import { request } from 'node:http';
 import { isJsonObject, type JsonObject } from '../../../../shared/src/jsonObject';
 import { abortReason, type Exec, type ExecEnd, type ExecHooks } from './execution';
 import { LineSplitter } from './lines';
-
-/** The API version every daemon since 20.10 serves, so request and answer shapes are fixed. */
-const apiPrefix = '/v1.41';
 
 interface ApiAnswer {
   readonly status: number;
@@ -52,7 +51,7 @@ function send(socketPath: string, method: string, path: string, body: unknown, s
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const outgoing = request(
-      { socketPath, method, path: apiPrefix + path, signal, headers: payload === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } },
+      { socketPath, method, path, signal, headers: payload === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } },
       (incoming) => {
         const chunks: Buffer[] = [];
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -73,7 +72,7 @@ function streamExec(socketPath: string, id: string, hooks: ExecHooks): Promise<v
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify({ Detach: false, Tty: false });
     const outgoing = request(
-      { socketPath, method: 'POST', path: `${apiPrefix}/exec/${id}/start`, signal: hooks.signal, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } },
+      { socketPath, method: 'POST', path: `/exec/${id}/start`, signal: hooks.signal, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } },
       (incoming) => {
         if ((incoming.statusCode ?? 0) >= 300) {
           const chunks: Buffer[] = [];
