@@ -3,15 +3,19 @@
  * a pid namespace made with unshare, so the processes it kills are the test's own.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
 import type { ProbeOutcome } from '../../shared/src/probe';
 import { runProgram, type ProgramRun } from '../support/programs';
-import { builtCli } from '../support/repo';
+import { builtCli, temporaryFolder } from '../support/repo';
 
 const timeout = 120_000;
 /** A uid no account on the machine uses: the namespace's sandbox user. */
 const sandboxUid = '4242';
 const asSandbox = `setpriv --reuid ${sandboxUid} --regid ${sandboxUid} --clear-groups`;
+const folder = temporaryFolder();
+after(() => folder.remove());
 
 /**
  * Runs `setup` (shell text of the test's own, never user input) and then the CLI's probe in a fresh pid
@@ -49,6 +53,26 @@ describe('probe --target local, in a pid namespace', { skip: process.getuid?.() 
       outcomeOf(result).survivors.map((survivor) => [survivor.name, survivor.euid]),
       [['sleep', Number(sandboxUid)]],
     );
+  });
+
+  it('a process whose main thread exited while another runs is alive, not a zombie: observe 1, harden ends it', { timeout }, async () => {
+    // pthread_exit in main leaves the leader in state Z while the process goes on running.
+    const program = join(folder.path, 'zombie-leader');
+    // The sandbox uid runs it from a folder mkdtemp made for root alone.
+    chmodSync(folder.path, 0o755);
+    writeFileSync(`${program}.c`, '#include <pthread.h>\n#include <unistd.h>\nstatic void *run(void *arg) { (void)arg; for (;;) pause(); return 0; }\nint main(void) { pthread_t t; pthread_create(&t, 0, run, 0); pthread_exit(0); }\n');
+    const compiled = await runProgram(['cc', '-pthread', '-o', program, `${program}.c`]);
+    assert.equal(compiled.status, 0, `cc (from the machine's g++ toolchain): ${compiled.stderr}`);
+    const observed = await inPidNamespace(`${asSandbox} "${program}" &`, ['--user', sandboxUid, '--format', 'json']);
+    assert.equal(observed.status, 1, observed.stderr + observed.stdout);
+    assert.deepEqual(
+      outcomeOf(observed).survivors.map((survivor) => [survivor.name, survivor.state]),
+      [['zombie-leader', 'S']],
+      'reported with the state of its running thread',
+    );
+    const hardened = await inPidNamespace(`${asSandbox} "${program}" &`, ['--user', sandboxUid, '--mode', 'harden', '--grace', '1', '--format', 'json']);
+    assert.equal(hardened.status, 0, hardened.stderr + hardened.stdout);
+    assert.equal(outcomeOf(hardened).signals[0]?.signal, 'TERM');
   });
 
   it('harden as an unprivileged user is refused with the reason, and nothing is killed', { timeout }, async () => {
