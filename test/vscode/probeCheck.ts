@@ -156,19 +156,10 @@ export async function checkProbeThroughUi(options: ProbeCheckOptions): Promise<S
   const container = await startContainer('docker');
   try {
     const sleeper = await startProcess(container, 'sandbox', 'exec sleep 100030', isSandbox('sleep'));
-    const workspace = writeWorkspace(join(options.scratch, 'workspace-probe'));
+    const { workspace, workbench, steps } = await openOnRollout(options, 'workspace-probe', false);
     const recordsPath = join(workspace, actionRecords);
     const originalText = readFileSync(recordsPath, 'utf8');
-
-    const workbench = await openWorkbench({
-      tools: options.tools,
-      folder: workspace,
-      extensionDevelopmentPaths: [options.extensionPath],
-      env: engineSettings(),
-      log: options.log,
-    });
     const page = workbench.page;
-    const steps = new Steps(page, options.log);
     try {
       await steps.run('workbench ready', () => page.locator('.monaco-workbench').waitFor({ timeout: stepTimeoutMs }));
       await steps.run('action records opened', () => quickOpen(page, actionRecords));
@@ -258,19 +249,17 @@ export async function checkProbeThroughUi(options: ProbeCheckOptions): Promise<S
   }
 }
 
+/** The workbench on a fresh copy of the one-rollout workspace; with workspace trust on, it opens in Restricted Mode. */
+async function openOnRollout(options: ProbeCheckOptions, name: string, workspaceTrust: boolean): Promise<{ workspace: string; workbench: Workbench; steps: Steps }> {
+  const workspace = writeWorkspace(join(options.scratch, name));
+  const workbench = await openWorkbench({ tools: options.tools, workspaceTrust, folder: workspace, extensionDevelopmentPaths: [options.extensionPath], env: engineSettings(), log: options.log });
+  return { workspace, workbench, steps: new Steps(workbench.page, options.log) };
+}
+
 /** In Restricted Mode the command refuses, saying why, before it asks anything or runs anything. */
 export async function checkProbeRefusedInRestrictedMode(options: ProbeCheckOptions): Promise<StepTimings> {
-  const workspace = writeWorkspace(join(options.scratch, 'workspace-restricted'));
-  const workbench = await openWorkbench({
-    tools: options.tools,
-    workspaceTrust: true,
-    folder: workspace,
-    extensionDevelopmentPaths: [options.extensionPath],
-    env: engineSettings(),
-    log: options.log,
-  });
+  const { workbench, steps } = await openOnRollout(options, 'workspace-restricted', true);
   const page = workbench.page;
-  const steps = new Steps(page, options.log);
   try {
     await steps.run('workbench ready', () => page.locator('.monaco-workbench').waitFor({ timeout: stepTimeoutMs }));
     // The web workbench opens a folder it has not been told to trust in Restricted Mode, without asking.

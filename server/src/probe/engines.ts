@@ -40,8 +40,9 @@ export function podmanProgram(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * Runs `command` in the target as root. `shown` is the command as the transcript shows it (the probe's
- * script replaced by a placeholder).
+ * Runs `command` in the target: as root in a container, as this process's own user on the local machine
+ * (the probe refuses to harden there without root). `shown` is the command as the transcript shows it
+ * (the probe's script replaced by a placeholder).
  */
 export function execAsRoot(target: ProbeTarget, command: readonly string[], shown: readonly string[], access: DockerAccess, env: NodeJS.ProcessEnv): Exec {
   if (target.kind === 'local') return processExec(command, shown, env);
