@@ -5,6 +5,7 @@
  * document is answered from the cache.
  */
 import { createHash } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { artifactKindInfo, type ArtifactKind } from '../../../shared/src/artifactKinds';
@@ -16,7 +17,7 @@ import { limitNotice } from '../engine/check/collector';
 import type { FileReport } from '../engine/check/report';
 import type { DiagnosticCode } from '../engine/codes';
 import { listFindings, type Finding } from '../engine/findings';
-import type { RolloutEvaluator } from './rolloutEvaluator';
+import type { EvaluatedRollout, RolloutEvaluator } from './rolloutEvaluator';
 import type { SettingsCache } from './settingsCache';
 import { diagnosticSource, type DiagnosticConverter } from './toDiagnostic';
 import { pathOfUri, rolloutRootOfUri } from './uris';
@@ -88,6 +89,15 @@ export class DocumentValidator {
     const checked = await this.evaluator.checkDocument(document, kind, settings.maxNumberOfProblems, isCancelled);
     if (!checked) return undefined;
     return this.finish(document, kind, settings, this.ownFindings(checked.report, kind), checked.report.omitted, resultId, startedAt, { rollout: null, verdict: null });
+  }
+
+  /**
+   * The rollout in folder `root`, evaluated as its documents' diagnostics are: with its folder's
+   * settings and the editor's open documents. Resolves to undefined when cancelled.
+   */
+  async evaluateRollout(root: string, isCancelled: () => boolean): Promise<EvaluatedRollout | undefined> {
+    const settings = await this.settings.get(pathToFileURL(root).href);
+    return this.evaluator.evaluate(root, settings, this.classifierFor(settings), this.settingsGeneration, this.hooks.openDocument, isCancelled);
   }
 
   forget(uri: string): void {
