@@ -16,7 +16,7 @@ import { checkLlmTrajectory } from './review/llm';
 import { checkResult } from './review/result';
 import { checkResultsRow } from './review/resultsRow';
 import { checkRewardPreconditions } from './reward';
-import { buildTimeline, checkExecRecords, checkTimelineOrder, sandboxUserOf } from './timeline';
+import { buildTimeline, checkExecRecords, checkTimelineOrder, sandboxUserOf, type Timeline } from './timeline';
 import { checkTrajectory } from './trajectory';
 import { checkSeparateVerifier } from './verifier';
 
@@ -26,6 +26,8 @@ export interface RolloutEvaluation {
   readonly verdict: Verdict;
   /** May the results row be used for training: a trusted rollout whose row says so. */
   readonly trainingReady: boolean;
+  /** The action timeline the rules read, for views of the rollout. */
+  readonly timeline: Timeline;
 }
 
 export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, caches = new RuleCaches()): RolloutEvaluation {
@@ -50,5 +52,5 @@ export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, cac
   const row = bundle.facts('results', 'results')?.rows[0]?.value;
   const info = row?.['info'];
   const trainingReady = verdict === 'trusted' && isJsonObject(info) && info['training_ready'] === true;
-  return { findings: context.findings, verdict, trainingReady };
+  return { findings: context.findings, verdict, trainingReady, timeline };
 }
