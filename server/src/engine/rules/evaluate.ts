@@ -10,14 +10,14 @@ import { isJsonObject } from '../parse/jsonKind';
 import { verdictOf, type Verdict } from '../verdict';
 import { RuleCaches, RuleContext, type RuleOptions } from './context';
 import { checkNativeTimeout } from './nativeTimeout';
-import { checkQuiescence } from './quiescence';
+import { checkQuiescence, type QuiescenceResult } from './quiescence';
 import { checkRequiredArtifacts } from './review/artifacts';
 import { checkLlmTrajectory } from './review/llm';
 import { checkResult } from './review/result';
 import { checkResultsRow } from './review/resultsRow';
 import { checkRewardPreconditions } from './reward';
 import { buildTimeline, checkExecRecords, checkTimelineOrder, sandboxUserOf, type Timeline } from './timeline';
-import { checkTrajectory } from './trajectory';
+import { checkTrajectory, type TrajectoryResult } from './trajectory';
 import { checkSeparateVerifier } from './verifier';
 
 export interface RolloutEvaluation {
@@ -28,6 +28,10 @@ export interface RolloutEvaluation {
   readonly trainingReady: boolean;
   /** The action timeline the rules read, for views of the rollout. */
   readonly timeline: Timeline;
+  /** What the quiescence rules concluded: its proof, when there is one. */
+  readonly quiescence: QuiescenceResult;
+  /** Tool calls left unresolved; undefined without a trajectory. */
+  readonly unresolvedTools: TrajectoryResult['unresolved'];
 }
 
 export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, caches = new RuleCaches()): RolloutEvaluation {
@@ -52,5 +56,5 @@ export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, cac
   const row = bundle.facts('results', 'results')?.rows[0]?.value;
   const info = row?.['info'];
   const trainingReady = verdict === 'trusted' && isJsonObject(info) && info['training_ready'] === true;
-  return { findings: context.findings, verdict, trainingReady, timeline };
+  return { findings: context.findings, verdict, trainingReady, timeline, quiescence, unresolvedTools: trajectory.unresolved };
 }
