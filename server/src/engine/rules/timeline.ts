@@ -247,7 +247,7 @@ export function checkExecRecords(context: RuleContext, timeline: Timeline): void
 }
 
 /** Milliseconds for ISO 8601 and for Python's str(datetime) ("2026-08-22 10:00:00.000001"). */
-function parseTimestamp(value: unknown): number | undefined {
+export function parseTimestamp(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
   const match = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?$/.exec(value.trim());
   if (!match) return undefined;
