@@ -20,6 +20,7 @@ import type { RolloutBundle } from './engine/bundle/rollout';
 import { ArtifactChecker } from './engine/check/artifactChecker';
 import { registerPullDiagnostics, registerPushDiagnostics, type DiagnosticsDelivery } from './lsp/diagnosticsDelivery';
 import { DocumentValidator } from './lsp/documentValidator';
+import { registerLanguageFeatures, type LanguageFeatures } from './lsp/features/languageFeatures';
 import { registerProbeRequests } from './lsp/probeRequests';
 import { RolloutEvaluator } from './lsp/rolloutEvaluator';
 import { SettingsCache } from './lsp/settingsCache';
@@ -39,6 +40,7 @@ const documents = new TextDocuments(TextDocument);
 const checker = new ArtifactChecker();
 const evaluator = new RolloutEvaluator(checker);
 let delivery: DiagnosticsDelivery | undefined;
+let features: LanguageFeatures | undefined;
 
 /** The README beside the server: linked from each diagnostic code. The .vsix stores it as readme.md. */
 const readme = ['README.md', 'readme.md'].map((name) => join(__dirname, '..', name)).find((path) => existsSync(path));
@@ -73,7 +75,10 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const validator = new DocumentValidator(evaluator, settings, diagnosticConverter(readme), options.jsonDocumentsValidatedByClient === true, {
     openDocument: (path) => documents.all().find((document) => isFileUri(document.uri) && pathOfUri(document.uri) === path),
     onValidated: (report) => void connection.sendNotification(validationReportNotification, report),
-    onRolloutChanged: (rollout, by) => delivery?.revalidate(openDocumentsOf(rollout).filter((uri) => uri !== by)),
+    onRolloutChanged: (rollout, by) => {
+      delivery?.revalidate(openDocumentsOf(rollout).filter((uri) => uri !== by));
+      features?.rolloutChanged();
+    },
   });
 
   delivery = usePull
@@ -99,14 +104,18 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       // The folder reads last: with no document open, no diagnostics can change.
       return evaluator.knows(path) || (documents.all().length > 0 && rolloutRootOf(path) !== undefined);
     });
-    if (touched) delivery?.refresh();
+    if (!touched) return;
+    delivery?.refresh();
+    features?.rolloutChanged();
   });
   registerProbeRequests(connection);
+  features = registerLanguageFeatures(connection, documents, validator, settings, capabilities);
 
   return {
     serverInfo: { name: 'rollout-evidence', version },
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
+      ...features.capabilities,
       ...(usePull ? { diagnosticProvider: { identifier: 'rollout-evidence', interFileDependencies: true, workspaceDiagnostics: false } } : {}),
     },
   };

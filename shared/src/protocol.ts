@@ -78,3 +78,9 @@ export interface ProbeTranscriptParams {
 
 /** Each transcript entry as it happens, so the output channel follows a probe that takes seconds. */
 export const probeTranscriptNotification = new NotificationType<ProbeTranscriptParams>('rolloutEvidence/probeTranscript');
+
+/**
+ * The client command that opens a rollout's timeline; the server's code lenses name it. Its argument is
+ * the rollout folder's URI, as a string (LSP carries no vscode.Uri).
+ */
+export const showTimelineCommand = 'rolloutEvidence.showTimeline';

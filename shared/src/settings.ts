@@ -16,6 +16,8 @@ export interface RolloutEvidenceSettings {
   readonly allowOracleWithoutLlm: boolean;
   /** As the experiment-review validator's --allow-native-subscription-without-llm. */
   readonly allowNativeSubscriptionWithoutLlm: boolean;
+  /** Inlay hints with the time since the rollout started, after each timestamp (off by default: noisy). */
+  readonly elapsedTimeHints: boolean;
 }
 
 export const defaultSettings: RolloutEvidenceSettings = {
@@ -23,6 +25,7 @@ export const defaultSettings: RolloutEvidenceSettings = {
   maxNumberOfProblems: 1000,
   allowOracleWithoutLlm: false,
   allowNativeSubscriptionWithoutLlm: false,
+  elapsedTimeHints: false,
 };
 
 export interface SettingsProblem {
@@ -70,16 +73,22 @@ export function sanitizeSettings(raw: unknown): { settings: RolloutEvidenceSetti
     problems.push({ setting: `${settingsSection}.artifacts`, message: 'expected an object of glob → kind; ignored' });
   }
 
-  const flag = (name: 'allowOracleWithoutLlm' | 'allowNativeSubscriptionWithoutLlm'): boolean => {
-    const value = source[name];
+  const flag = (name: 'allowOracleWithoutLlm' | 'allowNativeSubscriptionWithoutLlm' | 'elapsedTimeHints', key: string, value: unknown): boolean => {
     if (value === undefined || value === null) return defaultSettings[name];
     if (typeof value === 'boolean') return value;
-    problems.push({ setting: `${settingsSection}.${name}`, message: `expected true or false, found ${JSON.stringify(value)}; using ${defaultSettings[name]}` });
+    problems.push({ setting: `${settingsSection}.${key}`, message: `expected true or false, found ${JSON.stringify(value)}; using ${defaultSettings[name]}` });
     return defaultSettings[name];
   };
+  const inlayHints = source['inlayHints'];
 
   return {
-    settings: { artifacts, maxNumberOfProblems, allowOracleWithoutLlm: flag('allowOracleWithoutLlm'), allowNativeSubscriptionWithoutLlm: flag('allowNativeSubscriptionWithoutLlm') },
+    settings: {
+      artifacts,
+      maxNumberOfProblems,
+      allowOracleWithoutLlm: flag('allowOracleWithoutLlm', 'allowOracleWithoutLlm', source['allowOracleWithoutLlm']),
+      allowNativeSubscriptionWithoutLlm: flag('allowNativeSubscriptionWithoutLlm', 'allowNativeSubscriptionWithoutLlm', source['allowNativeSubscriptionWithoutLlm']),
+      elapsedTimeHints: flag('elapsedTimeHints', 'inlayHints.elapsedTime', isJsonObject(inlayHints) ? inlayHints['elapsedTime'] : undefined),
+    },
     problems,
   };
 }

@@ -165,6 +165,10 @@ export type DiagnosticCode = keyof typeof diagnosticCodes;
 
 export const allDiagnosticCodes = Object.keys(diagnosticCodes) as DiagnosticCode[];
 
+export function isDiagnosticCode(value: unknown): value is DiagnosticCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(diagnosticCodes, value);
+}
+
 export function codeInfo(code: DiagnosticCode): CodeInfo {
   return diagnosticCodes[code];
 }

@@ -100,6 +100,22 @@ export class DocumentValidator {
     return this.evaluator.evaluate(root, settings, this.classifierFor(settings), this.settingsGeneration, this.hooks.openDocument, isCancelled);
   }
 
+  /**
+   * What a document is to the features beyond diagnostics: its artifact kind (undefined when it is none)
+   * and, when it lies in a rollout, the rollout evaluated as for its diagnostics. Resolves to undefined
+   * when cancelled.
+   */
+  async artifactOf(document: TextDocument, isCancelled: () => boolean): Promise<{ kind?: ArtifactKind; rollout?: EvaluatedRollout } | undefined> {
+    const settings = await this.settings.get(document.uri);
+    const classifier = this.classifierFor(settings);
+    const kind = classifier.kindOf(pathOfUri(document.uri));
+    const root = kind ? rolloutRootOfUri(document.uri) : undefined;
+    if (!kind) return {};
+    if (!root) return { kind };
+    const rollout = await this.evaluator.evaluate(root, settings, classifier, this.settingsGeneration, this.hooks.openDocument, isCancelled);
+    return rollout ? { kind, rollout } : undefined;
+  }
+
   forget(uri: string): void {
     this.cache.delete(uri);
     this.evaluator.forgetDocument(uri);

@@ -1,0 +1,126 @@
+/**
+ * A record named for what it is, as a person scanning a thousand-line artifact would call it:
+ * `tool_call call_02 execute "sleep 9999" · in_progress`, `agent_timeout 300s · 1 pending`,
+ * `SandboxExec Verify benchguard-verifier · rc 0 · setup-only`. The outline and hovers use the names.
+ */
+import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
+
+/** What a record is, coarsely: editors show each category with its own symbol icon. */
+export type RecordCategory =
+  | 'prompt'
+  | 'message'
+  | 'tool-call'
+  | 'timeout'
+  | 'lifecycle'
+  | 'exec'
+  | 'observation'
+  | 'service'
+  | 'exchange'
+  | 'row'
+  | 'reward'
+  | 'record'
+  | 'malformed';
+
+export interface RecordName {
+  readonly name: string;
+  readonly category: RecordCategory;
+}
+
+/** Longest quoted text kept in a name: enough to recognise a command or a prompt. */
+const maxQuoted = 48;
+
+/**
+ * `reading`: what the rules read in the record beyond its own fields (for an action record: kill
+ * attempt, setup-only, grading, the observation's outcome), appended as the last part of its name.
+ */
+export function nameRecord(kind: ArtifactKind, record: JsonObject, reading?: string): RecordName {
+  const named = baseName(kind, record);
+  return reading ? { ...named, name: `${named.name} · ${reading}` } : named;
+}
+
+function baseName(kind: ArtifactKind, record: JsonObject): RecordName {
+  switch (kind) {
+    case 'acp-trajectory':
+      return trajectoryRow(record);
+    case 'action-records':
+      return actionRecord(record);
+    case 'llm-trajectory':
+      return llmExchange(record);
+    case 'results':
+      return { name: join(['results row', text(record['example_id']), isJsonObject(record['info']) ? text(record['info']['task_name']) : undefined], ['reward', record['reward']]), category: 'row' };
+    case 'rewards':
+      return { name: join([text(record['name']) ?? 'reward', text(record['granularity'])], ['value', record['value']]), category: 'reward' };
+    default:
+      return { name: 'record', category: 'record' };
+  }
+}
+
+function trajectoryRow(record: JsonObject): RecordName {
+  const type = text(record['type']) ?? 'row without a type';
+  switch (type) {
+    case 'user_message':
+      return { name: join([type, quoted(record['text'])]), category: 'prompt' };
+    case 'agent_message':
+    case 'agent_thought':
+      return { name: join([type, quoted(record['text'])]), category: 'message' };
+    case 'tool_call':
+      return { name: `${join([type, text(record['tool_call_id']), text(record['kind']), quoted(record['title'])])}${suffix(record['status'])}`, category: 'tool-call' };
+    case 'agent_timeout': {
+      const pending = Array.isArray(record['pending_tool_call_ids']) ? record['pending_tool_call_ids'].length : undefined;
+      const budget = typeof record['timeout_sec'] === 'number' ? `${record['timeout_sec']}s` : undefined;
+      return { name: `${join([type, budget])}${pending === undefined ? '' : ` · ${pending} pending`}`, category: 'timeout' };
+    }
+    case 'tool_call_lifecycle':
+      return { name: `${join([type, text(record['tool_call_id']), text(record['lifecycle'])])}${record['effects'] === undefined ? '' : ` · effects ${text(record['effects']) ?? describeValue(record['effects'])}`}`, category: 'lifecycle' };
+    default:
+      return { name: join([type, quoted(record['title'] ?? record['text'])]), category: 'record' };
+  }
+}
+
+function actionRecord(record: JsonObject): RecordName {
+  const type = text(record['event_type']) ?? 'record without an event_type';
+  const where = join([type, text(record['phase']), text(record['service'])]);
+  const returnCode = record['return_code'];
+  const outcome = returnCode === undefined || returnCode === null ? suffix(record['status']) : ` · rc ${text(returnCode) ?? describeValue(returnCode)}`;
+  switch (type) {
+    case 'SandboxExec':
+      return { name: `${where}${outcome}`, category: 'exec' };
+    case 'SandboxUserQuiescence':
+      return { name: `${join([type, text(record['sandbox_user']), text(record['mode'])])}${outcome}`, category: 'observation' };
+    case 'StartBenchGuardVerifierService':
+      return { name: `${where}${suffix(record['status'])}`, category: 'service' };
+    default:
+      return { name: `${where}${outcome}`, category: 'record' };
+  }
+}
+
+function llmExchange(record: JsonObject): RecordName {
+  const request = isJsonObject(record['request']) ? record['request'] : undefined;
+  const response = isJsonObject(record['response']) ? record['response'] : undefined;
+  const body = response && isJsonObject(response['body']) ? response['body'] : undefined;
+  const stop = body ? text(body['stop_reason']) ?? text(body['status']) : undefined;
+  return { name: join(['exchange', request ? text(request['path']) : undefined, response ? text(response['status_code']) : 'no response', stop]), category: 'exchange' };
+}
+
+function join(parts: readonly (string | undefined)[], labelled?: readonly [string, unknown]): string {
+  const name = parts.filter((part) => part !== undefined && part !== '').join(' ');
+  return labelled && labelled[1] !== undefined ? `${name} · ${labelled[0]} ${text(labelled[1]) ?? describeValue(labelled[1])}` : name;
+}
+
+function suffix(status: unknown): string {
+  const value = text(status);
+  return value === undefined ? '' : ` · ${value}`;
+}
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.length > maxQuoted ? `${value.slice(0, maxQuoted - 1)}…` : value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return undefined;
+}
+
+function quoted(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const line = value.replace(/\s+/g, ' ').trim();
+  return JSON.stringify(line.length > maxQuoted ? `${line.slice(0, maxQuoted - 1)}…` : line);
+}

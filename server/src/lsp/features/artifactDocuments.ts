@@ -1,0 +1,69 @@
+/**
+ * What every language feature starts from: the open document, its artifact kind and its rollout's
+ * evaluation (shared with the diagnostics, so asking again costs nothing), and the text of the
+ * rollout's other files, from the editor when open and from disk otherwise.
+ */
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { CancellationToken, TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { SourceFile } from '../../engine/inspect/ids';
+import type { DocumentValidator } from '../documentValidator';
+import type { EvaluatedRollout } from '../rolloutEvaluator';
+import type { SettingsCache } from '../settingsCache';
+import { isFileUri, pathOfUri } from '../uris';
+
+export interface ArtifactDocument {
+  readonly document: TextDocument;
+  readonly path: string;
+  readonly kind: ArtifactKind;
+  readonly rollout?: EvaluatedRollout;
+}
+
+/** Files larger than this are not read for cross-file navigation: their ids are not looked up. */
+const maxNavigatedFileBytes = 64 * 1024 * 1024;
+
+export class ArtifactDocuments {
+  constructor(
+    readonly documents: TextDocuments<TextDocument>,
+    private readonly validator: DocumentValidator,
+    readonly settings: SettingsCache,
+  ) {}
+
+  /** The artifact open as `uri`; undefined when it is not open, not an artifact, or the request was cancelled. */
+  async get(uri: string, token: CancellationToken): Promise<ArtifactDocument | undefined> {
+    const document = this.documents.get(uri);
+    if (!document || token.isCancellationRequested) return undefined;
+    const artifact = await this.validator.artifactOf(document, () => token.isCancellationRequested);
+    if (!artifact?.kind || token.isCancellationRequested) return undefined;
+    return { document, path: pathOfUri(uri), kind: artifact.kind, ...(artifact.rollout ? { rollout: artifact.rollout } : {}) };
+  }
+
+  /** The artifact's own text, and with a rollout, every readable file of it. */
+  sourcesOf(artifact: ArtifactDocument): SourceFile[] {
+    if (!artifact.rollout) return [{ path: artifact.path, kind: artifact.kind, text: artifact.document.getText() }];
+    const sources: SourceFile[] = [];
+    for (const file of artifact.rollout.bundle.files) {
+      const text = this.textOf(file.path);
+      if (text !== undefined) sources.push({ path: file.path, kind: file.kind, text });
+    }
+    return sources;
+  }
+
+  private textOf(path: string): string | undefined {
+    const open = this.documents.all().find((document) => isFileUri(document.uri) && pathOfUri(document.uri) === path);
+    if (open) return open.getText();
+    try {
+      const bytes = readFileSync(path);
+      return bytes.length > maxNavigatedFileBytes ? undefined : bytes.toString('utf8');
+    } catch {
+      // Gone or unreadable since the rollout was evaluated: its diagnostics already say so.
+      return undefined;
+    }
+  }
+}
+
+export function uriOfPath(path: string): string {
+  return pathToFileURL(path).href;
+}

@@ -1,0 +1,92 @@
+/**
+ * Document symbols (the outline and breadcrumbs) and folding ranges of the artifacts, both from one
+ * outline per document version, which is kept: VS Code asks for both after every edit.
+ */
+import { FoldingRangeKind, SymbolKind, type Connection, type DocumentSymbol, type FoldingRange } from 'vscode-languageserver/node';
+import { actionReadingLabels } from '../../engine/inspect/actionReadings';
+import { outlineOf, type OutlineEntry } from '../../engine/inspect/outline';
+import type { ArtifactDocument, ArtifactDocuments } from './artifactDocuments';
+
+const symbolKinds: Record<OutlineEntry['category'], SymbolKind> = {
+  prompt: SymbolKind.Module,
+  message: SymbolKind.String,
+  'tool-call': SymbolKind.Function,
+  timeout: SymbolKind.Event,
+  lifecycle: SymbolKind.EnumMember,
+  exec: SymbolKind.Method,
+  observation: SymbolKind.Boolean,
+  service: SymbolKind.Class,
+  exchange: SymbolKind.Object,
+  row: SymbolKind.Struct,
+  reward: SymbolKind.Number,
+  record: SymbolKind.Object,
+  malformed: SymbolKind.Null,
+  key: SymbolKind.Key,
+};
+
+/** Runs of this many records of one kind fold into one region. */
+const minimumRun = 3;
+
+export class OutlineProvider {
+  private readonly kept = new Map<string, { readonly key: string; readonly entries: OutlineEntry[] }>();
+
+  constructor(private readonly artifacts: ArtifactDocuments) {}
+
+  register(connection: Connection): void {
+    connection.onDocumentSymbol(async (params, token) => {
+      const artifact = await this.artifacts.get(params.textDocument.uri, token);
+      if (!artifact) return null;
+      const entries = this.outline(artifact);
+      return token.isCancellationRequested ? null : entries.map(toSymbol);
+    });
+    connection.onFoldingRanges(async (params, token) => {
+      const artifact = await this.artifacts.get(params.textDocument.uri, token);
+      if (!artifact) return null;
+      const ranges = foldingRanges(this.outline(artifact));
+      return token.isCancellationRequested ? null : ranges;
+    });
+    this.artifacts.documents.onDidClose((event) => this.kept.delete(event.document.uri));
+  }
+
+  outline(artifact: ArtifactDocument): OutlineEntry[] {
+    const { document, kind, rollout } = artifact;
+    const key = `${document.version}\u0000${kind}\u0000${rollout?.key ?? ''}`;
+    const kept = this.kept.get(document.uri);
+    if (kept?.key === key) return kept.entries;
+    const labels = kind === 'action-records' && rollout ? actionReadingLabels(rollout.evaluation.timeline) : undefined;
+    const entries = outlineOf(document.getText(), kind, labels ? (line) => labels.get(line) : undefined);
+    this.kept.set(document.uri, { key, entries });
+    return entries;
+  }
+}
+
+function toSymbol(entry: OutlineEntry): DocumentSymbol {
+  return { name: entry.name, detail: entry.detail, kind: symbolKinds[entry.category], range: entry.range, selectionRange: entry.selectionRange };
+}
+
+/**
+ * A JSONL record is one line, so what folds are groups of records: each prompt's turn (the prompt and
+ * everything up to the next prompt), and runs of records of one kind (a hundred agent_message rows).
+ */
+export function foldingRanges(entries: readonly OutlineEntry[]): FoldingRange[] {
+  const ranges: FoldingRange[] = [];
+  const prompts = entries.filter((entry) => entry.category === 'prompt');
+  const lastLine = entries[entries.length - 1]?.range.end.line ?? 0;
+  prompts.forEach((prompt, index) => {
+    const next = prompts[index + 1];
+    const end = next ? next.range.start.line - 1 : lastLine;
+    if (end > prompt.range.start.line) ranges.push({ startLine: prompt.range.start.line, endLine: end, kind: FoldingRangeKind.Region, collapsedText: `${prompt.name} …` });
+  });
+  let runStart = 0;
+  for (let index = 1; index <= entries.length; index++) {
+    const previous = entries[index - 1]!;
+    const current = entries[index];
+    if (current && current.category === previous.category && current.category !== 'prompt' && current.category !== 'key') continue;
+    const run = entries.slice(runStart, index);
+    if (run.length >= minimumRun) {
+      ranges.push({ startLine: run[0]!.range.start.line, endLine: previous.range.end.line, kind: FoldingRangeKind.Region, collapsedText: `${run.length} ${previous.category} records` });
+    }
+    runStart = index;
+  }
+  return ranges;
+}
