@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { artifactKindNames, artifactKinds } from '../shared/src/artifactKinds';
 import { probeSettingDefaults } from '../shared/src/probe';
-import { defaultSettings } from '../shared/src/settings';
+import { defaultSettings, defaultTimeBudgetMs, timeBudgetSetting } from '../shared/src/settings';
 import { commandIds } from '../client/src/commandIds';
 import { allDiagnosticCodes } from '../server/src/engine/codes';
 import { repoRoot } from './support/repo';
@@ -49,6 +49,8 @@ describe('manifest', () => {
     assert.equal(properties['rolloutEvidence.maxNumberOfProblems']!.default, defaultSettings.maxNumberOfProblems);
     assert.deepEqual(properties['rolloutEvidence.artifacts']!.default, defaultSettings.artifacts);
     assert.deepEqual(properties['rolloutEvidence.artifacts']!.additionalProperties!.enum, [...artifactKindNames]);
+    assert.equal(properties['rolloutEvidence.inlayHints.elapsedTime']!.default, defaultSettings.elapsedTimeHints);
+    assert.equal(properties[`rolloutEvidence.${timeBudgetSetting}`]!.default, defaultTimeBudgetMs);
     for (const [key, value] of Object.entries(probeSettingDefaults)) assert.deepEqual(properties[`rolloutEvidence.probe.${key}`]?.default, value, key);
   });
 

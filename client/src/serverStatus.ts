@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { ValidationReport } from '../../shared/src/protocol';
+import { defaultTimeBudgetMs, settingsSection, timeBudgetSetting } from '../../shared/src/settings';
 import { commandIds } from './commandIds';
 
 export type ServerState = 'starting' | 'running' | 'stopped';
@@ -22,6 +23,9 @@ export class ServerStatus implements vscode.Disposable {
     this.subscriptions.push(
       vscode.window.onDidChangeActiveTextEditor(() => this.render()),
       vscode.workspace.onDidCloseTextDocument((document) => this.reports.delete(document.uri.toString())),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(`${settingsSection}.${timeBudgetSetting}`)) this.render();
+      }),
     );
     this.render();
   }
@@ -66,13 +70,26 @@ export class ServerStatus implements vscode.Disposable {
       item.detail = 'not validated yet';
       return;
     }
-    item.severity = verdictSeverity(report.verdict);
-    item.text = report.verdict ? `Rollout: ${report.verdict}` : `Rollout Evidence: ${formatDuration(report.durationMs)}`;
+    const budget = timeBudgetMs(vscode.window.activeTextEditor?.document.uri);
+    const overBudget = report.kind !== null && report.durationMs > budget;
+    item.severity = overBudget ? maxSeverity(verdictSeverity(report.verdict), vscode.LanguageStatusSeverity.Warning) : verdictSeverity(report.verdict);
+    const verdictText = report.verdict ? `Rollout: ${report.verdict}` : 'Rollout Evidence';
+    item.text = report.kind ? `${verdictText} · ${formatDuration(report.durationMs)}${overBudget ? ' (slow)' : ''}` : verdictText;
     const problems = `${report.problemCount} problem${report.problemCount === 1 ? '' : 's'}`;
     const omitted = report.omittedCount > 0 ? ` (+${report.omittedCount} not listed)` : '';
     const where = report.verdict ? 'verdict of the rollout this file belongs to' : report.kind ? report.kind : 'not a rollout artifact';
-    item.detail = report.kind ? `${where} · ${problems} in this file${omitted} · validated in ${formatDuration(report.durationMs)}` : where;
+    const slow = overBudget ? ` · over the ${formatDuration(budget)} budget (${settingsSection}.${timeBudgetSetting})` : '';
+    item.detail = report.kind ? `${where} · ${problems} in this file${omitted} · validated in ${formatDuration(report.durationMs)}${slow}` : where;
   }
+}
+
+function timeBudgetMs(scope: vscode.Uri | undefined): number {
+  const value = vscode.workspace.getConfiguration(settingsSection, scope).get<unknown>(timeBudgetSetting);
+  return typeof value === 'number' && value > 0 ? value : defaultTimeBudgetMs;
+}
+
+function maxSeverity(a: vscode.LanguageStatusSeverity, b: vscode.LanguageStatusSeverity): vscode.LanguageStatusSeverity {
+  return a > b ? a : b;
 }
 
 function verdictSeverity(verdict: string | null): vscode.LanguageStatusSeverity {

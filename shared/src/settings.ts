@@ -28,6 +28,13 @@ export const defaultSettings: RolloutEvidenceSettings = {
   elapsedTimeHints: false,
 };
 
+/**
+ * Read by the client alone: under `rolloutEvidence`, a validation slower than this many milliseconds
+ * turns the language status item into a warning, as ESLint's time budget does.
+ */
+export const timeBudgetSetting = 'timeBudget.validationMs';
+export const defaultTimeBudgetMs = 2000;
+
 export interface SettingsProblem {
   readonly setting: string;
   readonly message: string;

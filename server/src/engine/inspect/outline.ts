@@ -30,7 +30,7 @@ export function outlineOf(text: string, kind: ArtifactKind, readingOf?: ReadingO
 function outlineOfJsonl(text: string, kind: ArtifactKind, readingOf: ReadingOfLine | undefined): OutlineEntry[] {
   const entries: OutlineEntry[] = [];
   for (const line of linesOfText(text)) {
-    if (line.text.trim() === '') continue;
+    if (!/\S/.test(line.text)) continue;
     const range = { start: { line: line.number, character: 0 }, end: { line: line.number, character: line.text.length } };
     const detail = `line ${line.number + 1}`;
     let record: unknown;

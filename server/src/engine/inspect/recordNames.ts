@@ -104,7 +104,9 @@ function llmExchange(record: JsonObject): RecordName {
 }
 
 function join(parts: readonly (string | undefined)[], labelled?: readonly [string, unknown]): string {
-  const name = parts.filter((part) => part !== undefined && part !== '').join(' ');
+  // Runs for every record of 100,000-line files: no intermediate arrays.
+  let name = '';
+  for (const part of parts) if (part !== undefined && part !== '') name = name === '' ? part : `${name} ${part}`;
   return labelled && labelled[1] !== undefined ? `${name} · ${labelled[0]} ${text(labelled[1]) ?? describeValue(labelled[1])}` : name;
 }
 
@@ -121,6 +123,6 @@ function text(value: unknown): string | undefined {
 
 function quoted(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const line = value.replace(/\s+/g, ' ').trim();
-  return JSON.stringify(line.length > maxQuoted ? `${line.slice(0, maxQuoted - 1)}…` : line);
+  // Quoted as JSON, so a newline shows as \n and the name stays on one line.
+  return JSON.stringify(value.length > maxQuoted ? `${value.slice(0, maxQuoted - 1)}…` : value);
 }

@@ -9,6 +9,7 @@
  */
 import type { ActionFact, ActionRecord, QuiescenceFact } from '../facts/facts';
 import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
+import { parseTimestamp } from '../parse/timestamps';
 import { sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
 import type { RuleContext } from './context';
 
@@ -244,20 +245,4 @@ export function checkExecRecords(context: RuleContext, timeline: Timeline): void
       context.report('exec-outcome-missing', context.inRecord(file, action.ref, ['status']), `This exec has a transport status (${describeValue(action.record.status)}) but no return_code: the call went through, but the process outcome is unknown.`);
     }
   }
-}
-
-/** Milliseconds for ISO 8601 and for Python's str(datetime) ("2026-08-22 10:00:00.000001"). */
-export function parseTimestamp(value: unknown): number | undefined {
-  if (typeof value !== 'string') return undefined;
-  const match = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?$/.exec(value.trim());
-  if (!match) return undefined;
-  const [, year, month, day, hour, minute, second, fraction = '0', zone] = match;
-  const milliseconds = Number(`0.${fraction}`) * 1000;
-  let time = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second)) + milliseconds;
-  if (zone && zone !== 'Z') {
-    const sign = zone.startsWith('-') ? -1 : 1;
-    const digits = zone.slice(1).replace(':', '');
-    time -= sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60_000;
-  }
-  return time;
 }

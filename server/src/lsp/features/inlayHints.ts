@@ -6,7 +6,7 @@
 import { InlayHintKind, type Connection, type InlayHint } from 'vscode-languageserver/node';
 import { artifactKindInfo } from '../../../../shared/src/artifactKinds';
 import { isJsonObject } from '../../engine/parse/jsonKind';
-import { parseTimestamp } from '../../engine/rules/timeline';
+import { parseTimestamp } from '../../engine/parse/timestamps';
 import type { EvaluatedRollout } from '../rolloutEvaluator';
 import type { ArtifactDocuments } from './artifactDocuments';
 
@@ -50,11 +50,11 @@ function rolloutStart(rollout: EvaluatedRollout): { time: number; source: string
   return first ? { time: first.value, source: 'the first timestamped action record' } : undefined;
 }
 
-export function formatElapsed(milliseconds: number): string {
+function formatElapsed(milliseconds: number): string {
   const sign = milliseconds < 0 ? '−' : '+';
   const seconds = Math.abs(milliseconds) / 1000;
   if (seconds < 60) return `${sign}${seconds.toFixed(seconds < 10 ? 1 : 0)}s`;
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${sign}${minutes}m ${String(Math.round(seconds % 60)).padStart(2, '0')}s`;
+  if (minutes < 60) return `${sign}${minutes}m ${String(Math.floor(seconds % 60)).padStart(2, '0')}s`;
   return `${sign}${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, '0')}m`;
 }
