@@ -3,4 +3,5 @@ export const commandIds = {
   restartServer: 'rolloutEvidence.restartServer',
   showOutput: 'rolloutEvidence.showOutput',
   probeQuiescence: 'rolloutEvidence.probeQuiescence',
+  newFixtureBundle: 'rolloutEvidence.newFixtureBundle',
 } as const;

@@ -7,6 +7,7 @@ import { settingsSection } from '../../shared/src/settings';
 import { commandIds } from './commandIds';
 import { ServerController } from './serverController';
 import { probeQuiescence } from './probe/probeCommand';
+import { newFixtureBundle } from './authoring/newFixtureBundle';
 import { ServerStatus } from './serverStatus';
 import { errorMessage } from '../../shared/src/errors';
 
@@ -22,6 +23,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     vscode.commands.registerCommand(commandIds.showOutput, () => output.show(true)),
     vscode.commands.registerCommand(commandIds.probeQuiescence, () => probeQuiescence(server, output)),
+    vscode.commands.registerCommand(commandIds.newFixtureBundle, (args?: unknown) => newFixtureBundle(server, output, args)),
     vscode.commands.registerCommand(commandIds.restartServer, async () => {
       output.info('Restarting the language server on request.');
       try {

@@ -23,6 +23,7 @@ import { DocumentValidator } from './lsp/documentValidator';
 import { registerLanguageFeatures, type LanguageFeatures } from './lsp/features/languageFeatures';
 import { registerProbeRequests } from './lsp/probeRequests';
 import { RolloutEvaluator } from './lsp/rolloutEvaluator';
+import { registerScaffoldRequests } from './lsp/scaffoldRequests';
 import { SettingsCache } from './lsp/settingsCache';
 import { diagnosticConverter } from './lsp/toDiagnostic';
 import { isFileUri, pathOfUri, rolloutRootOfUri } from './lsp/uris';
@@ -110,6 +111,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   });
   registerProbeRequests(connection);
   features = registerLanguageFeatures(connection, documents, validator, settings, capabilities);
+  registerScaffoldRequests(connection);
 
   return {
     serverInfo: { name: 'rollout-evidence', version },

@@ -14,6 +14,8 @@ import { formatSarif } from './formats/sarif';
 import { formatText } from './formats/text';
 import { progressLine } from './progress';
 import { probeCommand, probeUsage } from './probeCommand';
+import { newFixtureCommand, newFixtureUsage } from './newFixtureCommand';
+import { ScaffoldUsageError } from '../authoring/scaffold/scaffold';
 import { EngineUnavailableError } from '../probe/engines';
 import { ProbeUsageError } from '../probe/validation';
 
@@ -45,16 +47,17 @@ Options:
 Exit status: 0 every rollout passes (and no loose file has errors), 1 a rollout fails its
 verdict or a loose file has errors, 2 usage or I/O failure.`;
 
-const usage = `${checkUsage}\n\n${probeUsage}`;
+const usage = `${checkUsage}\n\n${probeUsage}\n\n${newFixtureUsage}`;
 
 class UsageError extends Error {}
 
 export async function main(argv: readonly string[]): Promise<ExitStatus> {
   try {
     if (argv[0] === 'probe') return await probeCommand(argv.slice(1));
+    if (argv[0] === 'new-fixture') return newFixtureCommand(argv.slice(1));
     return check(argv);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof DiscoveryUsageError || error instanceof ProbeUsageError || error instanceof EngineUnavailableError || isParseArgsError(error)) {
+    if (error instanceof UsageError || error instanceof DiscoveryUsageError || error instanceof ProbeUsageError || error instanceof EngineUnavailableError || error instanceof ScaffoldUsageError || isParseArgsError(error)) {
       process.stderr.write(`rollout-evidence: ${(error as Error).message}\n`);
       return 2;
     }
@@ -87,12 +90,12 @@ function check(argv: readonly string[]): ExitStatus {
     return 0;
   }
   const [command, ...paths] = positionals;
-  if (command === undefined) throw new UsageError('missing command: use "rollout-evidence check [PATH ...]" or "rollout-evidence probe"');
+  if (command === undefined) throw new UsageError('missing command: use "rollout-evidence check [PATH ...]", "rollout-evidence probe" or "rollout-evidence new-fixture"');
   if (command === 'help') {
     process.stdout.write(`${usage}\n`);
     return 0;
   }
-  if (command !== 'check') throw new UsageError(`unknown command "${command}": the commands are "check" and "probe"`);
+  if (command !== 'check') throw new UsageError(`unknown command "${command}": the commands are "check", "probe" and "new-fixture"`);
 
   const format = parseFormat(values.format);
   const run = runCheck(

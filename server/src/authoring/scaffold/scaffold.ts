@@ -1,0 +1,28 @@
+/**
+ * A scenario's rollout folder as files, for the language server's request and the CLI alike. Inputs
+ * are checked here, so neither can be led to write outside the folder it was given.
+ */
+import { rolloutNameProblem, taskOfRolloutName, type ScaffoldFiles, type ScenarioSummary } from '../../../../shared/src/scaffold';
+import { rolloutFiles } from './layout';
+import { scenarios } from './scenarios';
+
+/** A request that names no scenario, or an unsafe rollout name; the message is for the user as it stands. */
+export class ScaffoldUsageError extends Error {}
+
+export function scenarioSummaries(): ScenarioSummary[] {
+  return scenarios.map(({ build: _build, ...summary }) => summary);
+}
+
+export function scenarioIds(): string[] {
+  return scenarios.map((scenario) => scenario.id);
+}
+
+export function scaffoldRollout(scenarioId: string, rolloutName: string, startedAt: Date): ScaffoldFiles {
+  const scenario = scenarios.find((candidate) => candidate.id === scenarioId);
+  if (!scenario) throw new ScaffoldUsageError(`unknown scenario "${scenarioId}": the scenarios are ${scenarioIds().join(', ')}`);
+  const problem = rolloutNameProblem(rolloutName);
+  if (problem !== undefined) throw new ScaffoldUsageError(`${problem} (got ${JSON.stringify(rolloutName)})`);
+  if (Number.isNaN(startedAt.getTime())) throw new ScaffoldUsageError('the start time is not a valid date');
+  const parts = scenario.build({ task: taskOfRolloutName(rolloutName), rolloutName, startedAt });
+  return { files: [...rolloutFiles(parts)].map(([path, content]) => ({ path, content })), focusFile: scenario.focusFile };
+}

@@ -1,0 +1,70 @@
+/**
+ * Fixture scaffolds: complete rollout folders, in BenchFlow's real layout, for the situations the
+ * evidence rules judge. The server makes the files; the extension and the CLI write them.
+ */
+import { RequestType0, RequestType } from 'vscode-languageserver-protocol';
+
+/** What the rules say of one scenario's rollout, so the pick list can promise it. */
+export interface ScenarioSummary {
+  readonly id: string;
+  readonly label: string;
+  /** One line: what the rollout demonstrates. */
+  readonly description: string;
+  readonly verdict: 'untrusted' | 'incomplete' | 'trusted-timeout' | 'trusted';
+  /** The rule codes it is expected to get, each once, in the order of the README's table. */
+  readonly codes: readonly string[];
+  /** Settings (under `rolloutEvidence.`) that must be on for the rules to judge it as named. */
+  readonly requiredSettings: readonly ('allowOracleWithoutLlm' | 'allowNativeSubscriptionWithoutLlm')[];
+  /** The file, relative to the rollout folder, that shows the scenario's point; opened after writing. */
+  readonly focusFile: string;
+}
+
+export interface ScaffoldFilesParams {
+  readonly scenario: string;
+  /** The rollout folder's name, and result.json's `rollout_name`. */
+  readonly rolloutName: string;
+  /** When the rollout started (ISO 8601); its records are timed from it. Now, when absent. */
+  readonly startedAt?: string;
+}
+
+export interface ScaffoldFile {
+  /** Relative to the rollout folder, with `/` separators. */
+  readonly path: string;
+  readonly content: string;
+}
+
+export interface ScaffoldFiles {
+  readonly files: readonly ScaffoldFile[];
+  readonly focusFile: string;
+}
+
+export const scaffoldScenariosRequest = new RequestType0<readonly ScenarioSummary[], void>('rolloutEvidence/scaffoldScenarios');
+
+/** Refused with InvalidParams, saying why, for an unknown scenario or an unsafe rollout name. */
+export const scaffoldFilesRequest = new RequestType<ScaffoldFilesParams, ScaffoldFiles, void>('rolloutEvidence/scaffoldFiles');
+
+/** BenchFlow names a rollout `<task directory>__<8 hex characters>`, e.g. `regex-log__bab1cbf6`. */
+const benchflowRolloutName = /^(.+)__[0-9a-f]{8}$/;
+
+/** A name that is one folder on every platform: no separators, no `..`, nothing a shell or Windows minds. */
+const safeSegment = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const maxRolloutNameLength = 120;
+
+/** Why `name` cannot name a rollout folder, or undefined when it can: the input box, the server and the CLI say the same. */
+export function rolloutNameProblem(name: unknown): string | undefined {
+  if (typeof name !== 'string') return 'the rollout name must be text';
+  if (name === '') return 'the rollout name is empty';
+  if (name.length > maxRolloutNameLength) return `the rollout name is longer than ${maxRolloutNameLength} characters`;
+  if (!safeSegment.test(name)) return 'the rollout name must be one folder name: letters, digits, ".", "_" and "-", starting with a letter or digit';
+  return undefined;
+}
+
+/** The task a rollout name speaks of: BenchFlow's `<task>__<hex>` prefix, else the whole name. */
+export function taskOfRolloutName(name: string): string {
+  return benchflowRolloutName.exec(name)?.[1] ?? name;
+}
+
+/** A rollout name as BenchFlow makes one; `hex` is 8 random hex characters from the caller. */
+export function benchflowStyleRolloutName(task: string, hex: string): string {
+  return `${task}__${hex}`;
+}
