@@ -4,4 +4,5 @@ export const commandIds = {
   showOutput: 'rolloutEvidence.showOutput',
   probeQuiescence: 'rolloutEvidence.probeQuiescence',
   newFixtureBundle: 'rolloutEvidence.newFixtureBundle',
+  showTimeline: 'rolloutEvidence.showTimeline',
 } as const;

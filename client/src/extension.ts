@@ -9,6 +9,7 @@ import { ServerController } from './serverController';
 import { probeQuiescence } from './probe/probeCommand';
 import { newFixtureBundle } from './authoring/newFixtureBundle';
 import { ServerStatus } from './serverStatus';
+import { registerTimelineCommand } from './timeline/timelineCommand';
 import { errorMessage } from '../../shared/src/errors';
 
 let controller: ServerController | undefined;
@@ -24,6 +25,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand(commandIds.showOutput, () => output.show(true)),
     vscode.commands.registerCommand(commandIds.probeQuiescence, () => probeQuiescence(server, output)),
     vscode.commands.registerCommand(commandIds.newFixtureBundle, (args?: unknown) => newFixtureBundle(server, output, args)),
+    registerTimelineCommand(context, server),
     vscode.commands.registerCommand(commandIds.restartServer, async () => {
       output.info('Restarting the language server on request.');
       try {

@@ -25,6 +25,7 @@ import { registerProbeRequests } from './lsp/probeRequests';
 import { RolloutEvaluator } from './lsp/rolloutEvaluator';
 import { registerScaffoldRequests } from './lsp/scaffoldRequests';
 import { SettingsCache } from './lsp/settingsCache';
+import { registerTimelineRequests } from './lsp/timelineRequests';
 import { diagnosticConverter } from './lsp/toDiagnostic';
 import { isFileUri, pathOfUri, rolloutRootOfUri } from './lsp/uris';
 import { version } from './version';
@@ -112,6 +113,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   registerProbeRequests(connection);
   features = registerLanguageFeatures(connection, documents, validator, settings, capabilities);
   registerScaffoldRequests(connection);
+  registerTimelineRequests(connection, validator);
 
   return {
     serverInfo: { name: 'rollout-evidence', version },

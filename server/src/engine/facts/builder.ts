@@ -3,7 +3,7 @@
  * text only where a rule may need to point inside it.
  */
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
-import type { ActionFact, ArtifactFacts, LifecycleFact, LlmExchangeFact, ResultsRowFact, RewardsFacts, TimeoutFact, ToolCallFact } from './facts';
+import type { ActionFact, ArtifactFacts, LifecycleFact, LlmExchangeFact, PromptFact, ResultsRowFact, RewardsFacts, TimeoutFact, ToolCallFact } from './facts';
 import type { RowFact } from './rows';
 import { isAdapterTerminal } from './toolCallIndex';
 
@@ -18,6 +18,7 @@ export interface Placed {
   readonly toolCall?: ToolCallFact;
   readonly timeout?: TimeoutFact;
   readonly lifecycle?: LifecycleFact;
+  readonly prompt?: PromptFact;
   readonly action?: ActionFact;
 }
 /** Results rows beyond this are counted, not kept: a rollout has one, and the rules only need a few. */
@@ -30,6 +31,7 @@ export class FactsBuilder {
   private readonly toolCalls: ToolCallFact[] = [];
   private lastTimeout: TimeoutFact | undefined;
   private readonly lifecycles: LifecycleFact[] = [];
+  private readonly prompts: PromptFact[] = [];
   private readonly actions: ActionFact[] = [];
   private readonly exchanges: LlmExchangeFact[] = [];
   private readonly resultsRows: ResultsRowFact[] = [];
@@ -61,6 +63,7 @@ export class FactsBuilder {
         if (placed.toolCall) this.toolCalls.push(placed.toolCall);
         if (placed.timeout) this.lastTimeout = placed.timeout;
         if (placed.lifecycle) this.lifecycles.push(placed.lifecycle);
+        if (placed.prompt) this.prompts.push(placed.prompt);
         return placed;
       }
       case 'action': {
@@ -97,6 +100,7 @@ export class FactsBuilder {
           toolCalls: this.toolCalls,
           ...(this.lastTimeout ? { lastTimeout: this.lastTimeout } : {}),
           lifecycles: this.lifecycles,
+          prompts: this.prompts,
         };
       case 'action-records':
         return { kind: 'action-records', actions: this.actions };
@@ -112,9 +116,9 @@ export class FactsBuilder {
   }
 }
 
-/** A row the rules read: a tool call, a timeout marker or a lifecycle annotation. */
+/** A row the rules read (a tool call, a timeout marker or a lifecycle annotation), or a prompt, which views show. */
 function keepsTrajectoryRow(fact: TrajectoryRowFact): boolean {
-  return fact.toolCall !== undefined || fact.timeout !== undefined || fact.lifecycle !== undefined;
+  return fact.toolCall !== undefined || fact.timeout !== undefined || fact.lifecycle !== undefined || fact.prompt !== undefined;
 }
 
 /** A tool call keeps its text only when a rule may point inside it: unresolved, or ended by the framework. */
@@ -122,6 +126,7 @@ function placeTrajectoryRow(fact: TrajectoryRowFact, line: number, text: string)
   const call = fact.toolCall;
   const timeout = fact.timeout;
   const lifecycle = fact.lifecycle;
+  const prompt = fact.prompt;
   const length = text.length;
   return {
     line,
@@ -131,6 +136,7 @@ function placeTrajectoryRow(fact: TrajectoryRowFact, line: number, text: string)
           status: call.status,
           terminalSource: call.terminalSource,
           effects: call.effects,
+          title: call.title,
           ref: isAdapterTerminal(call) ? { line, length } : { line, length, text },
         }
       : undefined,
@@ -146,5 +152,6 @@ function placeTrajectoryRow(fact: TrajectoryRowFact, line: number, text: string)
           ref: { line, length, text },
         }
       : undefined,
+    prompt: prompt ? { preview: prompt.preview, ref: { line, length } } : undefined,
   };
 }

@@ -20,6 +20,15 @@ export interface ToolCallFact {
   /** Prototype lifecycle vocabulary of BenchFlow PR #1051, when present on the row. */
   readonly terminalSource: unknown;
   readonly effects: unknown;
+  /** The start of its `title`, for views; undefined when the row has no string title. */
+  readonly title: string | undefined;
+}
+
+/** A `user_message` row: a prompt the agent was given. */
+export interface PromptFact {
+  readonly ref: RecordRef;
+  /** The start of its `text`, for views. */
+  readonly preview: string | undefined;
 }
 
 export interface TimeoutFact {
@@ -49,6 +58,7 @@ export interface TrajectoryFacts {
   /** The last agent_timeout row: BenchFlow writes one, at the end; the rules judge the last. */
   readonly lastTimeout?: TimeoutFact;
   readonly lifecycles: readonly LifecycleFact[];
+  readonly prompts: readonly PromptFact[];
 }
 
 export interface QuiescenceFact {

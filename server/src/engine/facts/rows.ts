@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
 import { arrayOrEmpty, isJsonObject, type JsonObject } from '../parse/jsonKind';
-import type { ActionRecord, LifecycleFact, LlmExchangeFact, TimeoutFact, ToolCallFact } from './facts';
+import type { ActionRecord, LifecycleFact, LlmExchangeFact, PromptFact, TimeoutFact, ToolCallFact } from './facts';
 
 type WithoutRef<T> = Omit<T, 'ref'>;
 
@@ -17,6 +17,7 @@ export type RowFact =
       readonly toolCall?: WithoutRef<ToolCallFact>;
       readonly timeout?: WithoutRef<TimeoutFact>;
       readonly lifecycle?: WithoutRef<LifecycleFact>;
+      readonly prompt?: WithoutRef<PromptFact>;
     }
   | { readonly kind: 'action'; readonly action: ActionRecord }
   | { readonly kind: 'llm-exchange'; readonly exchange: WithoutRef<LlmExchangeFact> }
@@ -48,7 +49,7 @@ function trajectoryRow(record: JsonObject): RowFact {
     kind: 'trajectory-row',
     typed: typeof type === 'string' && type !== '',
     agentSide: !(typeof phase === 'string' && phase.toLowerCase() === 'verifier'),
-    toolCall: type === 'tool_call' ? { id: record['tool_call_id'], status: record['status'], terminalSource: record['terminal_source'], effects: record['effects'] } : undefined,
+    toolCall: type === 'tool_call' ? { id: record['tool_call_id'], status: record['status'], terminalSource: record['terminal_source'], effects: record['effects'], title: previewOf(record['title']) } : undefined,
     timeout: type === 'agent_timeout' ? { pendingIds: record['pending_tool_call_ids'], complete: record['terminal_trajectory_complete'] } : undefined,
     lifecycle:
       type === 'tool_call_lifecycle'
@@ -61,7 +62,18 @@ function trajectoryRow(record: JsonObject): RowFact {
             status: record['status'],
           }
         : undefined,
+    prompt: type === 'user_message' ? { preview: previewOf(record['text']) } : undefined,
   };
+}
+
+/** Views show a line of text at most; a prompt may be megabytes that the facts must not keep. */
+const previewLength = 120;
+
+function previewOf(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (value.length <= previewLength) return value;
+  // A parsed copy: V8 keeps a plain slice as a view that holds the whole text alive.
+  return `${JSON.parse(JSON.stringify(value.slice(0, previewLength))) as string}…`;
 }
 
 function actionRecord(record: JsonObject): ActionRecord {

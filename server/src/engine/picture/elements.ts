@@ -1,0 +1,158 @@
+/**
+ * Every element of a rollout's timeline, read from its evaluated bundle: prompts, tool calls and the
+ * timeout marker from the trajectory; kill attempts, observations, sidecar start, setup and grading
+ * execs from the action timeline the rules read; the reward where the rules look for it. Each points at
+ * its line and carries the codes the rules placed there.
+ */
+import type { TimelineElement, TimelineElementKind, TimelineLaneId, TimelineStatus } from '../../../../shared/src/timelinePicture';
+import type { RolloutBundle } from '../bundle/rollout';
+import type { ToolCallFact } from '../facts/facts';
+import type { BundleFinding } from '../findings';
+import { isJsonObject } from '../parse/jsonKind';
+import { defaultRuleOptions, RuleCaches, RuleContext, type Place } from '../rules/context';
+import type { ObservationOutcome, Step } from '../rules/timeline';
+import type { Placement } from './axis';
+
+export interface Candidate extends Omit<TimelineElement, 'label'> {
+  /** Common and unremarkable: may be counted in a bin instead of drawn. */
+  readonly routine: boolean;
+  /** The label, made only for what is drawn: a summary counts tens of thousands of elements it never labels. */
+  readonly label: () => string;
+}
+
+const noCodes: readonly string[] = [];
+const labelLength = 80;
+
+export function collectElements(bundle: RolloutBundle, steps: readonly Step[], findings: readonly BundleFinding[], placement: Placement): Candidate[] {
+  const codes = codesByLine(findings);
+  const codesAt = (file: string, line: number) => codes.get(file)?.get(line) ?? noCodes;
+  const elements: Candidate[] = [];
+
+  const trajectory = bundle.facts('trajectory', 'acp-trajectory');
+  if (trajectory) {
+    const file = bundle.pathOf('trajectory');
+    for (const prompt of trajectory.prompts) {
+      const { start } = placement.trajectoryRow(prompt.ref.line);
+      const found = codesAt(file, prompt.ref.line);
+      elements.push({ kind: 'prompt', lane: 'agent', label: () => `Prompt: ${shorten(prompt.preview ?? '(no text)')}`, start, file, line: prompt.ref.line, status: 'ok', findings: found, routine: found.length === 0 });
+    }
+    for (const call of trajectory.toolCalls) {
+      const span = placement.trajectoryRow(call.ref.line);
+      const status = toolCallStatus(call.status);
+      const found = codesAt(file, call.ref.line);
+      const label = () => `${shorten(call.title ?? (typeof call.id === 'string' ? call.id : 'tool call'))} (${typeof call.status === 'string' ? call.status : 'no status'})`;
+      elements.push({ kind: 'tool-call', lane: 'tools', label, start: span.start, end: span.end, file, line: call.ref.line, status, findings: found, routine: status === 'ok' && found.length === 0 });
+    }
+    const timeout = trajectory.lastTimeout;
+    if (timeout) {
+      const pending = Array.isArray(timeout.pendingIds) ? timeout.pendingIds.filter((id): id is string => typeof id === 'string') : [];
+      const label = `Agent timeout${pending.length > 0 ? ` (pending: ${shorten(pending.join(', '))})` : ''}`;
+      elements.push({ kind: 'timeout', lane: 'agent', label: () => label, start: placement.trajectoryRow(timeout.ref.line).start, file, line: timeout.ref.line, status: 'ok', findings: codesAt(file, timeout.ref.line), routine: false });
+    }
+  }
+
+  const actionsFile = bundle.pathOf('actions');
+  for (let index = 0; index < steps.length; index++) {
+    const step = steps[index]!;
+    const span = placement.actionSteps[index]!;
+    const found = codesAt(actionsFile, step.action.ref.line);
+    const at = { start: span.start, ...(span.end > span.start ? { end: span.end } : {}), file: actionsFile, line: step.action.ref.line, findings: found };
+    for (const element of stepElements(step)) elements.push({ ...at, ...element, label: () => element.label, routine: element.routine && found.length === 0 });
+  }
+
+  const reward = rewardOf(bundle);
+  if (reward) {
+    const found = codesAt(reward.place.file, reward.place.range.start.line);
+    elements.push({ kind: 'reward', lane: 'reward', label: () => `Reward ${reward.value}`, start: placement.end, file: reward.place.file, line: reward.place.range.start.line, status: found.length > 0 ? 'unknown' : 'ok', findings: found, routine: false });
+  }
+  return elements;
+}
+
+type StepElement = Pick<Candidate, 'kind' | 'lane' | 'status' | 'routine'> & { readonly label: string };
+
+/** One element per thing a record did: a command that kills and then observes is both. */
+function stepElements({ action, reading }: Step): StepElement[] {
+  const record = action.record;
+  const lane: TimelineLaneId = reading.verifyPhase || reading.inVerifierService ? 'verifier' : 'hardening';
+  const command = typeof record.command === 'string' ? shorten(record.command) : undefined;
+  const returnCode = record.hasReturnCode ? ` → ${String(record.returnCode)}` : '';
+  const failed: TimelineStatus | undefined = reading.transportOk ? undefined : 'failed';
+  if (reading.kind === 'sidecar-start') return [{ kind: 'sidecar-start', lane: 'verifier', label: `Verifier service started${reading.transportOk ? '' : ` (status ${String(record.status)})`}`, status: failed ?? 'ok', routine: false }];
+
+  const elements: StepElement[] = [];
+  const what = reading.kind === 'quiescence' ? `Quiescence record${record.quiescence?.mode === 'harden' ? ' (harden)' : ''}` : (command ?? String(record.eventType));
+  if (reading.events.some((event) => event.kind === 'kill')) elements.push({ kind: 'kill', lane: 'hardening', label: `Kill attempt: ${what}`, status: failed ?? 'ok', routine: false });
+  const observations = reading.events.flatMap((event) => (event.kind === 'observation' ? [event.outcome] : []));
+  if (observations.length > 0) {
+    const outcome = observations[observations.length - 1]!;
+    const survivors = reading.survivorPids.length > 0 ? `, survivors ${reading.survivorPids.slice(0, 8).join(', ')}` : '';
+    elements.push({ kind: 'observation', lane: 'hardening', label: `Observation (${outcome}${survivors}): ${what}${returnCode}`, status: observationStatus(outcome), routine: false });
+  }
+  if (elements.length > 0) return elements;
+
+  if (reading.grading) return [{ kind: 'grading', lane: 'verifier', label: `Grading: ${command ?? '(no command)'}${returnCode}`, status: failed ?? 'ok', routine: false }];
+  const kind: TimelineElementKind = reading.setupOnly ? 'setup' : 'exec';
+  const nonZero = record.hasReturnCode && record.returnCode !== 0;
+  const label = `${reading.setupOnly ? 'Setup' : reading.kind === 'exec' ? 'Exec' : String(record.eventType)}: ${command ?? '(no command)'}${returnCode}`;
+  return [{ kind, lane, label, status: failed ?? (nonZero ? 'failed' : 'ok'), routine: !failed && !nonZero }];
+}
+
+function observationStatus(outcome: ObservationOutcome): TimelineStatus {
+  return outcome === 'intermediate' ? 'ok' : outcome;
+}
+
+function toolCallStatus(status: ToolCallFact['status']): TimelineStatus {
+  switch (status) {
+    case 'completed':
+      return 'ok';
+    case 'failed':
+    case 'cancelled':
+      return 'failed';
+    case 'pending':
+    case 'in_progress':
+      return 'unresolved';
+    default:
+      return 'unknown';
+  }
+}
+
+function codesByLine(findings: readonly BundleFinding[]): Map<string, Map<number, string[]>> {
+  const byFile = new Map<string, Map<number, string[]>>();
+  for (const finding of findings) {
+    let byLine = byFile.get(finding.file);
+    if (!byLine) byFile.set(finding.file, (byLine = new Map()));
+    const line = finding.range.start.line;
+    const codes = byLine.get(line) ?? [];
+    if (!codes.includes(finding.code)) codes.push(finding.code);
+    byLine.set(line, codes);
+  }
+  return byFile;
+}
+
+/** The reward, found where the reward rule looks for it, in the same order. */
+function rewardOf(bundle: RolloutBundle): { place: Place; value: string } | undefined {
+  const context = new RuleContext(bundle, defaultRuleOptions, new RuleCaches());
+  const result = bundle.facts('result', 'result');
+  const value = result?.value;
+  if (value) {
+    const rewards = value['rewards'];
+    if (isJsonObject(rewards) && typeof rewards['reward'] === 'number') return { place: context.inDocument(bundle.pathOf('result'), result, ['rewards', 'reward']), value: String(rewards['reward']) };
+    if (typeof value['reward'] === 'number') return { place: context.inDocument(bundle.pathOf('result'), result, ['reward']), value: String(value['reward']) };
+  }
+  const row = bundle.facts('results', 'results')?.rows[0];
+  for (const key of ['reward', 'score']) {
+    if (row && typeof row.value[key] === 'number') return { place: context.inRecord(bundle.pathOf('results'), row.ref, [key]), value: String(row.value[key]) };
+  }
+  const event = bundle.facts('rewards', 'rewards')?.terminal;
+  if (event) return { place: context.inRecord(bundle.pathOf('rewards'), event.ref, ['value']), value: String(event.value) };
+  const text = bundle.verifierReward.text;
+  if (text && /^\s*-?\d+(\.\d+)?\s*$/.test(text.text)) return { place: context.atStart(text.path), value: text.text.trim() };
+  return undefined;
+}
+
+function shorten(text: string): string {
+  // Most titles are one short line already; tens of thousands of them are labelled per picture.
+  if (text.length <= labelLength && !/^\s|\s$|\s\s|[^\S ]/.test(text)) return text;
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > labelLength ? `${line.slice(0, labelLength - 1)}…` : line;
+}
