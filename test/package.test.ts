@@ -17,12 +17,15 @@ describe('the packaged extension', () => {
     .split('\n')
     .sort();
 
-  it('contains the bundles, every schema, the icon and the documents, and nothing else', () => {
+  it('contains the bundles, every schema, the icons, the timeline webview and the documents, and nothing else', () => {
     const expected = [
       'package.json',
       'README.md',
       'LICENSE',
       'media/icon.png',
+      'media/rollouts.svg',
+      'media/timeline.css',
+      'media/timeline.js',
       'dist/client.js',
       'dist/server.js',
       ...artifactKinds.map((info) => `schemas/${info.schemaFile}`),

@@ -3,6 +3,9 @@ export const commandIds = {
   restartServer: 'rolloutEvidence.restartServer',
   showOutput: 'rolloutEvidence.showOutput',
   probeQuiescence: 'rolloutEvidence.probeQuiescence',
+  refreshRollouts: 'rolloutEvidence.refreshRollouts',
+  filterRollouts: 'rolloutEvidence.filterRollouts',
+  sortRollouts: 'rolloutEvidence.sortRollouts',
   newFixtureBundle: 'rolloutEvidence.newFixtureBundle',
   showTimeline: 'rolloutEvidence.showTimeline',
 } as const;

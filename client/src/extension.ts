@@ -10,16 +10,19 @@ import { probeQuiescence } from './probe/probeCommand';
 import { newFixtureBundle } from './authoring/newFixtureBundle';
 import { ServerStatus } from './serverStatus';
 import { registerTimelineCommand } from './timeline/timelineCommand';
+import { registerRolloutsView, type RolloutsViewForTests } from './views/rolloutsView';
 import { errorMessage } from '../../shared/src/errors';
 
 let controller: ServerController | undefined;
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+/** `rolloutsView` is for the real-editor tests, which read the view's tree as VS Code does. */
+export async function activate(context: vscode.ExtensionContext): Promise<{ readonly rolloutsView: RolloutsViewForTests }> {
   const output = vscode.window.createOutputChannel('Rollout Evidence', { log: true });
   const status = new ServerStatus();
   controller = new ServerController(context, output, status);
   const server = controller;
   context.subscriptions.push(output, status, server);
+  const rollouts = registerRolloutsView(context, server);
 
   context.subscriptions.push(
     vscode.commands.registerCommand(commandIds.showOutput, () => output.show(true)),
@@ -30,6 +33,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       output.info('Restarting the language server on request.');
       try {
         await server.restart();
+        rollouts.refresh();
         void vscode.window.setStatusBarMessage('Rollout Evidence: language server restarted', 3000);
       } catch (error) {
         // Not awaited: the command is done; the message waits for the user on its own.
@@ -41,6 +45,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (!event.affectsConfiguration(`${settingsSection}.artifacts`)) return;
       output.info('rolloutEvidence.artifacts changed: restarting the language server with the new patterns.');
       await server.restart().catch((error: unknown) => void explainStartFailure(error, output));
+      rollouts.refresh();
     }),
   );
 
@@ -50,6 +55,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // Not awaited: activation must not wait for the user to dismiss a message.
     void explainStartFailure(error, output);
   }
+  rollouts.refresh();
+  return { rolloutsView: rollouts };
 }
 
 export async function deactivate(): Promise<void> {

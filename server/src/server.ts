@@ -22,6 +22,7 @@ import { registerPullDiagnostics, registerPushDiagnostics, type DiagnosticsDeliv
 import { DocumentValidator } from './lsp/documentValidator';
 import { registerLanguageFeatures, type LanguageFeatures } from './lsp/features/languageFeatures';
 import { registerProbeRequests } from './lsp/probeRequests';
+import { registerRolloutsRequests } from './lsp/rolloutsRequests';
 import { RolloutEvaluator } from './lsp/rolloutEvaluator';
 import { registerScaffoldRequests } from './lsp/scaffoldRequests';
 import { SettingsCache } from './lsp/settingsCache';
@@ -113,6 +114,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   registerProbeRequests(connection);
   features = registerLanguageFeatures(connection, documents, validator, settings, capabilities);
   registerScaffoldRequests(connection);
+  registerRolloutsRequests(connection, documents, validator);
   registerTimelineRequests(connection, validator);
 
   return {

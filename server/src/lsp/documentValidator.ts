@@ -101,6 +101,20 @@ export class DocumentValidator {
   }
 
   /**
+   * The diagnostics of a file of an evaluated rollout that no editor holds (VS Code never hands over a
+   * file over 50 MB), as validate() would give them; every finding of its own, since no client checks it.
+   */
+  async diagnosticsOnDisk(rollout: EvaluatedRollout, path: string): Promise<Diagnostic[]> {
+    const settings = await this.settings.get(pathToFileURL(path).href);
+    const report = rollout.bundle.files.find((candidate) => candidate.path === path)?.report;
+    const rules = rollout.evaluation.findings.filter((finding) => finding.file === path);
+    const { listed, omitted } = listFindings<Finding>(report?.findings ?? [], report?.omitted ?? 0, rules, settings.maxNumberOfProblems);
+    const diagnostics = listed.map((finding) => this.toDiagnostic(finding));
+    if (omitted > 0) diagnostics.push(limitDiagnostic(omitted, settings.maxNumberOfProblems));
+    return diagnostics;
+  }
+
+  /**
    * What a document is to the features beyond diagnostics: its artifact kind (undefined when it is none)
    * and, when it lies in a rollout, the rollout evaluated as for its diagnostics. Resolves to undefined
    * when cancelled.

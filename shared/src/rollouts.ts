@@ -1,0 +1,74 @@
+/**
+ * The Rollouts view's request: every rollout under some folders, grouped into jobs, each with its
+ * verdict, its problem counts and its files, evaluated as the diagnostics are.
+ */
+import { RequestType } from 'vscode-languageserver-protocol';
+
+/** The engine's verdicts, worst first. */
+export const rolloutVerdicts = ['untrusted', 'incomplete', 'trusted-timeout', 'trusted'] as const;
+
+export type RolloutVerdict = (typeof rolloutVerdicts)[number];
+
+/** Problems by severity, those left out by `rolloutEvidence.maxNumberOfProblems` included. */
+export interface ProblemCounts {
+  readonly error: number;
+  readonly warning: number;
+  readonly information: number;
+  readonly hint: number;
+}
+
+export interface RolloutsParams {
+  /** Folders to search for rollouts (the workspace folders), as file-system paths. */
+  readonly folders: readonly string[];
+  /** At most this many rollouts are evaluated and listed; the rest are counted in the notice. */
+  readonly maxRollouts: number;
+}
+
+export interface RolloutFileSummary {
+  /** Absolute path. */
+  readonly path: string;
+  /** The artifact kind; null for a file the rules name that the rollout does not have. */
+  readonly kind: string | null;
+  readonly problems: ProblemCounts;
+  /** False for a required file that is missing: its problems are about its absence. */
+  readonly exists: boolean;
+  /** Why the file could not be read, when it could not. */
+  readonly ioError?: string;
+  /** Over the size VS Code hands to extensions: analysed from disk, its diagnostics pushed by the server. */
+  readonly tooLargeForEditor: boolean;
+}
+
+export interface RolloutSummary {
+  /** The rollout folder. */
+  readonly root: string;
+  readonly verdict: RolloutVerdict;
+  readonly trainingReady: boolean;
+  /** Over all its files: their own problems and the rules' findings. */
+  readonly problems: ProblemCounts;
+  readonly files: readonly RolloutFileSummary[];
+  /** The latest modification time of its files (ms since the epoch), 0 when none could be read. */
+  readonly lastWrittenMs: number;
+}
+
+export interface JobSummary {
+  /** The folder holding the rollouts (BenchFlow's `jobs/<timestamp>/`). */
+  readonly folder: string;
+  readonly rollouts: readonly RolloutSummary[];
+}
+
+export interface RolloutsResult {
+  /** Jobs by folder path, rollouts within each by path. */
+  readonly jobs: readonly JobSummary[];
+  /** Rollouts found, listed or not. */
+  readonly found: number;
+  /** Set when rollouts were found but not listed, saying how many and why. */
+  readonly notice?: string;
+  /** Folders that could not be searched, and given folders that do not exist; one line each. */
+  readonly ioErrors: readonly string[];
+}
+
+/** Cancelling it stops the evaluation between files. */
+export const rolloutsRequest = new RequestType<RolloutsParams, RolloutsResult, void>('rolloutEvidence/rollouts');
+
+/** VS Code does not hand files larger than this to extensions (`TextModel._MODEL_SYNC_LIMIT`). */
+export const editorSyncLimitBytes = 50 * 1024 * 1024;
