@@ -41,7 +41,9 @@ const connection = createConnection();
 const documents = new TextDocuments(TextDocument);
 // Compiling the schemas is the slow part of start-up; do it before the first document arrives.
 const checker = new ArtifactChecker();
-const evaluator = new RolloutEvaluator(checker);
+// Rollouts with a document open are kept; of the others (listed by the Rollouts view, drawn as a
+// timeline), only the most recently used.
+const evaluator = new RolloutEvaluator(checker, (root) => openDocumentsIn(root).length > 0);
 let delivery: DiagnosticsDelivery | undefined;
 let features: LanguageFeatures | undefined;
 
@@ -99,13 +101,14 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   connection.onDidChangeConfiguration(() => {
     validator.settingsChanged();
     delivery?.refresh();
+    features?.rolloutChanged();
   });
   // A run still writing its bundle, or a file changed outside the editor: its rollout's rules change.
   connection.onDidChangeWatchedFiles((params) => {
-    const touched = params.changes.some((change) => {
-      const path = pathOfUri(change.uri);
-      // The folder reads last: with no document open, no diagnostics can change.
-      return evaluator.knows(path) || (documents.all().length > 0 && rolloutRootOf(path) !== undefined);
+    // Only rollouts with an open document have diagnostics to change; the Rollouts view watches for itself.
+    const touched = documents.all().length > 0 && params.changes.some((change) => {
+      const root = rolloutRootOf(pathOfUri(change.uri));
+      return root !== undefined && openDocumentsIn(root).length > 0;
     });
     if (!touched) return;
     delivery?.refresh();

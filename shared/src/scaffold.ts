@@ -51,11 +51,16 @@ const safeSegment = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const maxRolloutNameLength = 120;
 
 /** Why `name` cannot name a rollout folder, or undefined when it can: the input box, the server and the CLI say the same. */
+/** CON, NUL, COM1… with or without an extension: Windows reserves them in every folder. */
+const windowsDeviceName = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
+
 export function rolloutNameProblem(name: unknown): string | undefined {
   if (typeof name !== 'string') return 'the rollout name must be text';
   if (name === '') return 'the rollout name is empty';
   if (name.length > maxRolloutNameLength) return `the rollout name is longer than ${maxRolloutNameLength} characters`;
   if (!safeSegment.test(name)) return 'the rollout name must be one folder name: letters, digits, ".", "_" and "-", starting with a letter or digit';
+  if (name.endsWith('.')) return 'the rollout name must not end with "." (Windows drops it)';
+  if (windowsDeviceName.test(name)) return `"${name}" is a device name on Windows, where the folder could not be made`;
   return undefined;
 }
 

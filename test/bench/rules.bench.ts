@@ -51,7 +51,7 @@ async function measure(mode: string, root: string): Promise<Measurement> {
     return { milliseconds: performance.now() - started, peakRssBytes: 0, verdict: checked.evaluation?.verdict };
   }
   // The language server's path: the action log open in the editor, the trajectory on disk.
-  const evaluator = new RolloutEvaluator(checker);
+  const evaluator = new RolloutEvaluator(checker, () => true);
   const classifier = new ArtifactClassifier();
   const actionsPath = join(root, 'benchguard/action_records.jsonl');
   let document = TextDocument.create(`file://${actionsPath}`, 'jsonl', 1, readFileSync(actionsPath, 'utf8'));

@@ -128,6 +128,21 @@ describe('language features of the server', () => {
     );
   });
 
+  it('names a record with an empty type rather than failing the whole outline', async () => {
+    const uri = uriOf(join(copyOfFixture('healthy', 'empty-type'), 'trajectory/acp_trajectory.jsonl'));
+    await client.open(uri, '{"type":""}\n{"type":"user_message","text":"hi"}\n');
+    const symbols = await request<object, DocumentSymbol[]>(DocumentSymbolRequest.type, { textDocument: { uri } });
+    assert.deepEqual(symbols.map((symbol) => symbol.name), ['row without a type', 'user_message "hi"']);
+  });
+
+  it('shows an id from the bundle literally in a hover, whatever backticks it holds', async () => {
+    const uri = uriOf(join(copyOfFixture('healthy', 'backtick-id'), 'trajectory/acp_trajectory.jsonl'));
+    const text = `${JSON.stringify({ type: 'tool_call', tool_call_id: 'a`](https://example.invalid/x.png)', status: 'completed' })}\n`;
+    await client.open(uri, text);
+    const hover = await request<object, { contents: MarkupContent }>(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: text.indexOf('a`') + 1 } });
+    assert.match(hover.contents.value, /\*\*Tool call id\*\* `` a`\]\(https:\/\/example\.invalid\/x\.png\) `` · 1 occurrence/);
+  });
+
   it('outlines the keys of result.json that decide the verdict', async () => {
     const resultPath = join(pending, 'result.json');
     await client.open(uriOf(resultPath), readFileSync(resultPath, 'utf8'), 'json');
@@ -230,6 +245,20 @@ describe('authoring with the server', () => {
     assert.ok(toolCall, snippets.map((item) => item.label).join());
     const snippet = (toolCall.textEdit as TextEdit).newText;
     assert.match(snippet, /^\{"type": "tool_call", "tool_call_id": "\$\{1[^}]*\}", "status": "\$\{2\|pending,in_progress,completed,failed,cancelled\|\}"\}$/);
+  });
+
+  it('after a typed colon or comma, completes at the cursor without eating the quote before it', async () => {
+    const root = copyOfFixture('healthy', 'completion-after-trigger');
+    const uri = uriOf(join(root, 'trajectory/acp_trajectory.jsonl'));
+    await client.open(uri, '', 'jsonl', version);
+    const afterColon = '{"type":"tool_call","status":';
+    const values = await complete(uri, afterColon);
+    assert.ok(values.some((item) => item.label === '"in_progress"'), values.map((item) => item.label).join());
+    for (const item of values) assert.deepEqual((item.textEdit as TextEdit).range, { start: { line: 0, character: afterColon.length }, end: { line: 0, character: afterColon.length } });
+    const afterComma = '{"type":"tool_call", ';
+    const keys = await complete(uri, afterComma);
+    assert.ok(keys.some((item) => item.label === 'status'));
+    for (const item of keys) assert.equal((item.textEdit as TextEdit).range.start.character, afterComma.length);
   });
 
   async function fixesFor(path: string, codes: readonly string[]): Promise<{ text: string; diagnostics: Diagnostic[]; actions: CodeAction[] }> {

@@ -65,7 +65,7 @@ describe('incremental re-evaluation', () => {
         const root = join(folder.path, `${file.split('/')[0]}-${fixture.name}`);
         writeTree(root, fixture.files);
         const path = join(root, file);
-        const evaluator = new RolloutEvaluator(checker);
+        const evaluator = new RolloutEvaluator(checker, () => true);
         const random = seededRandom(index + 1);
         // CRLF for some, and a last line that sometimes has no newline: a run may still be writing it.
         const newline = index % 3 === 0 ? '\r\n' : '\n';
@@ -93,4 +93,23 @@ describe('incremental re-evaluation', () => {
       }
     });
   }
+});
+
+describe('rollouts kept by the language server', () => {
+  it('keeps every rollout with an open document, and only the most recently used of the others', async () => {
+    const roots = fixtures.slice(0, 4).map((fixture) => {
+      const root = join(folder.path, `kept-${fixture.name}`);
+      writeTree(root, fixture.files);
+      return root;
+    });
+    const withOpenDocument = roots[0]!;
+    const evaluator = new RolloutEvaluator(checker, (root) => root === withOpenDocument, 2);
+    const evaluate = (root: string) => evaluator.evaluate(root, defaultSettings, classifier, 0, () => undefined, () => false);
+    for (const root of roots) assert.equal((await evaluate(root))!.fresh, true, root);
+    // Kept: the open one, and the two used last; the second was evicted when the fourth came in.
+    assert.equal((await evaluate(roots[0]!))!.fresh, false);
+    assert.equal((await evaluate(roots[3]!))!.fresh, false);
+    assert.equal((await evaluate(roots[2]!))!.fresh, false);
+    assert.equal((await evaluate(roots[1]!))!.fresh, true);
+  });
 });

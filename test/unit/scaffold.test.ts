@@ -90,7 +90,7 @@ describe('fixture scaffolds', () => {
   it('refuse an unknown scenario and a rollout name that is not one safe folder name, saying why', () => {
     const start = new Date('2026-08-22T10:00:00Z');
     assert.throws(() => scaffoldRollout('nope', 'ok', start), (error: unknown) => error instanceof ScaffoldUsageError && /unknown scenario "nope": the scenarios are healthy, /.test(error.message));
-    for (const name of ['', '..', '.hidden', 'a/b', 'a\\b', '../escape', 'with space', 'x'.repeat(121), 'semi;colon']) {
+    for (const name of ['', '..', '.hidden', 'a/b', 'a\\b', '../escape', 'with space', 'x'.repeat(121), 'semi;colon', 'CON', 'nul.txt', 'com1', 'trailing.']) {
       assert.ok(rolloutNameProblem(name) !== undefined, `${JSON.stringify(name)} is refused`);
       assert.throws(() => scaffoldRollout('healthy', name, start), ScaffoldUsageError);
     }

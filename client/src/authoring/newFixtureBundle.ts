@@ -76,7 +76,9 @@ export async function newFixtureBundle(server: ServerController, output: vscode.
     return undefined;
   }
   output.info(`Wrote the "${scenario.label}" fixture (${scaffold.files.length} files) to ${root.fsPath}.`);
-  await vscode.window.showTextDocument(vscode.Uri.joinPath(root, ...scaffold.focusFile.split('/')), { preview: false });
+  const focus = vscode.Uri.joinPath(root, ...scaffold.focusFile.split('/'));
+  // The files are written either way: a file that cannot be shown is said, not thrown.
+  await vscode.window.showTextDocument(focus, { preview: false }).then(undefined, (error: unknown) => output.warn(`Could not open ${focus.fsPath}: ${errorMessage(error)}`));
   void vscode.window.showInformationMessage(`Rollout Evidence: created ${vscode.workspace.asRelativePath(root)} (${scenario.label}). ${expectation(scenario)}.`);
   warnOfSettingsOff(scenario, root);
   return root;

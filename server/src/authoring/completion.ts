@@ -110,9 +110,20 @@ function replacedRange(node: SyntaxNode | undefined, character: number, line: st
   if (node && node.type !== 'object' && node.type !== 'array' && node.offset <= character && character <= node.offset + node.length) {
     return { start: node.offset, end: node.offset + node.length };
   }
-  // A string still open at the end of the line is no node yet: replace from its opening quote.
-  const open = /"[^"\\]*$/.exec(line.slice(0, character));
-  return open ? { start: open.index, end: character } : { start: character, end: character };
+  // A string still open at the cursor is no node yet: replace from its opening quote.
+  const open = openStringStart(line.slice(0, character));
+  return open === -1 ? { start: character, end: character } : { start: open, end: character };
+}
+
+/** Where the string the text ends inside starts, or -1 when the text does not end inside a string. */
+function openStringStart(text: string): number {
+  let start = -1;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (start !== -1 && code === 92) index++;
+    else if (code === 34) start = start === -1 ? index : -1;
+  }
+  return start;
 }
 
 function objectAt(record: unknown, path: readonly (string | number)[]): Record<string, unknown> {

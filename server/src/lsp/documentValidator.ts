@@ -35,8 +35,8 @@ const codesOwnedByClientJsonSupport: ReadonlySet<DiagnosticCode> = new Set(['jso
 export interface ValidatorHooks {
   readonly openDocument: (path: string) => TextDocument | undefined;
   readonly onValidated: (report: ValidationReport) => void;
-  /** A rollout was evaluated anew, validating document `by`: other open documents of its files may have new diagnostics. */
-  readonly onRolloutChanged: (rollout: RolloutBundle, by: string) => void;
+  /** A rollout was evaluated anew (while validating document `by`, if any): its other open documents may have new diagnostics. */
+  readonly onRolloutChanged: (rollout: RolloutBundle, by: string | undefined) => void;
 }
 
 export class DocumentValidator {
@@ -66,7 +66,7 @@ export class DocumentValidator {
     const root = kind ? rolloutRootOfUri(document.uri) : undefined;
 
     if (kind && root) {
-      const rollout = await this.evaluator.evaluate(root, settings, classifier, this.settingsGeneration, this.hooks.openDocument, isCancelled);
+      const rollout = await this.evaluate(root, settings, classifier, isCancelled, document.uri);
       if (!rollout) return undefined;
       const file = rollout.bundle.files.find((candidate) => candidate.path === path);
       if (file?.report) {
@@ -75,9 +75,7 @@ export class DocumentValidator {
         if (cached?.resultId === resultId) return cached;
         const rules = rollout.evaluation.findings.filter((finding) => finding.file === path);
         const { listed, omitted } = listFindings<Finding>(this.ownFindings(file.report, kind), file.report.omitted, rules, settings.maxNumberOfProblems);
-        const validation = this.finish(document, kind, settings, listed, omitted, resultId, startedAt, { rollout: root, verdict: rollout.evaluation.verdict });
-        if (rollout.fresh) this.hooks.onRolloutChanged(rollout.bundle, document.uri);
-        return validation;
+        return this.finish(document, kind, settings, listed, omitted, resultId, startedAt, { rollout: root, verdict: rollout.evaluation.verdict });
       }
     }
 
@@ -97,7 +95,7 @@ export class DocumentValidator {
    */
   async evaluateRollout(root: string, isCancelled: () => boolean): Promise<EvaluatedRollout | undefined> {
     const settings = await this.settings.get(pathToFileURL(root).href);
-    return this.evaluator.evaluate(root, settings, this.classifierFor(settings), this.settingsGeneration, this.hooks.openDocument, isCancelled);
+    return this.evaluate(root, settings, this.classifierFor(settings), isCancelled);
   }
 
   /**
@@ -126,8 +124,19 @@ export class DocumentValidator {
     const root = kind ? rolloutRootOfUri(document.uri) : undefined;
     if (!kind) return {};
     if (!root) return { kind };
-    const rollout = await this.evaluator.evaluate(root, settings, classifier, this.settingsGeneration, this.hooks.openDocument, isCancelled);
+    const rollout = await this.evaluate(root, settings, classifier, isCancelled);
     return rollout ? { kind, rollout } : undefined;
+  }
+
+  /**
+   * Every evaluation goes through here, whoever asked (diagnostics, the Rollouts view, the timeline, a
+   * hover): the first to see a rollout's new state tells the other open documents of the rollout.
+   * `by`: the document being validated, which needs no telling.
+   */
+  private async evaluate(root: string, settings: RolloutEvidenceSettings, classifier: ArtifactClassifier, isCancelled: () => boolean, by?: string): Promise<EvaluatedRollout | undefined> {
+    const rollout = await this.evaluator.evaluate(root, settings, classifier, this.settingsGeneration, this.hooks.openDocument, isCancelled);
+    if (rollout?.fresh) this.hooks.onRolloutChanged(rollout.bundle, by);
+    return rollout;
   }
 
   forget(uri: string): void {

@@ -6,9 +6,9 @@
  * An open artifact outside any rollout is checked by the same per-document cache.
  */
 import { statSync } from 'node:fs';
-import { sep } from 'node:path';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ArtifactKind } from '../../../shared/src/artifactKinds';
+import { isInside } from '../../../shared/src/paths';
 import type { RolloutEvidenceSettings } from '../../../shared/src/settings';
 import type { ArtifactClassifier } from '../engine/artifacts/classify';
 import { readVerifierReward } from '../engine/bundle/checkBundle';
@@ -53,7 +53,13 @@ export class RolloutEvaluator {
   private readonly rollouts = new Map<string, EvaluatedRollout>();
   private readonly caches = new RuleCaches({ keepTimelines: true });
 
-  constructor(private readonly checker: ArtifactChecker) {}
+  constructor(
+    private readonly checker: ArtifactChecker,
+    /** Whether an editor holds a document of the rollout: such rollouts are always kept. */
+    private readonly hasOpenDocuments: (root: string) => boolean,
+    /** Rollouts kept beyond those with open documents, the most recently used first. */
+    private readonly maxOtherRollouts = 16,
+  ) {}
 
   /** Resolves to undefined when cancelled. */
   async evaluate(
@@ -72,7 +78,10 @@ export class RolloutEvaluator {
     const reward = readVerifierReward(root);
     const key = [settingsGeneration, settings.maxNumberOfProblems, settings.allowOracleWithoutLlm, settings.allowNativeSubscriptionWithoutLlm, ...stamps, reward.text?.text ?? '', reward.json?.text ?? ''].join('\n');
     const cached = this.rollouts.get(root);
-    if (cached?.key === key) return { ...cached, fresh: false };
+    if (cached?.key === key) {
+      this.markUsed(root, cached);
+      return { ...cached, fresh: false };
+    }
 
     const files: BundleFile[] = [];
     for (const file of sources) {
@@ -86,13 +95,21 @@ export class RolloutEvaluator {
     const bundle = new RolloutBundle(root, files, reward);
     const evaluation = evaluateRollout(bundle, settings, this.caches);
     const evaluated = { key, fresh: true, bundle, evaluation };
-    this.rollouts.set(root, evaluated);
+    this.markUsed(root, evaluated);
+    this.evictUnused();
     return evaluated;
   }
 
-  /** Whether a path lies in a rollout evaluated before. */
-  knows(path: string): boolean {
-    return [...this.rollouts.keys()].some((root) => isInside(path, root));
+  /** The map's order is the order of use: a rollout used again moves to the end. */
+  private markUsed(root: string, evaluated: EvaluatedRollout): void {
+    this.rollouts.delete(root);
+    this.rollouts.set(root, evaluated);
+  }
+
+  /** Listing a thousand rollouts must not keep a thousand bundles: keep the few used last. */
+  private evictUnused(): void {
+    const unused = [...this.rollouts.keys()].filter((root) => !this.hasOpenDocuments(root));
+    for (const root of unused.slice(0, Math.max(0, unused.length - this.maxOtherRollouts))) this.forgetRollout(root);
   }
 
   /**
@@ -146,10 +163,6 @@ export class RolloutEvaluator {
 
 /** A file of the rollout, with where it is read from: the editor's document, or the disk as stamped. */
 type FileSource = ArtifactFile & ({ readonly document: TextDocument } | { readonly diskStamp: string });
-
-function isInside(path: string, root: string): boolean {
-  return path === root || path.startsWith(`${root}${sep}`);
-}
 
 function diskStamp(path: string): string {
   try {

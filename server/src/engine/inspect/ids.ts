@@ -4,7 +4,7 @@
  * with that action_id). Occurrences are found by searching each file for the id's JSON text and then
  * confirming, on the few lines that contain it, that the string sits where an id belongs.
  */
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/artifactKinds';
 import type { TextRange } from '../findings';
 import { findNodeAtOffset, type Node as SyntaxNode } from 'jsonc-parser';
 import { parseTreeSafely } from '../parse/jsonTree';
@@ -56,7 +56,7 @@ export function idOccurrences(files: readonly SourceFile[], id: string, role: Id
     let index = file.text.indexOf(needle);
     if (index === -1) continue;
     const lines = new LineIndex(file.text);
-    const jsonl = file.kind !== 'result' && file.kind !== 'config' && file.kind !== 'preflight' && file.kind !== 'timing';
+    const jsonl = artifactKindInfo(file.kind).format === 'jsonl';
     const trees = new Map<number, { tree: SyntaxNode | undefined; start: number }>();
     for (; index !== -1; index = file.text.indexOf(needle, index + needle.length)) {
       const position = lines.positionAt(index);

@@ -8,16 +8,22 @@ import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/arti
 import type { TextRange } from '../findings';
 import { describeValue, isJsonObject } from '../parse/jsonKind';
 import { parseTreeSafely, type SyntaxNode } from '../parse/jsonTree';
-import { linesOfText } from '../text/sourceLines';
+import { byteOrderMarkLength } from '../text/lineLayout';
 import { LineIndex } from '../text/lineIndex';
 import { nameRecord, type RecordCategory } from './recordNames';
 
+/**
+ * Kept flat, without range objects: a 100,000-line trajectory has 100,000 entries, and the server keeps
+ * the outline of each open document.
+ */
 export interface OutlineEntry {
   readonly name: string;
-  readonly detail: string;
   readonly category: RecordCategory | 'key';
-  readonly range: TextRange;
-  readonly selectionRange: TextRange;
+  /** The 0-based line the entry starts on; a JSONL record is this whole line, `length` characters. */
+  readonly line: number;
+  readonly length: number;
+  /** A JSON artifact's key spans lines: where exactly, and the file it is in. */
+  readonly span?: { readonly range: TextRange; readonly selectionRange: TextRange; readonly detail: string };
 }
 
 /** What the rules read in a record, by 0-based line (see recordNames). */
@@ -29,24 +35,30 @@ export function outlineOf(text: string, kind: ArtifactKind, readingOf?: ReadingO
 
 function outlineOfJsonl(text: string, kind: ArtifactKind, readingOf: ReadingOfLine | undefined): OutlineEntry[] {
   const entries: OutlineEntry[] = [];
-  for (const line of linesOfText(text)) {
-    if (!/\S/.test(line.text)) continue;
-    const range = { start: { line: line.number, character: 0 }, end: { line: line.number, character: line.text.length } };
-    const detail = `line ${line.number + 1}`;
+  // One pass over the text without a line object per line: this runs on 100,000-line files.
+  let start = byteOrderMarkLength(text);
+  for (let number = 0; start <= text.length; number++) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    const lineText = text.charCodeAt(end - 1) === 13 && end > start ? text.slice(start, end - 1) : text.slice(start, end);
+    start = end + 1;
+    if (newline === -1 && lineText === '') break;
+    if (!/\S/.test(lineText)) continue;
+    const length = lineText.length;
     let record: unknown;
     try {
-      record = JSON.parse(line.text);
+      record = JSON.parse(lineText);
     } catch {
-      const name = line.terminated ? 'not valid JSON' : 'not valid JSON yet (still being written?)';
-      entries.push({ name: `${detail} · ${name}`, detail, category: 'malformed', range, selectionRange: range });
+      const what = newline !== -1 ? 'not valid JSON' : 'not valid JSON yet (still being written?)';
+      entries.push({ name: `line ${number + 1} · ${what}`, category: 'malformed', line: number, length });
       continue;
     }
     if (!isJsonObject(record)) {
-      entries.push({ name: `${detail} · ${describeValue(record)}, not an object`, detail, category: 'malformed', range, selectionRange: range });
+      entries.push({ name: `line ${number + 1} · ${describeValue(record)}, not an object`, category: 'malformed', line: number, length });
       continue;
     }
-    const named = nameRecord(kind, record, readingOf?.(line.number));
-    entries.push({ name: named.name, detail, category: named.category, range, selectionRange: range });
+    const named = nameRecord(kind, record, readingOf?.(number));
+    entries.push({ name: named.name, category: named.category, line: number, length });
   }
   return entries;
 }
@@ -68,13 +80,9 @@ function outlineOfJson(text: string, kind: ArtifactKind): OutlineEntry[] {
   for (const property of tree.children ?? []) {
     const [key, value] = property.children ?? [];
     if (typeof key?.value !== 'string' || !keys.has(key.value)) continue;
-    entries.push({
-      name: `${key.value}: ${preview(value)}`,
-      detail: kind === 'result' || kind === 'config' ? `${kind}.json` : kind,
-      category: 'key',
-      range: lines.rangeAt(property.offset, property.length),
-      selectionRange: lines.rangeAt(key.offset, key.length),
-    });
+    const range = lines.rangeAt(property.offset, property.length);
+    const detail = kind === 'result' || kind === 'config' ? `${kind}.json` : kind;
+    entries.push({ name: `${key.value}: ${preview(value)}`, category: 'key', line: range.start.line, length: 0, span: { range, selectionRange: lines.rangeAt(key.offset, key.length), detail } });
   }
   return entries;
 }

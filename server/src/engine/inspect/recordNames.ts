@@ -48,46 +48,46 @@ function baseName(kind: ArtifactKind, record: JsonObject): RecordName {
     case 'llm-trajectory':
       return llmExchange(record);
     case 'results':
-      return { name: join(['results row', text(record['example_id']), isJsonObject(record['info']) ? text(record['info']['task_name']) : undefined], ['reward', record['reward']]), category: 'row' };
+      return { name: labelled(word(word('results row', text(record['example_id'])), isJsonObject(record['info']) ? text(record['info']['task_name']) : undefined), 'reward', record['reward']), category: 'row' };
     case 'rewards':
-      return { name: join([text(record['name']) ?? 'reward', text(record['granularity'])], ['value', record['value']]), category: 'reward' };
+      return { name: labelled(word(text(record['name']) || 'reward', text(record['granularity'])), 'value', record['value']), category: 'reward' };
     default:
       return { name: 'record', category: 'record' };
   }
 }
 
 function trajectoryRow(record: JsonObject): RecordName {
-  const type = text(record['type']) ?? 'row without a type';
+  const type = text(record['type']) || 'row without a type';
   switch (type) {
     case 'user_message':
-      return { name: join([type, quoted(record['text'])]), category: 'prompt' };
+      return { name: word(type, quoted(record['text'])), category: 'prompt' };
     case 'agent_message':
     case 'agent_thought':
-      return { name: join([type, quoted(record['text'])]), category: 'message' };
+      return { name: word(type, quoted(record['text'])), category: 'message' };
     case 'tool_call':
-      return { name: `${join([type, text(record['tool_call_id']), text(record['kind']), quoted(record['title'])])}${suffix(record['status'])}`, category: 'tool-call' };
+      return { name: `${word(word(word(type, text(record['tool_call_id'])), text(record['kind'])), quoted(record['title']))}${suffix(record['status'])}`, category: 'tool-call' };
     case 'agent_timeout': {
       const pending = Array.isArray(record['pending_tool_call_ids']) ? record['pending_tool_call_ids'].length : undefined;
       const budget = typeof record['timeout_sec'] === 'number' ? `${record['timeout_sec']}s` : undefined;
-      return { name: `${join([type, budget])}${pending === undefined ? '' : ` · ${pending} pending`}`, category: 'timeout' };
+      return { name: `${word(type, budget)}${pending === undefined ? '' : ` · ${pending} pending`}`, category: 'timeout' };
     }
     case 'tool_call_lifecycle':
-      return { name: `${join([type, text(record['tool_call_id']), text(record['lifecycle'])])}${record['effects'] === undefined ? '' : ` · effects ${text(record['effects']) ?? describeValue(record['effects'])}`}`, category: 'lifecycle' };
+      return { name: `${word(word(type, text(record['tool_call_id'])), text(record['lifecycle']))}${record['effects'] === undefined ? '' : ` · effects ${text(record['effects']) ?? describeValue(record['effects'])}`}`, category: 'lifecycle' };
     default:
-      return { name: join([type, quoted(record['title'] ?? record['text'])]), category: 'record' };
+      return { name: word(type, quoted(record['title'] ?? record['text'])), category: 'record' };
   }
 }
 
 function actionRecord(record: JsonObject): RecordName {
-  const type = text(record['event_type']) ?? 'record without an event_type';
-  const where = join([type, text(record['phase']), text(record['service'])]);
+  const type = text(record['event_type']) || 'record without an event_type';
+  const where = word(word(type, text(record['phase'])), text(record['service']));
   const returnCode = record['return_code'];
   const outcome = returnCode === undefined || returnCode === null ? suffix(record['status']) : ` · rc ${text(returnCode) ?? describeValue(returnCode)}`;
   switch (type) {
     case 'SandboxExec':
       return { name: `${where}${outcome}`, category: 'exec' };
     case 'SandboxUserQuiescence':
-      return { name: `${join([type, text(record['sandbox_user']), text(record['mode'])])}${outcome}`, category: 'observation' };
+      return { name: `${word(word(type, text(record['sandbox_user'])), text(record['mode']))}${outcome}`, category: 'observation' };
     case 'StartBenchGuardVerifierService':
       return { name: `${where}${suffix(record['status'])}`, category: 'service' };
     default:
@@ -100,14 +100,16 @@ function llmExchange(record: JsonObject): RecordName {
   const response = isJsonObject(record['response']) ? record['response'] : undefined;
   const body = response && isJsonObject(response['body']) ? response['body'] : undefined;
   const stop = body ? text(body['stop_reason']) ?? text(body['status']) : undefined;
-  return { name: join(['exchange', request ? text(request['path']) : undefined, response ? text(response['status_code']) : 'no response', stop]), category: 'exchange' };
+  return { name: word(word(word('exchange', request ? text(request['path']) : undefined), response ? text(response['status_code']) : 'no response'), stop), category: 'exchange' };
 }
 
-function join(parts: readonly (string | undefined)[], labelled?: readonly [string, unknown]): string {
-  // Runs for every record of 100,000-line files: no intermediate arrays.
-  let name = '';
-  for (const part of parts) if (part !== undefined && part !== '') name = name === '' ? part : `${name} ${part}`;
-  return labelled && labelled[1] !== undefined ? `${name} · ${labelled[0]} ${text(labelled[1]) ?? describeValue(labelled[1])}` : name;
+/** `name`, then `part` after a space when there is one. Runs for every record of 100,000-line files: no arrays. */
+function word(name: string, part: string | undefined): string {
+  return part === undefined || part === '' ? name : `${name} ${part}`;
+}
+
+function labelled(name: string, label: string, value: unknown): string {
+  return value === undefined ? name : `${name} · ${label} ${text(value) ?? describeValue(value)}`;
 }
 
 function suffix(status: unknown): string {
@@ -123,6 +125,10 @@ function text(value: unknown): string | undefined {
 
 function quoted(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
-  // Quoted as JSON, so a newline shows as \n and the name stays on one line.
-  return JSON.stringify(value.length > maxQuoted ? `${value.slice(0, maxQuoted - 1)}…` : value);
+  const shown = value.length > maxQuoted ? `${value.slice(0, maxQuoted - 1)}…` : value;
+  // Quoted as JSON, so a newline shows as \n and the name stays on one line; JSON.stringify only when
+  // something needs escaping, since it costs a microsecond a call on 100,000-line files.
+  return needsEscape.test(shown) ? JSON.stringify(shown) : `"${shown}"`;
 }
+
+const needsEscape = /["\\\u0000-\u001f\u2028\u2029]/;

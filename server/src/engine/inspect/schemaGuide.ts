@@ -30,6 +30,18 @@ export interface RecordShape {
   readonly required: readonly PropertyGuide[];
 }
 
+const guides = new Map<ArtifactKind, SchemaGuide>();
+
+/** The guide of a kind's schema, made once: the schemas are fixed, and hover and completion both ask. */
+export function schemaGuideFor(kind: ArtifactKind): SchemaGuide {
+  let guide = guides.get(kind);
+  if (!guide) {
+    guide = new SchemaGuide(kind);
+    guides.set(kind, guide);
+  }
+  return guide;
+}
+
 export class SchemaGuide {
   private readonly root: JsonObject;
 

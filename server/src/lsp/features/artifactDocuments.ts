@@ -3,7 +3,7 @@
  * evaluation (shared with the diagnostics, so asking again costs nothing), and the text of the
  * rollout's other files, from the editor when open and from disk otherwise.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { CancellationToken, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -25,6 +25,7 @@ export interface ArtifactDocument {
 const maxNavigatedFileBytes = 64 * 1024 * 1024;
 
 export class ArtifactDocuments {
+  private keptSources: { readonly key: string; readonly sources: SourceFile[] } | undefined;
   constructor(
     readonly documents: TextDocuments<TextDocument>,
     private readonly validator: DocumentValidator,
@@ -40,14 +41,20 @@ export class ArtifactDocuments {
     return { document, path: pathOfUri(uri), kind: artifact.kind, ...(artifact.rollout ? { rollout: artifact.rollout } : {}) };
   }
 
-  /** The artifact's own text, and with a rollout, every readable file of it. */
+  /**
+   * The artifact's own text, and with a rollout, every readable file of it. Kept for the rollout's
+   * current state (its key holds every file's version), since hovers and navigation ask again and again.
+   */
   sourcesOf(artifact: ArtifactDocument): SourceFile[] {
     if (!artifact.rollout) return [{ path: artifact.path, kind: artifact.kind, text: artifact.document.getText() }];
+    const { key, bundle } = artifact.rollout;
+    if (this.keptSources?.key === key) return this.keptSources.sources;
     const sources: SourceFile[] = [];
-    for (const file of artifact.rollout.bundle.files) {
+    for (const file of bundle.files) {
       const text = this.textOf(file.path);
       if (text !== undefined) sources.push({ path: file.path, kind: file.kind, text });
     }
+    this.keptSources = { key, sources };
     return sources;
   }
 
@@ -55,8 +62,8 @@ export class ArtifactDocuments {
     const open = this.documents.all().find((document) => isFileUri(document.uri) && pathOfUri(document.uri) === path);
     if (open) return open.getText();
     try {
-      const bytes = readFileSync(path);
-      return bytes.length > maxNavigatedFileBytes ? undefined : bytes.toString('utf8');
+      // The size first: a 1 GB log is not read to be thrown away.
+      return statSync(path).size > maxNavigatedFileBytes ? undefined : readFileSync(path, 'utf8');
     } catch {
       // Gone or unreadable since the rollout was evaluated: its diagnostics already say so.
       return undefined;

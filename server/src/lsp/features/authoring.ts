@@ -12,11 +12,11 @@ import {
   type Connection,
   type Diagnostic,
 } from 'vscode-languageserver/node';
-import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { artifactKindInfo } from '../../../../shared/src/artifactKinds';
 import { completeRecord, type CompletionProposal } from '../../authoring/completion';
 import { quickFixesFor } from '../../authoring/quickFixes';
 import { isDiagnosticCode } from '../../engine/codes';
-import { SchemaGuide } from '../../engine/inspect/schemaGuide';
+import { schemaGuideFor } from '../../engine/inspect/schemaGuide';
 import { diagnosticSource } from '../toDiagnostic';
 import { uriOfPath, type ArtifactDocuments } from './artifactDocuments';
 
@@ -27,23 +27,13 @@ const completionKinds: Record<CompletionProposal['kind'], CompletionItemKind> = 
 };
 
 export function registerAuthoring(connection: Connection, artifacts: ArtifactDocuments): void {
-  const guides = new Map<ArtifactKind, SchemaGuide>();
-  const guideOf = (kind: ArtifactKind): SchemaGuide => {
-    let guide = guides.get(kind);
-    if (!guide) {
-      guide = new SchemaGuide(kind);
-      guides.set(kind, guide);
-    }
-    return guide;
-  };
-
   connection.onCompletion(async (params, token): Promise<CompletionItem[] | null> => {
     const artifact = await artifacts.get(params.textDocument.uri, token);
     // JSON artifacts get completion from VS Code's JSON support, with our schemas.
     if (!artifact || artifactKindInfo(artifact.kind).format !== 'jsonl') return null;
     const { line, character } = params.position;
     const text = artifact.document.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).replace(/\r?\n$/, '');
-    const proposals = completeRecord(artifact.kind, guideOf(artifact.kind), text, Math.min(character, text.length));
+    const proposals = completeRecord(artifact.kind, schemaGuideFor(artifact.kind), text, Math.min(character, text.length));
     return proposals.map((proposal) => ({
       label: proposal.label,
       kind: completionKinds[proposal.kind],

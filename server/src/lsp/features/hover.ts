@@ -10,7 +10,7 @@ import { artifactKindInfo } from '../../../../shared/src/artifactKinds';
 import { actionReadingLabels } from '../../engine/inspect/actionReadings';
 import { idAt, idOccurrences, type IdAt, type IdOccurrence } from '../../engine/inspect/ids';
 import { nameRecord } from '../../engine/inspect/recordNames';
-import { SchemaGuide, type PropertyGuide } from '../../engine/inspect/schemaGuide';
+import { schemaGuideFor, type PropertyGuide, type SchemaGuide } from '../../engine/inspect/schemaGuide';
 import { isJsonObject } from '../../engine/parse/jsonKind';
 import { parseTreeSafely } from '../../engine/parse/jsonTree';
 import { uriOfPath, type ArtifactDocument, type ArtifactDocuments } from './artifactDocuments';
@@ -20,7 +20,6 @@ import { inDocument, recordAt, type RecordText } from './recordAt';
 const maxListedOccurrences = 8;
 
 export function registerHover(connection: Connection, artifacts: ArtifactDocuments): void {
-  const guides = new Map<string, SchemaGuide>();
   connection.onHover(async (params, token): Promise<Hover | null> => {
     const artifact = await artifacts.get(params.textDocument.uri, token);
     if (!artifact) return null;
@@ -31,12 +30,7 @@ export function registerHover(connection: Connection, artifacts: ArtifactDocumen
       const occurrences = idOccurrences(artifacts.sourcesOf(artifact), id.id, id.role);
       return token.isCancellationRequested ? null : { contents: { kind: MarkupKind.Markdown, value: idHover(id, occurrences, artifact) }, range: inDocument(record, id.range) };
     }
-    let guide = guides.get(artifact.kind);
-    if (!guide) {
-      guide = new SchemaGuide(artifact.kind);
-      guides.set(artifact.kind, guide);
-    }
-    return fieldHover(artifact, record, guide);
+    return fieldHover(artifact, record, schemaGuideFor(artifact.kind));
   });
 }
 
@@ -46,11 +40,11 @@ function idHover(id: IdAt, occurrences: readonly IdOccurrence[], artifact: Artif
   const lines = occurrences.slice(0, maxListedOccurrences).map((occurrence) => {
     const name = root ? relative(root, occurrence.file) : relative(artifact.path, occurrence.file) || 'this file';
     const line = occurrence.range.start.line + 1;
-    return `- [${name}:${line}](${uriOfPath(occurrence.file)}#L${line}) \`${occurrence.key}\`${occurrence.definition ? ' (definition)' : ''}`;
+    return `- [${escape(`${name}:${line}`)}](${linkTarget(occurrence.file, line)}) ${codeSpan(occurrence.key)}${occurrence.definition ? ' (definition)' : ''}`;
   });
   const more = occurrences.length > maxListedOccurrences ? [`- … and ${occurrences.length - maxListedOccurrences} more (Find All References lists them)`] : [];
   const where = root ? 'in this rollout' : 'in this file';
-  return [`**${what}** \`${id.id}\` · ${occurrences.length} ${occurrences.length === 1 ? 'occurrence' : 'occurrences'} ${where}`, '', ...lines, ...more].join('\n');
+  return [`**${what}** ${codeSpan(id.id)} · ${occurrences.length} ${occurrences.length === 1 ? 'occurrence' : 'occurrences'} ${where}`, '', ...lines, ...more].join('\n');
 }
 
 function fieldHover(artifact: ArtifactDocument, record: RecordText, guide: SchemaGuide): Hover | null {
@@ -79,10 +73,25 @@ function fieldHover(artifact: ArtifactDocument, record: RecordText, guide: Schem
 
 function propertySection(path: readonly (string | number)[], guide: PropertyGuide): string {
   const name = path.map((segment) => (typeof segment === 'number' ? `[${segment}]` : segment)).join('.').replace(/\.\[/g, '[');
-  const parts = [`\`${name}\`${guide.required ? ' (required)' : ''}${guide.types.length > 0 ? ` · ${guide.types.join(' | ')}` : ''}`];
+  const parts = [`${codeSpan(name)}${guide.required ? ' (required)' : ''}${guide.types.length > 0 ? ` · ${guide.types.join(' | ')}` : ''}`];
   if (guide.description) parts.push(guide.description);
-  if (guide.values.length > 0) parts.push(`${guide.closed ? 'One of' : 'For example'}: ${guide.values.map((value) => `\`${JSON.stringify(value)}\``).join(', ')}`);
+  if (guide.values.length > 0) parts.push(`${guide.closed ? 'One of' : 'For example'}: ${guide.values.map((value) => codeSpan(JSON.stringify(value))).join(', ')}`);
   return parts.join('\n\n');
+}
+
+/**
+ * Bundle text as a Markdown code span, which shows it literally: a fence longer than any run of
+ * backticks inside, so an id cannot close the span and add links or images of its own.
+ */
+function codeSpan(text: string): string {
+  const longestRun = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longestRun + 1);
+  return longestRun > 0 ? `${fence} ${text} ${fence}` : `${fence}${text}${fence}`;
+}
+
+/** A file URI as a Markdown link target: parentheses would end the target early. */
+function linkTarget(path: string, line: number): string {
+  return `${uriOfPath(path).replace(/[()]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)}#L${line}`;
 }
 
 function escape(text: string): string {

@@ -60,8 +60,10 @@ export class OutlineProvider {
   }
 }
 
-function toSymbol(entry: OutlineEntry): DocumentSymbol {
-  return { name: entry.name, detail: entry.detail, kind: symbolKinds[entry.category], range: entry.range, selectionRange: entry.selectionRange };
+export function toSymbol(entry: OutlineEntry): DocumentSymbol {
+  if (entry.span) return { name: entry.name, detail: entry.span.detail, kind: symbolKinds[entry.category], range: entry.span.range, selectionRange: entry.span.selectionRange };
+  const range = { start: { line: entry.line, character: 0 }, end: { line: entry.line, character: entry.length } };
+  return { name: entry.name, kind: symbolKinds[entry.category], range, selectionRange: range };
 }
 
 /**
@@ -71,11 +73,11 @@ function toSymbol(entry: OutlineEntry): DocumentSymbol {
 export function foldingRanges(entries: readonly OutlineEntry[]): FoldingRange[] {
   const ranges: FoldingRange[] = [];
   const prompts = entries.filter((entry) => entry.category === 'prompt');
-  const lastLine = entries[entries.length - 1]?.range.end.line ?? 0;
+  const lastLine = entries[entries.length - 1]?.line ?? 0;
   prompts.forEach((prompt, index) => {
     const next = prompts[index + 1];
-    const end = next ? next.range.start.line - 1 : lastLine;
-    if (end > prompt.range.start.line) ranges.push({ startLine: prompt.range.start.line, endLine: end, kind: FoldingRangeKind.Region, collapsedText: `${prompt.name} …` });
+    const end = next ? next.line - 1 : lastLine;
+    if (end > prompt.line) ranges.push({ startLine: prompt.line, endLine: end, kind: FoldingRangeKind.Region, collapsedText: `${prompt.name} …` });
   });
   let runStart = 0;
   for (let index = 1; index <= entries.length; index++) {
@@ -84,7 +86,7 @@ export function foldingRanges(entries: readonly OutlineEntry[]): FoldingRange[] 
     if (current && current.category === previous.category && current.category !== 'prompt' && current.category !== 'key') continue;
     const run = entries.slice(runStart, index);
     if (run.length >= minimumRun) {
-      ranges.push({ startLine: run[0]!.range.start.line, endLine: previous.range.end.line, kind: FoldingRangeKind.Region, collapsedText: `${run.length} ${previous.category} records` });
+      ranges.push({ startLine: run[0]!.line, endLine: previous.line, kind: FoldingRangeKind.Region, collapsedText: `${run.length} ${previous.category} records` });
     }
     runStart = index;
   }
