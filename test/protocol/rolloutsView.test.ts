@@ -1,7 +1,8 @@
 /**
  * The Rollouts view's request against the real server: jobs, verdicts and problem counts as the CLI
  * computes them for the same rollouts, the notice when the listing is bounded, cancellation, and a
- * trajectory over VS Code's 50 MB limit analysed from disk with its diagnostics pushed.
+ * trajectory over VS Code's 50 MB limit analysed from disk with its diagnostics pushed, and cleared
+ * when its rollout is listed no more.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -164,6 +165,25 @@ describe('the Rollouts view request', () => {
         published.diagnostics.map(() => 'error'),
         'the CLI finds the same problem in the file',
       );
+    });
+
+    it('clears them when the rollout is listed no more, past the limit or out of the folders searched', async () => {
+      const uri = pathToFileURL(trajectory).href;
+      const pushedAgain = async () => {
+        await request({ folders: [folder.path], maxRollouts: 10 });
+        await client.nextPublished(uri, (params) => params.diagnostics.length === 1);
+      };
+      assert.equal(client.published.get(uri)?.diagnostics.length, 1, 'pushed by the listing before');
+
+      const pastTheLimit = await request({ folders: [folder.path], maxRollouts: 0 });
+      assert.equal(pastTheLimit.found, 1);
+      assert.equal(allRollouts(pastTheLimit).length, 0);
+      await client.nextPublished(uri, (params) => params.diagnostics.length === 0);
+      await pushedAgain();
+
+      await request({ folders: [examplesDir], maxRollouts: 10 });
+      await client.nextPublished(uri, (params) => params.diagnostics.length === 0);
+      await pushedAgain();
     });
 
     it('pushes nothing again while the rollout is unchanged, and clears them when the file is opened', async () => {

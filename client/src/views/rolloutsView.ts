@@ -3,13 +3,14 @@
  * language server evaluates them, and its files. It follows runs that are still writing through file
  * watchers, refreshing at most once a second, and only while it is visible.
  */
-import { sep } from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../shared/src/errors';
-import { rolloutsRequest, rolloutVerdicts, type RolloutsResult, type RolloutVerdict } from '../../../shared/src/rollouts';
+import { isInside } from '../../../shared/src/paths';
+import { rolloutsRequest, rolloutVerdicts, type RolloutsResult, type RolloutSummary, type RolloutVerdict } from '../../../shared/src/rollouts';
 import { settingsSection } from '../../../shared/src/settings';
 import { commandIds } from '../commandIds';
 import type { ServerController } from '../serverController';
+import { mayChangeListing } from './listingChanges';
 import { arrangeJobs, fileItem, jobItem, rolloutItem, type FileNode, type JobNode, type RolloutEntry, type RolloutsNode } from './rolloutItems';
 import { Throttle } from '../throttle';
 import { sortArgument, sortLabels, rolloutSorts, verdictsArgument, ViewOptionsStore } from './viewOptions';
@@ -79,7 +80,7 @@ export class RolloutsView implements vscode.TreeDataProvider<RolloutsNode>, Roll
     // A removed rollout or job folder: file watchers may report only the folder itself.
     const removals = vscode.workspace.createFileSystemWatcher('**/*', true, true, false);
     const onArtifact = (uri: vscode.Uri) => {
-      if (!isToolFolderPath(uri.fsPath)) this.refresh();
+      if (mayChangeListing(uri.fsPath, this.listedRoots())) this.refresh();
     };
     this.subscriptions.push(
       this.view,
@@ -126,7 +127,7 @@ export class RolloutsView implements vscode.TreeDataProvider<RolloutsNode>, Roll
       const shown = new Set(this.options.get().verdicts);
       const counts = this.verdictCounts();
       const picked = await vscode.window.showQuickPick(
-        rolloutVerdicts.map((verdict) => ({ label: verdict, description: counts ? `${counts[verdict]} in the workspace` : undefined, picked: shown.has(verdict), verdict })),
+        rolloutVerdicts.map((verdict) => ({ label: verdict, description: counts ? `${counts.byVerdict[verdict]} ${counts.among}` : undefined, picked: shown.has(verdict), verdict })),
         { canPickMany: true, title: 'Rollouts: show the verdicts', placeHolder: 'The rollouts with these verdicts are shown' },
       );
       if (!picked) return;
@@ -238,18 +239,29 @@ export class RolloutsView implements vscode.TreeDataProvider<RolloutsNode>, Roll
     void vscode.commands.executeCommand('setContext', stateContextKey, state);
   }
 
-  private verdictCounts(): Record<RolloutVerdict, number> | undefined {
+  /** Only the listed rollouts have verdicts: past the limit, the counts say they are of those listed. */
+  private verdictCounts(): { byVerdict: Record<RolloutVerdict, number>; among: string } | undefined {
     if (this.state.kind !== 'listed') return undefined;
-    const counts = { untrusted: 0, incomplete: 0, 'trusted-timeout': 0, trusted: 0 };
-    for (const job of this.state.result.jobs) for (const rollout of job.rollouts) counts[rollout.verdict]++;
-    return counts;
+    const byVerdict = { untrusted: 0, incomplete: 0, 'trusted-timeout': 0, trusted: 0 };
+    let listed = 0;
+    for (const rollout of this.listedRollouts()) {
+      byVerdict[rollout.verdict]++;
+      listed++;
+    }
+    return { byVerdict, among: listed < this.state.result.found ? `of the ${listed} listed` : 'in the workspace' };
+  }
+
+  private listedRollouts(): RolloutSummary[] {
+    return this.state.kind === 'listed' ? this.state.result.jobs.flatMap((job) => job.rollouts) : [];
+  }
+
+  private listedRoots(): string[] {
+    return this.listedRollouts().map((rollout) => rollout.root);
   }
 
   /** The listed rollout a path lies in, if any. */
   private rolloutOf(path: string): string | undefined {
-    if (this.state.kind !== 'listed') return undefined;
-    for (const job of this.state.result.jobs) for (const rollout of job.rollouts) if (isInside(path, rollout.root)) return rollout.root;
-    return undefined;
+    return this.listedRoots().find((root) => isInside(path, root));
   }
 
   /** Whether a listed rollout or job lies in (or is) the folder at `path`. */
@@ -257,13 +269,4 @@ export class RolloutsView implements vscode.TreeDataProvider<RolloutsNode>, Roll
     if (this.state.kind !== 'listed') return false;
     return this.state.result.jobs.some((job) => isInside(job.folder, path) || job.rollouts.some((rollout) => isInside(rollout.root, path)));
   }
-}
-
-function isInside(path: string, folder: string): boolean {
-  return path === folder || path.startsWith(`${folder}${sep}`);
-}
-
-/** Tool caches and version control never hold rollouts worth a refresh. */
-function isToolFolderPath(path: string): boolean {
-  return path.includes(`${sep}node_modules${sep}`) || path.includes(`${sep}.git${sep}`);
 }

@@ -46,20 +46,26 @@ export function registerRolloutsRequests(connection: Connection, documents: Text
 
 /** Resolves to undefined when cancelled. */
 async function listRollouts(params: RolloutsParams, validator: DocumentValidator, largeFiles: LargeFileDiagnostics, isCancelled: () => boolean): Promise<RolloutsResult | undefined> {
-  const { roots, ioErrors } = findRollouts(params.folders);
+  const found = await findRollouts(params.folders, isCancelled);
+  if (!found) return undefined;
+  const { roots, ioErrors } = found;
   // BenchFlow names job folders by their start time: past the limit, the latest jobs are the ones kept.
   const ordered = [...roots].sort((a, b) => dirname(b).localeCompare(dirname(a)) || a.localeCompare(b));
   const listed = ordered.slice(0, Math.max(0, params.maxRollouts));
 
   const jobs = new Map<string, RolloutSummary[]>();
   for (const root of listed) {
+    if (isCancelled()) return undefined;
     const rollout = await validator.evaluateRollout(root, isCancelled);
     if (!rollout) return undefined;
     const summary = summarize(rollout);
     await largeFiles.publish(rollout, summary.files);
     const job = dirname(root);
-    jobs.set(job, [...(jobs.get(job) ?? []), summary]);
+    const rollouts = jobs.get(job);
+    if (rollouts) rollouts.push(summary);
+    else jobs.set(job, [summary]);
   }
+  largeFiles.keepOnly(new Set(listed));
   const jobSummaries: JobSummary[] = [...jobs.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([folder, rollouts]) => ({ folder, rollouts: rollouts.sort((a, b) => a.root.localeCompare(b.root)) }));
@@ -72,12 +78,18 @@ async function listRollouts(params: RolloutsParams, validator: DocumentValidator
   };
 }
 
-/** Rollout folders under the given folders, once each. Discovery only finds the folders: each is evaluated with its own settings. */
-function findRollouts(folders: readonly string[]): { roots: string[]; ioErrors: string[] } {
+/**
+ * Rollout folders under the given folders, once each; undefined when cancelled. Discovery only finds the
+ * folders: each is evaluated with its own settings. Each folder's walk blocks the server, so between
+ * folders it lets the cancellation (and other requests) in.
+ */
+async function findRollouts(folders: readonly string[], isCancelled: () => boolean): Promise<{ roots: string[]; ioErrors: string[] } | undefined> {
   const classifier = new ArtifactClassifier({});
   const roots = new Set<string>();
   const ioErrors: string[] = [];
   for (const folder of folders) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (isCancelled()) return undefined;
     try {
       const discovery = discoverBundles([folder], classifier);
       for (const bundle of discovery.bundles) if (!bundle.loose) roots.add(bundle.root);
@@ -92,7 +104,11 @@ function findRollouts(folders: readonly string[]): { roots: string[]; ioErrors: 
 
 function summarize(rollout: EvaluatedRollout): RolloutSummary {
   const rulesByFile = new Map<string, Severity[]>();
-  for (const finding of rollout.evaluation.findings) rulesByFile.set(finding.file, [...(rulesByFile.get(finding.file) ?? []), finding.severity]);
+  for (const finding of rollout.evaluation.findings) {
+    const severities = rulesByFile.get(finding.file);
+    if (severities) severities.push(finding.severity);
+    else rulesByFile.set(finding.file, [finding.severity]);
+  }
 
   let lastWrittenMs = 0;
   const files: RolloutFileSummary[] = rollout.bundle.files.map((file) => {
@@ -183,6 +199,18 @@ class LargeFileDiagnostics {
     for (const uri of previous.keys()) if (!current.has(uri)) this.clear(uri);
     if (current.size > 0) this.pushed.set(rollout.bundle.root, current);
     else this.pushed.delete(rollout.bundle.root);
+  }
+
+  /**
+   * Clears the pushed diagnostics of every rollout not in `listed`: one removed, moved out of the
+   * workspace or past the listing's limit is evaluated no more, so nothing else would ever clear them.
+   */
+  keepOnly(listed: ReadonlySet<string>): void {
+    for (const [root, files] of this.pushed) {
+      if (listed.has(root)) continue;
+      this.pushed.delete(root);
+      for (const uri of files.keys()) if (!this.documents.get(uri)) this.clear(uri);
+    }
   }
 
   private clear(uri: string): void {

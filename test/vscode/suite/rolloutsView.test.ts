@@ -1,11 +1,14 @@
 /**
  * The Rollouts view in a real VS Code, on the workspace's copy of the example bundles: it lists them by
  * job with their verdicts and the problems the diagnostics show, filters and sorts, and follows a
- * rollout that appears, and then grows, while the view is open. The tree is read through the data the
+ * rollout that appears, and then grows, while the view is open, refreshing only for files that can
+ * change what it lists. The tree is read through the data the
  * extension hands to VS Code (activate() returns it), as the workbench reads it.
  */
 import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { mayChangeListing } from '../../../client/src/views/listingChanges';
 import type { RolloutsNode } from '../../../client/src/views/rolloutItems';
 import type { RolloutsViewForTests } from '../../../client/src/views/rolloutsView';
 import { extensionId, faultyRollout, openInEditor, ours, waitFor, waitForActivation, waitForDiagnostics, workspaceFile } from '../editorSupport';
@@ -134,5 +137,29 @@ suite('Rollouts view', () => {
     await vscode.commands.executeCommand('rolloutEvidence.sortRollouts', 'name');
     assert.deepEqual((await shown()).map((rollout) => rollout.name), ['hello-world__1a2b3c4d', 'regex-log__bab1cbf6', 'still-running__0001']);
   });
-});
 
+  test('refreshes for changes in a listed rollout and for files that can make a new one, not for other JSON', () => {
+    const workspace = workspaceFile('').fsPath;
+    const listed = join(workspace, 'jobs/2026-08-22__10-00-00/hello-world__1a2b3c4d');
+    const elsewhere = join(workspace, 'jobs/2026-09-02__08-00-00/new__0001');
+    const cases: readonly (readonly [string, boolean])[] = [
+      [join(listed, 'trajectory/acp_trajectory.jsonl'), true],
+      [join(listed, 'agent/notes.json'), true],
+      [listed, true],
+      [join(listed, 'artifacts/data.json'), false],
+      [join(listed, 'artifacts/deep/out.json'), false],
+      [join(elsewhere, 'result.json'), true],
+      [join(elsewhere, 'config.json'), true],
+      [join(elsewhere, 'results.jsonl'), true],
+      [join(elsewhere, 'trajectory/llm_trajectory.jsonl'), true],
+      [join(elsewhere, 'benchguard/preflight.json'), true],
+      [join(elsewhere, 'verifier/reward.txt'), true],
+      [join(workspace, 'build/output.json'), false],
+      [join(workspace, 'package.json'), false],
+      [join(workspace, 'notes/trajectory.json'), false],
+      [join(workspace, 'node_modules/some-package/config.json'), false],
+      [join(workspace, '.git/info/result.json'), false],
+    ];
+    for (const [path, expected] of cases) assert.equal(mayChangeListing(path, [listed]), expected, path);
+  });
+});
