@@ -43,7 +43,7 @@
 
   byId('zoom-in').addEventListener('click', () => zoom(0.5));
   byId('zoom-out').addEventListener('click', () => zoom(2));
-  byId('zoom-reset').addEventListener('click', () => picture && requestRange(picture.extent.from, picture.extent.to));
+  byId('zoom-reset').addEventListener('click', showWholeRollout);
   drawLegend();
 
   window.addEventListener('message', (event) => {
@@ -210,7 +210,7 @@
         zoom(2);
         break;
       case '0':
-        requestRange(picture.extent.from, picture.extent.to);
+        showWholeRollout();
         break;
       case 'ArrowLeft':
       case 'ArrowRight':
@@ -273,9 +273,15 @@
     return value.end === undefined ? value.start : (value.start + value.end) / 2;
   }
 
+  /** A range on the axis shown: the extension drops it should the axis change (a live run's first times). */
   function requestRange(from, to) {
     if (!(to > from)) return;
-    vscode.postMessage({ type: 'zoom', from, to });
+    vscode.postMessage({ type: 'zoom', from, to, axis: picture.axis });
+  }
+
+  /** Not the current extent as a range: the whole rollout goes on growing while a run writes. */
+  function showWholeRollout() {
+    if (picture) vscode.postMessage({ type: 'reset' });
   }
 
   function jump(file, line) {

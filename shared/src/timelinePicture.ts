@@ -103,7 +103,10 @@ export const timelineRequest = new RequestType<TimelineParams, TimelinePicture, 
 /** Messages the timeline webview posts to the extension. */
 export type TimelineViewMessage =
   | { readonly type: 'jump'; readonly file: string; readonly line: number }
-  | { readonly type: 'zoom'; readonly from: number; readonly to: number }
+  /** A range on the axis of the picture shown (the view's `axis`). */
+  | { readonly type: 'zoom'; readonly from: number; readonly to: number; readonly axis: TimelineAxis }
+  /** Back to the whole rollout, as it grows. */
+  | { readonly type: 'reset' }
   | { readonly type: 'ready' };
 
 /** Messages the extension posts to the timeline webview. */

@@ -1,7 +1,7 @@
 /**
  * The real server's `rolloutEvidence/timeline` request: the picture agrees with the open documents (an
  * unsaved edit shows), a range gives that range, and a folder that is no rollout, or a range that is no
- * range, gets a clear error instead of a picture.
+ * range (null included), gets a clear error instead of a picture.
  */
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync } from 'node:fs';
@@ -57,5 +57,16 @@ describe('language server: timeline request', () => {
     await assert.rejects(timeline({ root: join(folder.path, 'missing') }), (error: unknown) => error instanceof ResponseError && /does not exist/.test(error.message));
     await assert.rejects(timeline({ root: folder.path }), (error: unknown) => error instanceof ResponseError && /no rollout artifacts/.test(error.message));
     await assert.rejects(timeline({ root, range: { from: 5, to: 1 } }), (error: unknown) => error instanceof ResponseError && /from before to/.test(error.message));
+  });
+
+  it('answers a null, string or half range with a message, and keeps serving', async () => {
+    // What another editor may send: the request's type does not bind it.
+    const send = (range: unknown) => client.connection.sendRequest('rolloutEvidence/timeline', { root, range });
+    for (const range of [null, 'all', 7]) {
+      await assert.rejects(send(range), (error: unknown) => error instanceof ResponseError && error.code === -32602 && /must be an object \{ from, to \}/.test(error.message), JSON.stringify(range));
+    }
+    await assert.rejects(send({ from: 1 }), (error: unknown) => error instanceof ResponseError && /from before to/.test(error.message));
+    await assert.rejects(send({ from: '1', to: '5' }), (error: unknown) => error instanceof ResponseError && /from before to/.test(error.message));
+    assert.equal((await timeline({ root })).root, root, 'the server still answers');
   });
 });

@@ -1,10 +1,11 @@
 /**
  * The timeline picture, built from fixture rollouts and generated ones: the elements and their order as
- * the files say, the fallback to line order without timestamps, and the bound on what is drawn for a
- * 100,000-row trajectory.
+ * the files say, the fallback to line order without timestamps, the reward wherever the reward rule
+ * finds it, and the bound on what is drawn for a 100,000-row trajectory, which never bins a lane's
+ * landmarks.
  */
 import assert from 'node:assert/strict';
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { TimelineElement, TimelinePicture } from '../../shared/src/timelinePicture';
@@ -171,5 +172,47 @@ describe('timeline picture', () => {
     assert.deepEqual(zoomed.range, { from, to });
     assert.ok(zoomed.elements.length >= 500 && zoomed.elements.length <= 502, `${zoomed.elements.length} elements`);
     for (const element of zoomed.elements) assert.ok(element.start <= to && (element.end ?? element.start) >= from);
+  });
+  it('draws a reward that only verifier/reward.json records, on its line', () => {
+    const root = join(scratch.path, 'reward-json-only');
+    cpSync(join(bundles, 'native-timeout-pending-tool'), root, { recursive: true });
+    const resultPath = join(root, 'result.json');
+    const result = JSON.parse(readFileSync(resultPath, 'utf8')) as Record<string, unknown>;
+    delete result['rewards'];
+    writeFileSync(resultPath, JSON.stringify(result, null, 2));
+    rmSync(join(root, 'results.jsonl'));
+    rmSync(join(root, 'verifier/reward.txt'));
+    const rewardJson = join(root, 'verifier/reward.json');
+    writeFileSync(rewardJson, JSON.stringify({ verifier: 'pytest', reward: 0.75 }, null, 2));
+
+    const rewards = pictureOf(root).elements.filter((element) => element.kind === 'reward');
+    assert.deepEqual(
+      rewards.map((element) => [element.file, element.line, element.label]),
+      [[rewardJson, linesOf(rewardJson).findIndex((line) => line.includes('"reward"')), 'Reward 0.75']],
+    );
+  });
+
+  it('keeps the timeout, kills, observations, verifier start, grading and the reward drawn past 2,000 failed and unresolved tool calls', () => {
+    const root = join(scratch.path, 'many-failed-calls');
+    cpSync(join(bundles, 'native-timeout-pending-tool'), root, { recursive: true });
+    const trajectoryPath = join(root, 'trajectory/acp_trajectory.jsonl');
+    const [prompt, ...rest] = linesOf(trajectoryPath).filter(Boolean);
+    const calls = Array.from({ length: 2500 }, (_, index) => JSON.stringify({ type: 'tool_call', tool_call_id: `many_${index}`, kind: 'execute', title: `false ${index}`, status: index % 2 === 0 ? 'failed' : 'pending', content: [] }));
+    writeFileSync(trajectoryPath, `${[prompt, ...calls, ...rest].join('\n')}\n`);
+    const whole = pictureOf(root, { limits: { maxElements: 1_000_000, binsPerLane: 200 } });
+    // What the README promises stays drawn (a successful setup exec is routine, and may be counted).
+    const promised = new Set(['timeout', 'kill', 'observation', 'sidecar-start', 'grading', 'reward']);
+    const landmarks = whole.elements.filter((element) => promised.has(element.kind)).map(brief);
+    assert.equal(landmarks.length, 7, landmarks.join(', '));
+
+    const bounded = pictureOf(root);
+    assert.equal(bounded.summarised, true);
+    assert.ok(bounded.elements.length <= 2000, `${bounded.elements.length} elements`);
+    const drawn = new Set(bounded.elements.map(brief));
+    for (const landmark of landmarks) assert.ok(drawn.has(landmark), `${landmark} is drawn, not binned`);
+    for (const lane of bounded.lanes) {
+      const starts = bounded.elements.filter((element) => element.lane === lane.id).map((element) => element.start);
+      assert.deepEqual(starts, [...starts].sort((a, b) => a - b), `${lane.id} stays in axis order`);
+    }
   });
 });

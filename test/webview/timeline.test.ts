@@ -93,7 +93,7 @@ describe('timeline webview', () => {
     assert.equal(focusRing, 'solid', 'the focused element shows a focus ring');
   });
 
-  it('asks for a narrower range around the focused element with +, and the whole rollout with 0', async () => {
+  it('asks for a narrower range around the focused element with +, on the axis shown, and for the whole rollout with 0 and the button', async () => {
     const { page } = view;
     const focused = picture.elements.find((element) => element.status === 'unresolved')!;
     await page.locator('.element.status-unresolved').focus();
@@ -101,11 +101,17 @@ describe('timeline webview', () => {
     const zoom = (await view.posted()).at(-1);
     assert.equal(zoom?.type, 'zoom');
     if (zoom?.type !== 'zoom') return;
+    assert.equal(zoom.axis, picture.axis);
     const span = picture.range.to - picture.range.from;
     assert.ok(Math.abs(zoom.to - zoom.from - span / 2) < 1e-6, 'half the span');
     assert.ok(zoom.from <= focused.start && zoom.to >= focused.end!, 'around the focused element');
+    // A reset, not the extent as a range: a live run's later activity would fall outside it.
     await page.keyboard.press('0');
-    assert.deepEqual((await view.posted()).at(-1), { type: 'zoom', from: picture.extent.from, to: picture.extent.to });
+    assert.deepEqual((await view.posted()).at(-1), { type: 'reset' });
+    await page.keyboard.press('+');
+    assert.equal((await view.posted()).at(-1)?.type, 'zoom');
+    await page.locator('#zoom-reset').click();
+    assert.deepEqual((await view.posted()).at(-1), { type: 'reset' });
   });
 
   it('draws a 100,000-row trajectory as a summary of a few thousand elements, and a bin click zooms into it', async () => {
@@ -125,7 +131,7 @@ describe('timeline webview', () => {
 
       const bin = huge.bins[10]!;
       await view.page.locator('.bin').nth(10).click();
-      assert.deepEqual((await view.posted()).at(-1), { type: 'zoom', from: bin.start, to: bin.end });
+      assert.deepEqual((await view.posted()).at(-1), { type: 'zoom', from: bin.start, to: bin.end, axis: huge.axis });
     } finally {
       scratch.remove();
       await view.show(picture);

@@ -1,16 +1,19 @@
 /**
  * "Rollout Evidence: Show Rollout Timeline": opens (or brings forward) the timeline of the rollout the
  * command was given (its folder, or any file in it: a Uri from the Rollouts view, a URI string from the
- * server's code lens), else of the active editor's file.
+ * server's code lens), else of the active editor's file. Open panels are drawn again when the server is
+ * running again after it was not, and when the rolloutEvidence settings change.
  */
 import * as vscode from 'vscode';
 import { commandIds } from '../commandIds';
+import { settingsSection } from '../../../shared/src/settings';
 import type { ServerController } from '../serverController';
 import { rolloutFolderOf } from './rolloutFolder';
 import { TimelinePanel } from './timelinePanel';
 
 export function registerTimelineCommand(context: vscode.ExtensionContext, server: ServerController): vscode.Disposable {
   const panels = new Map<string, TimelinePanel>();
+  const refreshAll = () => panels.forEach((panel) => panel.refresh());
   const command = vscode.commands.registerCommand(commandIds.showTimeline, async (target?: unknown) => {
     const given = uriOf(target) ?? vscode.window.activeTextEditor?.document.uri;
     if (!given) {
@@ -36,7 +39,11 @@ export function registerTimelineCommand(context: vscode.ExtensionContext, server
     }
     panels.set(key, TimelinePanel.open(context.extensionUri, root, server, () => panels.delete(key)));
   });
-  return vscode.Disposable.from(command, { dispose: () => [...panels.values()].forEach((panel) => panel.dispose()) });
+  // The settings change what the server finds and how it judges it.
+  const settings = vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(settingsSection) && refreshAll());
+  // The panels' error text promises a redraw once the server is back.
+  const serverBack = server.onDidChangeState((state) => state === 'running' && refreshAll());
+  return vscode.Disposable.from(command, settings, serverBack, { dispose: () => [...panels.values()].forEach((panel) => panel.dispose()) });
 }
 
 function uriOf(target: unknown): vscode.Uri | undefined {

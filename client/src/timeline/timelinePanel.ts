@@ -1,17 +1,20 @@
 /**
  * One webview panel per rollout showing its timeline: it asks the language server for the picture, posts
- * it to media/timeline.js, opens the line of an element the user picks, asks again for a zoomed range,
- * and draws again (throttled) when the rollout's files change on disk or in the editor.
+ * it to media/timeline.js, opens the line of an element the user picks, asks again for a zoomed range
+ * (until the view asks for the whole rollout again, or the axis changes under it), and draws again
+ * (throttled) when the rollout's files change on disk or in the editor.
  */
 import { randomBytes } from 'node:crypto';
-import { basename, relative, sep, isAbsolute } from 'node:path';
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { ResponseError } from 'vscode-languageclient/node';
 import { errorMessage } from '../../../shared/src/errors';
-import { timelineRequest, type TimelineHostMessage, type TimelineRange } from '../../../shared/src/timelinePicture';
+import { isInside } from '../../../shared/src/paths';
+import { timelineRequest, type TimelineHostMessage } from '../../../shared/src/timelinePicture';
 import type { ServerController } from '../serverController';
 import { Throttle } from '../throttle';
 import { timelinePageHtml } from './timelineHtml';
+import { isTimelineAxis, TimelineZoom } from './timelineZoom';
 
 const viewType = 'rolloutEvidence.timeline';
 /** A run still writing its files is redrawn at most this often. */
@@ -20,7 +23,7 @@ const refreshIntervalMs = 1000;
 export class TimelinePanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly throttle = new Throttle(() => this.load(), refreshIntervalMs);
-  private range: TimelineRange | undefined;
+  private readonly zoom = new TimelineZoom();
   private request: vscode.CancellationTokenSource | undefined;
   private disposed = false;
 
@@ -80,8 +83,11 @@ export class TimelinePanel implements vscode.Disposable {
     const fields = message as Record<string, unknown>;
     if (fields['type'] === 'ready') {
       await this.load();
-    } else if (fields['type'] === 'zoom' && isFiniteNumber(fields['from']) && isFiniteNumber(fields['to']) && fields['from'] < fields['to']) {
-      this.range = { from: fields['from'], to: fields['to'] };
+    } else if (fields['type'] === 'zoom' && isFiniteNumber(fields['from']) && isFiniteNumber(fields['to']) && fields['from'] < fields['to'] && isTimelineAxis(fields['axis'])) {
+      this.zoom.zoomTo({ from: fields['from'], to: fields['to'] }, fields['axis']);
+      await this.load();
+    } else if (fields['type'] === 'reset') {
+      this.zoom.reset();
       await this.load();
     } else if (fields['type'] === 'jump' && typeof fields['file'] === 'string' && isFiniteNumber(fields['line'])) {
       await this.jump(fields['file'], Math.max(0, Math.floor(fields['line'])));
@@ -99,8 +105,12 @@ export class TimelinePanel implements vscode.Disposable {
     const request = new vscode.CancellationTokenSource();
     this.request = request;
     try {
-      const picture = await client.sendRequest(timelineRequest, { root: this.root.fsPath, ...(this.range ? { range: this.range } : {}) }, request.token);
-      if (!request.token.isCancellationRequested) await this.post({ type: 'picture', picture });
+      const range = this.zoom.range;
+      const picture = await client.sendRequest(timelineRequest, { root: this.root.fsPath, ...(range ? { range } : {}) }, request.token);
+      if (request.token.isCancellationRequested) return;
+      // A range picked on the other axis is dropped: ask again for the whole rollout (once: no range now).
+      if (this.zoom.accepts(picture)) await this.post({ type: 'picture', picture });
+      else await this.load();
     } catch (error) {
       if (request.token.isCancellationRequested || this.disposed) return;
       const reason = error instanceof ResponseError ? error.message : errorMessage(error);
@@ -122,9 +132,7 @@ export class TimelinePanel implements vscode.Disposable {
   }
 
   private contains(uri: vscode.Uri): boolean {
-    if (uri.scheme !== 'file') return false;
-    const path = relative(this.root.fsPath, uri.fsPath);
-    return path !== '' && !path.startsWith(`..${sep}`) && path !== '..' && !isAbsolute(path);
+    return uri.scheme === 'file' && isInside(uri.fsPath, this.root.fsPath);
   }
 
   private async post(message: TimelineHostMessage): Promise<void> {

@@ -1,15 +1,15 @@
 /**
  * Every element of a rollout's timeline, read from its evaluated bundle: prompts, tool calls and the
  * timeout marker from the trajectory; kill attempts, observations, sidecar start, setup and grading
- * execs from the action timeline the rules read; the reward where the rules look for it. Each points at
+ * execs from the action timeline the rules read; the reward where the reward rule finds it. Each points at
  * its line and carries the codes the rules placed there.
  */
 import type { TimelineElement, TimelineElementKind, TimelineLaneId, TimelineStatus } from '../../../../shared/src/timelinePicture';
 import type { RolloutBundle } from '../bundle/rollout';
 import type { ToolCallFact } from '../facts/facts';
 import type { BundleFinding } from '../findings';
-import { isJsonObject } from '../parse/jsonKind';
-import { defaultRuleOptions, RuleCaches, RuleContext, type Place } from '../rules/context';
+import { defaultRuleOptions, RuleCaches, RuleContext } from '../rules/context';
+import { rewardPlace } from '../rules/reward';
 import type { ObservationOutcome, Step } from '../rules/timeline';
 import type { Placement } from './axis';
 
@@ -60,7 +60,7 @@ export function collectElements(bundle: RolloutBundle, steps: readonly Step[], f
     for (const element of stepElements(step)) elements.push({ ...at, ...element, label: () => element.label, routine: element.routine && found.length === 0 });
   }
 
-  const reward = rewardOf(bundle);
+  const reward = rewardPlace(new RuleContext(bundle, defaultRuleOptions, new RuleCaches()));
   if (reward) {
     const found = codesAt(reward.place.file, reward.place.range.start.line);
     elements.push({ kind: 'reward', lane: 'reward', label: () => `Reward ${reward.value}`, start: placement.end, file: reward.place.file, line: reward.place.range.start.line, status: found.length > 0 ? 'unknown' : 'ok', findings: found, routine: false });
@@ -127,27 +127,6 @@ function codesByLine(findings: readonly BundleFinding[]): Map<string, Map<number
     byLine.set(line, codes);
   }
   return byFile;
-}
-
-/** The reward, found where the reward rule looks for it, in the same order. */
-function rewardOf(bundle: RolloutBundle): { place: Place; value: string } | undefined {
-  const context = new RuleContext(bundle, defaultRuleOptions, new RuleCaches());
-  const result = bundle.facts('result', 'result');
-  const value = result?.value;
-  if (value) {
-    const rewards = value['rewards'];
-    if (isJsonObject(rewards) && typeof rewards['reward'] === 'number') return { place: context.inDocument(bundle.pathOf('result'), result, ['rewards', 'reward']), value: String(rewards['reward']) };
-    if (typeof value['reward'] === 'number') return { place: context.inDocument(bundle.pathOf('result'), result, ['reward']), value: String(value['reward']) };
-  }
-  const row = bundle.facts('results', 'results')?.rows[0];
-  for (const key of ['reward', 'score']) {
-    if (row && typeof row.value[key] === 'number') return { place: context.inRecord(bundle.pathOf('results'), row.ref, [key]), value: String(row.value[key]) };
-  }
-  const event = bundle.facts('rewards', 'rewards')?.terminal;
-  if (event) return { place: context.inRecord(bundle.pathOf('rewards'), event.ref, ['value']), value: String(event.value) };
-  const text = bundle.verifierReward.text;
-  if (text && /^\s*-?\d+(\.\d+)?\s*$/.test(text.text)) return { place: context.atStart(text.path), value: text.text.trim() };
-  return undefined;
 }
 
 function shorten(text: string): string {

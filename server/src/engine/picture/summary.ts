@@ -1,8 +1,9 @@
 /**
- * Keeps a picture drawable: within the visible range, every rare element is kept up to a bound, and
- * when the routine ones are too many to draw, each lane's are counted in equal stretches of the range.
+ * Keeps a picture drawable: within the visible range, every rare element is kept up to a bound (the few
+ * landmarks of each lane before the many tool calls), and when the routine ones are too many to draw,
+ * each lane's are counted in equal stretches of the range.
  */
-import type { TimelineBin, TimelineElement, TimelineLaneId, TimelineRange, TimelineStatus } from '../../../../shared/src/timelinePicture';
+import type { TimelineBin, TimelineElement, TimelineElementKind, TimelineLaneId, TimelineRange, TimelineStatus } from '../../../../shared/src/timelinePicture';
 import type { Candidate } from './elements';
 
 export interface SummaryLimits {
@@ -13,6 +14,9 @@ export interface SummaryLimits {
 }
 
 export const defaultLimits: SummaryLimits = { maxElements: 2000, binsPerLane: 200 };
+
+/** Kinds a rollout has a handful of, which the view promises to draw however many tool calls there are. */
+const landmarkKinds: ReadonlySet<TimelineElementKind> = new Set(['timeout', 'kill', 'observation', 'sidecar-start', 'setup', 'grading', 'reward']);
 
 export interface Summary {
   readonly elements: readonly TimelineElement[];
@@ -25,10 +29,14 @@ export function summarise(candidates: readonly Candidate[], range: TimelineRange
   const visible = candidates.filter((candidate) => candidate.start <= range.to && (candidate.end ?? candidate.start) >= range.from);
   if (visible.length <= limits.maxElements) return { elements: visible.map(drawn), bins: [], binned: 0 };
 
-  // Rare first, in axis order; the rare beyond the bound are counted too, so nothing goes unmentioned.
+  // Rare first: the landmarks of every lane, then the rest in lane and axis order, so thousands of failed
+  // or unresolved tool calls never push a kill or the reward into a bin. The rare beyond the bound are
+  // counted too, so nothing goes unmentioned.
   const rare = visible.filter((candidate) => !candidate.routine);
-  const kept = rare.slice(0, limits.maxElements);
-  const counted = [...rare.slice(limits.maxElements), ...visible.filter((candidate) => candidate.routine)];
+  const byPriority = [...rare.filter((candidate) => landmarkKinds.has(candidate.kind)), ...rare.filter((candidate) => !landmarkKinds.has(candidate.kind))];
+  const chosen = new Set(byPriority.slice(0, limits.maxElements));
+  const kept = rare.filter((candidate) => chosen.has(candidate));
+  const counted = [...rare.filter((candidate) => !chosen.has(candidate)), ...visible.filter((candidate) => candidate.routine)];
   return { elements: kept.map(drawn), bins: binsOf(counted, range, limits.binsPerLane), binned: counted.length };
 }
 

@@ -17,7 +17,8 @@ export function checkRewardPreconditions(context: RuleContext, failures: readonl
   });
 }
 
-function rewardPlace(context: RuleContext): { place: Place; value: string } | undefined {
+/** Where the rollout's reward is recorded, looked for in this order; the timeline draws it there too. */
+export function rewardPlace(context: RuleContext): { place: Place; value: string } | undefined {
   const result = context.bundle.facts('result', 'result');
   const value = result?.value;
   if (value) {
