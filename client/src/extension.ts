@@ -33,7 +33,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ read
       output.info('Restarting the language server on request.');
       try {
         await server.restart();
-        rollouts.refresh();
         void vscode.window.setStatusBarMessage('Rollout Evidence: language server restarted', 3000);
       } catch (error) {
         // Not awaited: the command is done; the message waits for the user on its own.
@@ -45,7 +44,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ read
       if (!event.affectsConfiguration(`${settingsSection}.artifacts`)) return;
       output.info('rolloutEvidence.artifacts changed: restarting the language server with the new patterns.');
       await server.restart().catch((error: unknown) => void explainStartFailure(error, output));
-      rollouts.refresh();
     }),
   );
 

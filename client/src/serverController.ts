@@ -7,7 +7,7 @@ import { LanguageClient, RevealOutputChannelOn, State, TransportKind, type Langu
 import { probeTranscriptNotification, validationReportNotification, type InitializationOptions, type ProbeTranscriptParams } from '../../shared/src/protocol';
 import { sanitizeSettings, settingsSection, type RolloutEvidenceSettings } from '../../shared/src/settings';
 import { documentSelector, watchedFilesPattern, type ArtifactDocumentSelector } from './documentSelector';
-import type { ServerStatus } from './serverStatus';
+import type { ServerState, ServerStatus } from './serverStatus';
 import { errorMessage } from '../../shared/src/errors';
 
 export class ServerController implements vscode.Disposable {
@@ -16,6 +16,9 @@ export class ServerController implements vscode.Disposable {
   private readonly probeTranscriptEmitter = new vscode.EventEmitter<ProbeTranscriptParams>();
   /** Transcript entries of running probes, whichever client carried them. */
   readonly onProbeTranscript = this.probeTranscriptEmitter.event;
+  private readonly stateEmitter = new vscode.EventEmitter<ServerState>();
+  /** The server's state, whichever client runs it: after "Restart Server", the new client's. */
+  readonly onDidChangeState = this.stateEmitter.event;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -29,12 +32,12 @@ export class ServerController implements vscode.Disposable {
     this.status.selector = selector;
     const client = this.createClient(settings, selector);
     this.client = client;
-    this.status.setState('starting');
+    this.setState('starting');
     client.onDidChangeState(({ newState }) => {
       if (this.client !== client) return;
-      if (newState === State.Running) this.status.setState('running');
-      else if (newState === State.Starting) this.status.setState('starting');
-      else this.status.setState('stopped', 'The language server is not running. Click to restart it; the output shows why it stopped.');
+      if (newState === State.Running) this.setState('running');
+      else if (newState === State.Starting) this.setState('starting');
+      else this.setState('stopped', 'The language server is not running. Click to restart it; the output shows why it stopped.');
     });
     client.onNotification(validationReportNotification, (report) => this.status.recordValidation(report));
     client.onNotification(probeTranscriptNotification, (params) => this.probeTranscriptEmitter.fire(params));
@@ -43,7 +46,7 @@ export class ServerController implements vscode.Disposable {
     } catch (error) {
       const reason = errorMessage(error);
       this.output.error(`The language server could not start: ${reason}`);
-      this.status.setState('stopped', `The language server could not start: ${reason}`);
+      this.setState('stopped', `The language server could not start: ${reason}`);
       throw error;
     }
   }
@@ -67,8 +70,14 @@ export class ServerController implements vscode.Disposable {
     return this.client?.state === State.Running ? this.client : undefined;
   }
 
+  private setState(state: ServerState, failure?: string): void {
+    this.status.setState(state, failure);
+    this.stateEmitter.fire(state);
+  }
+
   dispose(): void {
     this.probeTranscriptEmitter.dispose();
+    this.stateEmitter.dispose();
     void this.stop();
   }
 

@@ -64,8 +64,6 @@ export class RolloutsView implements vscode.TreeDataProvider<RolloutsNode>, Roll
   private readonly throttle = new Throttle(() => this.load(), refreshIntervalMs);
   /** Something changed while the view was hidden: it lists again when shown. */
   private stale = true;
-  private watchedClient: object | undefined;
-  private clientSubscription: vscode.Disposable | undefined;
   private inFlight: vscode.CancellationTokenSource | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
@@ -85,6 +83,8 @@ export class RolloutsView implements vscode.TreeDataProvider<RolloutsNode>, Roll
     this.subscriptions.push(
       this.view,
       this.changed,
+      // A stopped or restarted server changes what the view can say.
+      server.onDidChangeState(() => this.refresh()),
       artifacts,
       rewards,
       removals,
@@ -178,7 +178,6 @@ export class RolloutsView implements vscode.TreeDataProvider<RolloutsNode>, Roll
   dispose(): void {
     this.throttle.dispose();
     this.inFlight?.cancel();
-    this.clientSubscription?.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
   }
 
@@ -186,7 +185,6 @@ export class RolloutsView implements vscode.TreeDataProvider<RolloutsNode>, Roll
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
     if (folders.length === 0) return this.show({ kind: 'noFolder' });
     const client = this.server.runningClient;
-    this.followClient(client);
     if (!client) return this.show({ kind: 'serverDown' });
     const cancel = new vscode.CancellationTokenSource();
     this.inFlight = cancel;
@@ -200,14 +198,6 @@ export class RolloutsView implements vscode.TreeDataProvider<RolloutsNode>, Roll
       this.inFlight = undefined;
       cancel.dispose();
     }
-  }
-
-  /** A stopped or restarted server changes what the view can say: list again when its state changes. */
-  private followClient(client: ServerController['runningClient']): void {
-    if (!client || client === this.watchedClient) return;
-    this.clientSubscription?.dispose();
-    this.watchedClient = client;
-    this.clientSubscription = client.onDidChangeState(() => this.refresh());
   }
 
   private show(state: ListingState): void {
