@@ -177,13 +177,14 @@ async function uiCheck(editor: Editor, what: string, screenshotName: string, che
 }
 
 function problemsPanelCheck(editor: Editor, scratch: string): Promise<SuiteCounts> {
-  return uiCheck(editor, 'the Problems panel shows the diagnostic', 'problems-panel.png', (tools, screenshot) =>
+  return uiCheck(editor, 'the Problems panel shows the diagnostic and the language status the verdict and validation time', 'problems-panel.png', (tools, screenshot) =>
     checkProblemsPanel({
       tools,
       extensionPath: repoRoot,
       workspace: copyOfExamples(scratch, 'workspace-ui'),
       file: 'jobs/2026-08-22__10-00-00/regex-log__bab1cbf6/trajectory/acp_trajectory.jsonl',
       expectedText: 'Trailing comma before',
+      expectedStatus: 'Rollout: untrusted',
       screenshot,
       log: say,
     }),

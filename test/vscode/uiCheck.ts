@@ -1,6 +1,7 @@
 /**
  * One check through the user's eyes: in the real workbench, open the faulty example trajectory, open
- * the Problems panel, and find our diagnostic's text there. Leaves a screenshot for a person to look at.
+ * the Problems panel and find our diagnostic's text there, then hover the language status and find the
+ * rollout's verdict and the validation time. Leaves a screenshot for a person to look at.
  */
 import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -16,6 +17,8 @@ export async function checkProblemsPanel(options: {
   readonly workspace: string;
   readonly file: string;
   readonly expectedText: string;
+  /** What the language status item says of the file's rollout, e.g. "Rollout: untrusted". */
+  readonly expectedStatus: string;
   readonly screenshot: string;
   readonly log: (line: string) => void;
 }): Promise<void> {
@@ -39,6 +42,13 @@ export async function checkProblemsPanel(options: {
     const shown = await panel.innerText();
     assert.ok(shown.includes(options.expectedText), `the Problems panel shows "${options.expectedText}"`);
     assert.ok(shown.includes('rollout-evidence'), 'the Problems panel names our source');
+
+    // The language status lives behind the `{}` item of the status bar; its hover lists our item.
+    await page.locator('[id="status.languageStatus"]').hover({ timeout: stepTimeoutMs });
+    const status = page.locator('.monaco-hover', { hasText: options.expectedStatus });
+    await status.first().waitFor({ timeout: stepTimeoutMs });
+    const statusText = await status.first().innerText();
+    assert.match(statusText, /validated in \d+(\.\d)? m?s/, `the language status says how long the validation took: ${statusText}`);
   } finally {
     mkdirSync(dirname(options.screenshot), { recursive: true });
     await page.screenshot({ path: options.screenshot }).catch((error: unknown) => options.log(`no screenshot: ${String(error)}`));
