@@ -14,6 +14,7 @@ import type { RolloutEvidenceSettings } from '../../../shared/src/settings';
 import { ArtifactClassifier } from '../engine/artifacts/classify';
 import type { RolloutBundle } from '../engine/bundle/rollout';
 import { limitNotice } from '../engine/check/collector';
+import type { KeptCheck } from '../engine/check/artifactChecker';
 import type { FileReport } from '../engine/check/report';
 import type { DiagnosticCode } from '../engine/codes';
 import { listFindings, type Finding } from '../engine/findings';
@@ -123,9 +124,18 @@ export class DocumentValidator {
     const kind = classifier.kindOf(pathOfUri(document.uri));
     const root = kind ? rolloutRootOfUri(document.uri) : undefined;
     if (!kind) return {};
-    if (!root) return { kind };
+    if (!root) {
+      // Checked as its diagnostics are, so that the features read the same lines.
+      const checked = await this.evaluator.checkDocument(document, kind, settings.maxNumberOfProblems, isCancelled);
+      return checked ? { kind } : undefined;
+    }
     const rollout = await this.evaluate(root, settings, classifier, isCancelled);
     return rollout ? { kind, rollout } : undefined;
+  }
+
+  /** The lines of the last check of this version of the document, named as its outline needs them. */
+  checkedLinesOf(document: TextDocument, kind: ArtifactKind): KeptCheck | undefined {
+    return this.evaluator.checkedLinesOf(document, kind);
   }
 
   /**

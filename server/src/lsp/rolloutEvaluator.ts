@@ -130,6 +130,12 @@ export class RolloutEvaluator {
     for (const path of this.disk.keys()) if (isInside(path, root)) this.disk.delete(path);
   }
 
+  /** The lines of the last check of this very version of the document, as its check kept them. */
+  checkedLinesOf(document: TextDocument, kind: ArtifactKind): KeptCheck | undefined {
+    const entry = this.documents.get(document.uri);
+    return entry?.version === document.version && entry.kind === kind ? entry.kept : undefined;
+  }
+
   /**
    * Checks an open document on its own, re-analysing only the lines changed since its last check; for
    * a rollout's files and for artifacts outside any rollout alike. Resolves to undefined when cancelled.

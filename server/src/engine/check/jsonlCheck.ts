@@ -8,6 +8,7 @@
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
 import { FactsBuilder, type Placed } from '../facts/builder';
 import { summarizeRow, type RowFact } from '../facts/rows';
+import { nameRecord, type RecordName } from '../inspect/recordNames';
 import { rangeOnLine, type Finding } from '../findings';
 import { jsonTypeOf, withArticle, type JsonObject } from '../parse/jsonKind';
 import { parseJsonText } from '../parse/jsonText';
@@ -25,6 +26,11 @@ export interface LineOutcome {
   readonly syntax?: { readonly offset: number; readonly length: number; readonly message: string };
   readonly findings: readonly Finding[];
   readonly fact?: RowFact;
+  /**
+   * What the record is called in the outline, named while it is parsed anyway; only in a check that
+   * keeps its lines (the language server's), whose outline then costs no second parse.
+   */
+  readonly name?: RecordName;
 }
 
 /** What each line of a check yielded, and the facts it became, by line number. */
@@ -142,7 +148,8 @@ export class JsonlCheck {
     const record = parsed.value as JsonObject;
     const errors = this.validate(record);
     const findings = errors.length === 0 ? [] : schemaFindings(errors, { text, value: record, rangeAt: (offset, length) => rangeOnLine(0, offset, offset + length) });
-    return { record: true, findings, fact: summarizeRow(this.kind, record) };
+    const fact = summarizeRow(this.kind, record);
+    return this.kept ? { record: true, findings, fact, name: nameRecord(this.kind, record) } : { record: true, findings, fact };
   }
 }
 

@@ -1,16 +1,17 @@
 /**
  * The outline of an artifact: for JSONL, one entry per record, named for what it is, and one for each
  * broken line so that a malformed line never hides the records around it; for result.json and
- * config.json, the keys that decide whether a reward can be trusted. Costs one JSON.parse per line and
- * none of the schema work, so it stays below the price of a full check.
+ * config.json, the keys that decide whether a reward can be trusted. In the language server the check
+ * has already named each record as it parsed it, so the outline parses nothing again.
  */
 import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/artifactKinds';
 import type { TextRange } from '../findings';
 import { describeValue, isJsonObject } from '../parse/jsonKind';
 import { parseTreeSafely, type SyntaxNode } from '../parse/jsonTree';
-import { byteOrderMarkLength } from '../text/lineLayout';
+import type { KeptCheck } from '../check/artifactChecker';
+import { isTerminated, layoutOf, lineCount, lineLength, lineText } from '../text/lineLayout';
 import { LineIndex } from '../text/lineIndex';
-import { nameRecord, type RecordCategory } from './recordNames';
+import { nameRecord, withReading, type RecordCategory } from './recordNames';
 
 /**
  * Kept flat, without range objects: a 100,000-line trajectory has 100,000 entries, and the server keeps
@@ -30,37 +31,49 @@ export interface OutlineEntry {
 export type ReadingOfLine = (line: number) => string | undefined;
 
 export function outlineOf(text: string, kind: ArtifactKind, readingOf?: ReadingOfLine): OutlineEntry[] {
-  return artifactKindInfo(kind).format === 'jsonl' ? outlineOfJsonl(text, kind, readingOf) : outlineOfJson(text, kind);
-}
-
-function outlineOfJsonl(text: string, kind: ArtifactKind, readingOf: ReadingOfLine | undefined): OutlineEntry[] {
+  if (artifactKindInfo(kind).format === 'json') return outlineOfJson(text, kind);
+  const layout = layoutOf(text);
   const entries: OutlineEntry[] = [];
-  // One pass over the text without a line object per line: this runs on 100,000-line files.
-  let start = byteOrderMarkLength(text);
-  for (let number = 0; start <= text.length; number++) {
-    const newline = text.indexOf('\n', start);
-    const end = newline === -1 ? text.length : newline;
-    const lineText = text.charCodeAt(end - 1) === 13 && end > start ? text.slice(start, end - 1) : text.slice(start, end);
-    start = end + 1;
-    if (newline === -1 && lineText === '') break;
-    if (!/\S/.test(lineText)) continue;
-    const length = lineText.length;
-    let record: unknown;
-    try {
-      record = JSON.parse(lineText);
-    } catch {
-      const what = newline !== -1 ? 'not valid JSON' : 'not valid JSON yet (still being written?)';
-      entries.push({ name: `line ${number + 1} · ${what}`, category: 'malformed', line: number, length });
-      continue;
-    }
-    if (!isJsonObject(record)) {
-      entries.push({ name: `line ${number + 1} · ${describeValue(record)}, not an object`, category: 'malformed', line: number, length });
-      continue;
-    }
-    const named = nameRecord(kind, record, readingOf?.(number));
-    entries.push({ name: named.name, category: named.category, line: number, length });
+  for (let line = 0; line < lineCount(layout); line++) {
+    const entry = entryOf(lineText(layout, line), line, isTerminated(layout, line), kind, readingOf?.(line));
+    if (entry) entries.push(entry);
   }
   return entries;
+}
+
+/**
+ * The outline of a JSONL document the language server has checked, from the names its check gave each
+ * record while parsing it: no line is parsed again, except a broken one, to say what is wrong with it.
+ */
+export function outlineOfCheckedLines(checked: KeptCheck, kind: ArtifactKind, readingOf?: ReadingOfLine): OutlineEntry[] {
+  const { layout, lines } = checked;
+  const entries: OutlineEntry[] = [];
+  for (let line = 0; line < lineCount(layout); line++) {
+    const outcome = lines.outcomes[line];
+    if (!outcome?.record) continue;
+    const reading = readingOf?.(line);
+    const entry = outcome.name
+      ? { name: withReading(outcome.name.name, reading), category: outcome.name.category, line, length: lineLength(layout, line) }
+      : entryOf(lineText(layout, line), line, isTerminated(layout, line), kind, reading);
+    if (entry) entries.push(entry);
+  }
+  return entries;
+}
+
+/** The entry of one line; none for a blank line. */
+function entryOf(text: string, line: number, terminated: boolean, kind: ArtifactKind, reading: string | undefined): OutlineEntry | undefined {
+  if (!/\S/.test(text)) return undefined;
+  const length = text.length;
+  let record: unknown;
+  try {
+    record = JSON.parse(text);
+  } catch {
+    const what = terminated ? 'not valid JSON' : 'not valid JSON yet (still being written?)';
+    return { name: `line ${line + 1} · ${what}`, category: 'malformed', line, length };
+  }
+  if (!isJsonObject(record)) return { name: `line ${line + 1} · ${describeValue(record)}, not an object`, category: 'malformed', line, length };
+  const named = nameRecord(kind, record, reading);
+  return { name: named.name, category: named.category, line, length };
 }
 
 /** The keys of each JSON artifact that bear on the verdict; other keys are left to the JSON outline. */

@@ -36,7 +36,12 @@ const maxQuoted = 48;
  */
 export function nameRecord(kind: ArtifactKind, record: JsonObject, reading?: string): RecordName {
   const named = baseName(kind, record);
-  return reading ? { ...named, name: `${named.name} · ${reading}` } : named;
+  return reading ? { ...named, name: withReading(named.name, reading) } : named;
+}
+
+/** A record's name with what the rules read in it as its last part. */
+export function withReading(name: string, reading: string | undefined): string {
+  return reading ? `${name} · ${reading}` : name;
 }
 
 function baseName(kind: ArtifactKind, record: JsonObject): RecordName {

@@ -46,6 +46,13 @@ export function lineText(layout: LineLayout, index: number): string {
   return end > start && layout.text.charCodeAt(end - 1) === 13 ? layout.text.slice(start, end - 1) : layout.text.slice(start, end);
 }
 
+/** The length of line `index` without its line ending, without slicing it out. */
+export function lineLength(layout: LineLayout, index: number): number {
+  const start = layout.starts[index]!;
+  const end = Math.min(layout.starts[index + 1]! - 1, layout.text.length);
+  return end > start && layout.text.charCodeAt(end - 1) === 13 ? end - 1 - start : end - start;
+}
+
 /** False only for a last line that has no newline after it. */
 export function isTerminated(layout: LineLayout, index: number): boolean {
   return layout.starts[index + 1]! <= layout.text.length;

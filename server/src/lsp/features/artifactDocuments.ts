@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { CancellationToken, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { KeptCheck } from '../../engine/check/artifactChecker';
 import type { SourceFile } from '../../engine/inspect/ids';
 import type { DocumentValidator } from '../documentValidator';
 import type { EvaluatedRollout } from '../rolloutEvaluator';
@@ -39,6 +40,11 @@ export class ArtifactDocuments {
     const artifact = await this.validator.artifactOf(document, () => token.isCancellationRequested);
     if (!artifact?.kind || token.isCancellationRequested) return undefined;
     return { document, path: pathOfUri(uri), kind: artifact.kind, ...(artifact.rollout ? { rollout: artifact.rollout } : {}) };
+  }
+
+  /** The lines the check of this version of the document kept, with each record's name. */
+  checkedLinesOf(document: TextDocument, kind: ArtifactKind): KeptCheck | undefined {
+    return this.validator.checkedLinesOf(document, kind);
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 import { FoldingRangeKind, SymbolKind, type Connection, type DocumentSymbol, type FoldingRange } from 'vscode-languageserver/node';
 import { actionReadingLabels } from '../../engine/inspect/actionReadings';
-import { outlineOf, type OutlineEntry } from '../../engine/inspect/outline';
+import { outlineOf, outlineOfCheckedLines, type OutlineEntry } from '../../engine/inspect/outline';
 import type { ArtifactDocument, ArtifactDocuments } from './artifactDocuments';
 
 const symbolKinds: Record<OutlineEntry['category'], SymbolKind> = {
@@ -54,7 +54,10 @@ export class OutlineProvider {
     const kept = this.kept.get(document.uri);
     if (kept?.key === key) return kept.entries;
     const labels = kind === 'action-records' && rollout ? actionReadingLabels(rollout.evaluation.timeline) : undefined;
-    const entries = outlineOf(document.getText(), kind, labels ? (line) => labels.get(line) : undefined);
+    const readingOf = labels ? (line: number) => labels.get(line) : undefined;
+    // The check of this very version named its records already; a JSON artifact has no checked lines.
+    const checked = this.artifacts.checkedLinesOf(document, kind);
+    const entries = checked ? outlineOfCheckedLines(checked, kind, readingOf) : outlineOf(document.getText(), kind, readingOf);
     this.kept.set(document.uri, { key, entries });
     return entries;
   }
