@@ -14,6 +14,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { errorDetail } from '../../shared/src/errors';
+import { isInside } from '../../shared/src/paths';
 import { validationReportNotification, type InitializationOptions } from '../../shared/src/protocol';
 import { rolloutRootOf } from './engine/bundle/discover';
 import type { RolloutBundle } from './engine/bundle/rollout';
@@ -43,7 +44,7 @@ const documents = new TextDocuments(TextDocument);
 const checker = new ArtifactChecker();
 // Rollouts with a document open are kept; of the others (listed by the Rollouts view, drawn as a
 // timeline), only the most recently used.
-const evaluator = new RolloutEvaluator(checker, (root) => openDocumentsIn(root).length > 0);
+const evaluator = new RolloutEvaluator(checker, hasOpenDocumentIn);
 let delivery: DiagnosticsDelivery | undefined;
 let features: LanguageFeatures | undefined;
 
@@ -51,6 +52,11 @@ let features: LanguageFeatures | undefined;
 const readme = ['README.md', 'readme.md'].map((name) => join(__dirname, '..', name)).find((path) => existsSync(path));
 
 /** Open documents whose file lies in a rollout folder; reads the folders of every open document. */
+/** Whether a document below `root` is open; reads no folder, so it is cheap to ask often. */
+function hasOpenDocumentIn(root: string): boolean {
+  return documents.all().some((document) => isFileUri(document.uri) && isInside(pathOfUri(document.uri), root));
+}
+
 function openDocumentsIn(root: string): string[] {
   return documents
     .all()
@@ -81,7 +87,10 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     openDocument: (path) => documents.all().find((document) => isFileUri(document.uri) && pathOfUri(document.uri) === path),
     onValidated: (report) => void connection.sendNotification(validationReportNotification, report),
     onRolloutChanged: (rollout, by) => {
-      delivery?.revalidate(openDocumentsOf(rollout).filter((uri) => uri !== by));
+      // A rollout listed by the view or drawn as a timeline, with no document open, changes no editor.
+      const open = openDocumentsOf(rollout);
+      if (open.length === 0) return;
+      delivery?.revalidate(open.filter((uri) => uri !== by));
       features?.rolloutChanged();
     },
   });
@@ -108,7 +117,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     // Only rollouts with an open document have diagnostics to change; the Rollouts view watches for itself.
     const touched = documents.all().length > 0 && params.changes.some((change) => {
       const root = rolloutRootOf(pathOfUri(change.uri));
-      return root !== undefined && openDocumentsIn(root).length > 0;
+      return root !== undefined && hasOpenDocumentIn(root);
     });
     if (!touched) return;
     delivery?.refresh();

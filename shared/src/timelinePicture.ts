@@ -1,8 +1,10 @@
 /**
  * The timeline of one rollout as the webview draws it: lanes of elements placed on one axis (time in
  * milliseconds from the rollout's start when the bundle gives times, else line order), each pointing at
- * the line it was read from. A huge rollout comes as a summary: routine elements are counted in bins,
- * and every rare element is kept; asking again with a narrower range gives that range in detail.
+ * the line it was read from. A huge rollout comes as a summary: the landmarks (timeout, kills,
+ * observations, the verifier's start, setup and grading, the reward) are always drawn, unresolved calls
+ * and elements with findings up to the element bound, and the rest counted in bins; asking again with
+ * a narrower range gives that range in detail.
  */
 import { RequestType } from 'vscode-languageserver-protocol';
 
@@ -65,9 +67,6 @@ export interface TimelineBin {
   readonly end: number;
   /** Elements by status. */
   readonly counts: Readonly<Partial<Record<TimelineStatus, number>>>;
-  /** The first element of the bin, to jump to. */
-  readonly file: string;
-  readonly line: number;
 }
 
 export interface TimelinePicture {

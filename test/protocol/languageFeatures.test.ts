@@ -325,13 +325,25 @@ describe('authoring with the server', () => {
     const after = await applyAndRecheck(root, end, 'trajectory/acp_trajectory.jsonl');
     assert.deepEqual(after.filter((diagnostic) => diagnostic.code === 'tool-pending'), []);
 
-    const unproven = copyOfFixture('masked-quiescence-probe', 'no-lifecycle-fix');
-    const unprovenPath = join(unproven, 'trajectory/acp_trajectory.jsonl');
-    const none = await request<object, CodeAction[] | null>(CodeActionRequest.type, {
-      textDocument: { uri: uriOf(unprovenPath) },
-      range: { start: { line: 0, character: 0 }, end: { line: 9, character: 0 } },
-      context: { diagnostics: [{ range: { start: { line: 2, character: 0 }, end: { line: 2, character: 1 } }, message: 'claimed', source: 'rollout-evidence', code: 'tool-terminalizable' }] },
-    });
-    assert.ok(!(none ?? []).some((action) => action.title.startsWith('Mark')), 'no lifecycle row without proven quiescence');
+  });
+
+  it('offers no lifecycle row where quiescence is not proven, even when asked with a tool-terminalizable diagnostic', async () => {
+    // The same pending call; in one copy the hardening is proven, in the other its observation is masked.
+    const proven = copyOfFixture('tool-pending-after-timeout', 'lifecycle-proven');
+    const unproven = copyOfFixture('tool-pending-after-timeout', 'lifecycle-unproven');
+    cpSync(join(repoRoot, 'test/fixtures/bundles/masked-quiescence-probe/benchguard/action_records.jsonl'), join(unproven, 'benchguard/action_records.jsonl'));
+    const askWithClaim = async (root: string): Promise<CodeAction[]> => {
+      const path = join(root, 'trajectory/acp_trajectory.jsonl');
+      const text = readFileSync(path, 'utf8');
+      await client.open(uriOf(path), text);
+      const pendingLine = text.split('\n').findIndex((line) => line.includes('"in_progress"'));
+      const claimed = { range: { start: { line: pendingLine, character: 0 }, end: { line: pendingLine, character: 1 } }, message: 'claimed', source: 'rollout-evidence', code: 'tool-terminalizable' };
+      return (await request<object, CodeAction[] | null>(CodeActionRequest.type, { textDocument: { uri: uriOf(path) }, range: claimed.range, context: { diagnostics: [claimed] } })) ?? [];
+    };
+    const offered = await askWithClaim(proven);
+    assert.ok(offered.some((action) => action.title.startsWith('Mark "call_02"')), `offered where quiescence is proven: ${JSON.stringify(offered.map((action) => action.title))}`);
+    assert.ok(!(await askWithClaim(unproven)).some((action) => action.title.startsWith('Mark')), 'no lifecycle row without proven quiescence');
+    const unprovenDiagnostics = (await client.pullFull(uriOf(join(unproven, 'trajectory/acp_trajectory.jsonl')))).items.map((diagnostic) => String(diagnostic.code));
+    assert.ok(unprovenDiagnostics.includes('tool-pending') && !unprovenDiagnostics.includes('tool-terminalizable'), `the rules agree: ${unprovenDiagnostics.join()}`);
   });
 });

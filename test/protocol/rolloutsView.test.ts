@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { CancellationTokenSource, LSPErrorCodes, ResponseError } from 'vscode-languageserver-protocol/node';
+import { CancellationTokenSource, ErrorCodes, LSPErrorCodes, ResponseError } from 'vscode-languageserver-protocol/node';
 import { editorSyncLimitBytes, rolloutsRequest, type ProblemCounts, type RolloutsParams, type RolloutsResult, type RolloutSummary } from '../../shared/src/rollouts';
 import { LspTestClient } from '../support/lspClient';
 import { builtCli, examplesDir, repoRoot, temporaryFolder } from '../support/repo';
@@ -100,6 +100,18 @@ describe('the Rollouts view request', () => {
     assert.equal(result.ioErrors.length, 1);
     assert.match(result.ioErrors[0]!, /no-such-folder/);
     assert.equal(allRollouts(result).length, checkedByCli([examplesDir]).length);
+  });
+
+  it('answers malformed params from another editor with a clear error, and lists again afterwards', async () => {
+    for (const [params, expected] of [
+      [{ maxRollouts: 10 }, /"folders" must be an array/],
+      [{ folders: [examplesDir, 3], maxRollouts: 10 }, /"folders" must be an array/],
+      [{ folders: [examplesDir] }, /"maxRollouts" must be a whole number/],
+      [{ folders: [examplesDir], maxRollouts: -1 }, /"maxRollouts" must be a whole number/],
+    ] as const) {
+      await assert.rejects(client.connection.sendRequest(rolloutsRequest.method, params), (error: { code?: number; message?: string }) => error.code === ErrorCodes.InvalidParams && expected.test(error.message ?? ''));
+    }
+    assert.equal(allRollouts(await request({ folders: [examplesDir], maxRollouts: 1000 })).length, checkedByCli([examplesDir]).length);
   });
 
   it('follows a rollout that is still being written', async () => {

@@ -28,7 +28,11 @@ export interface QuickFix {
 /** A file's text, when it can be read. */
 export type TextOf = (path: string) => string | undefined;
 
-const quiescenceCodes: ReadonlySet<DiagnosticCode> = new Set(['quiescence-unproven', 'quiescence-stale', 'masked-exit-status', 'verifier-before-quiescence']);
+/** What a recorded observation after the last kill answers; a masked exit status stays on its exec. */
+const quiescenceCodes: ReadonlySet<DiagnosticCode> = new Set(['quiescence-unproven', 'quiescence-stale', 'verifier-before-quiescence']);
+
+/** A uid for a fixture whose sandbox user has none on record: said so in the fix's title. */
+const placeholderUid = 1000;
 const pendingCodes: ReadonlySet<DiagnosticCode> = new Set(['timeout-pending-mismatch']);
 const terminalizableCodes: ReadonlySet<DiagnosticCode> = new Set(['tool-terminalizable']);
 
@@ -84,9 +88,12 @@ function insertObservation(bundle: RolloutBundle, evaluation: RolloutEvaluation,
   const config = bundle.facts('config', 'config')?.value;
   const sandboxUser = config ? sandboxUserInConfig(config) : undefined;
   const user = sandboxUser?.kind === 'user' ? sandboxUser.user : { name: 'agent' };
-  const uid = user.uid ?? knownUid(steps, user.name);
+  const knownUidOfUser = user.uid ?? knownUid(steps, user.name);
+  const uid = knownUidOfUser ?? placeholderUid;
   const kill = lastKill.action.record;
-  const time = typeof kill.finishedAt === 'string' ? kill.finishedAt : typeof kill.startedAt === 'string' ? kill.startedAt : undefined;
+  // The kill's own time, else the latest time on a record before it: the observation follows the kill.
+  const time = [lastKill, ...steps.slice(0, steps.indexOf(lastKill)).reverse()].map((step) => timeOf(step.action.record)).find((found) => found !== undefined);
+  if (!time) return undefined;
   const record = {
     event_type: 'SandboxUserQuiescence',
     action_id: uniqueActionId(steps, typeof kill.actionId === 'string' ? `${kill.actionId}-observed` : `observation-${lastKill.action.ref.line + 2}`),
@@ -100,7 +107,9 @@ function insertObservation(bundle: RolloutBundle, evaluation: RolloutEvaluation,
     survivors: [],
     setuid_processes: [],
     return_code: 0,
-    ...(time ? { observed_at: time, started_at: time, finished_at: time } : { observed_at: new Date(0).toISOString() }),
+    observed_at: time,
+    started_at: time,
+    finished_at: time,
     final: true,
   };
   const line = lastKill.action.ref.line;
@@ -108,7 +117,7 @@ function insertObservation(bundle: RolloutBundle, evaluation: RolloutEvaluation,
   const terminated = hasLineAfter(text, line);
   const edit = terminated ? insertAt(line + 1, 0, `${JSON.stringify(record)}\n`) : insertAt(line, lineText.length, `\n${JSON.stringify(record)}`);
   return {
-    title: `Insert a quiescent SandboxUserQuiescence observation of "${user.name}" (uid ${uid ?? 'null'}) after the kill attempt on line ${line + 1}`,
+    title: `Insert a quiescent SandboxUserQuiescence observation of "${user.name}" (${knownUidOfUser === undefined ? `uid ${uid}, a placeholder: set the sandbox user's uid` : `uid ${uid}`}) after the kill attempt on line ${line + 1}`,
     answers: quiescenceCodes,
     file,
     edits: [edit],
@@ -132,12 +141,16 @@ function endByFramework(bundle: RolloutBundle, evaluation: RolloutEvaluation, fi
   };
 }
 
-function knownUid(steps: readonly Step[], name: string): number | null {
+function knownUid(steps: readonly Step[], name: string): number | undefined {
   for (const step of steps) {
     const observation = step.action.record.quiescence;
     if (observation && observation.sandboxUser === name && typeof observation.uid === 'number') return observation.uid;
   }
-  return null;
+  return undefined;
+}
+
+function timeOf(record: Step['action']['record']): string | undefined {
+  return typeof record.finishedAt === 'string' ? record.finishedAt : typeof record.startedAt === 'string' ? record.startedAt : undefined;
 }
 
 function uniqueActionId(steps: readonly Step[], wanted: string): string {

@@ -113,6 +113,12 @@ export class DocumentValidator {
     return diagnostics;
   }
 
+  /** The key of the rollout's current state, as evaluateRollout would give it, without evaluating it. */
+  async rolloutKey(root: string): Promise<string> {
+    const settings = await this.settings.get(pathToFileURL(root).href);
+    return this.evaluator.keyOf(root, settings, this.classifierFor(settings), this.settingsGeneration, this.hooks.openDocument);
+  }
+
   /**
    * What a document is to the features beyond diagnostics: its artifact kind (undefined when it is none)
    * and, when it lies in a rollout, the rollout evaluated as for its diagnostics. Resolves to undefined

@@ -70,13 +70,7 @@ export class RolloutEvaluator {
     openDocument: (path: string) => TextDocument | undefined,
     isCancelled: () => boolean,
   ): Promise<EvaluatedRollout | undefined> {
-    const sources = rolloutFiles(root, classifier).map((file): FileSource => {
-      const document = openDocument(file.path);
-      return document ? { ...file, document } : { ...file, diskStamp: diskStamp(file.path) };
-    });
-    const stamps = sources.map((file) => `${file.path}@${'document' in file ? file.document.version : `disk:${file.diskStamp}`}`);
-    const reward = readVerifierReward(root);
-    const key = [settingsGeneration, settings.maxNumberOfProblems, settings.allowOracleWithoutLlm, settings.allowNativeSubscriptionWithoutLlm, ...stamps, reward.text?.text ?? '', reward.json?.text ?? ''].join('\n');
+    const { key, sources, reward } = this.stateOf(root, settings, classifier, settingsGeneration, openDocument);
     const cached = this.rollouts.get(root);
     if (cached?.key === key) {
       this.markUsed(root, cached);
@@ -98,6 +92,25 @@ export class RolloutEvaluator {
     this.markUsed(root, evaluated);
     this.evictUnused();
     return evaluated;
+  }
+
+  /**
+   * What identifies the rollout's current state (every file's version or size and time, the verifier's
+   * reward, the settings), without evaluating it: equal keys, equal evaluations.
+   */
+  keyOf(root: string, settings: RolloutEvidenceSettings, classifier: ArtifactClassifier, settingsGeneration: number, openDocument: (path: string) => TextDocument | undefined): string {
+    return this.stateOf(root, settings, classifier, settingsGeneration, openDocument).key;
+  }
+
+  private stateOf(root: string, settings: RolloutEvidenceSettings, classifier: ArtifactClassifier, settingsGeneration: number, openDocument: (path: string) => TextDocument | undefined) {
+    const sources = rolloutFiles(root, classifier).map((file): FileSource => {
+      const document = openDocument(file.path);
+      return document ? { ...file, document } : { ...file, diskStamp: diskStamp(file.path) };
+    });
+    const stamps = sources.map((file) => `${file.path}@${'document' in file ? file.document.version : `disk:${file.diskStamp}`}`);
+    const reward = readVerifierReward(root);
+    const key = [settingsGeneration, settings.maxNumberOfProblems, settings.allowOracleWithoutLlm, settings.allowNativeSubscriptionWithoutLlm, ...stamps, reward.text?.text ?? '', reward.json?.text ?? ''].join('\n');
+    return { key, sources, reward };
   }
 
   /** The map's order is the order of use: a rollout used again moves to the end. */

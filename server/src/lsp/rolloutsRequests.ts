@@ -7,7 +7,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Connection, TextDocuments } from 'vscode-languageserver/node';
+import { ErrorCodes, ResponseError, type Connection, type TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   editorSyncLimitBytes,
@@ -25,15 +25,20 @@ import type { Severity } from '../engine/findings';
 import type { DocumentValidator } from './documentValidator';
 import type { EvaluatedRollout } from './rolloutEvaluator';
 import { cancelledError, runSafeAsync } from './runner';
+import { isFileUri, pathOfUri } from './uris';
 
-const failedListing: RolloutsResult = { jobs: [], found: 0, ioErrors: ['The rollouts could not be listed: the output of Rollout Evidence says why.'] };
+/** An error, not an empty listing: the view then says that listing failed rather than that there is nothing. */
+const failedListing = new ResponseError<void>(ErrorCodes.InternalError, 'The rollouts could not be listed: the output of Rollout Evidence says why.');
 
 export function registerRolloutsRequests(connection: Connection, documents: TextDocuments<TextDocument>, validator: DocumentValidator): void {
   const largeFiles = new LargeFileDiagnostics(connection, documents, validator);
+  const summaries = new SummaryCache();
   connection.onRequest(rolloutsRequest, (params, token) =>
     runSafeAsync(
       async () => {
-        const result = await listRollouts(params, validator, largeFiles, () => token.isCancellationRequested);
+        const problem = paramsProblem(params);
+        if (problem) return new ResponseError<void>(ErrorCodes.InvalidParams, problem);
+        const result = await listRollouts(params, validator, largeFiles, summaries, () => token.isCancellationRequested);
         return result ?? cancelledError<void>();
       },
       failedListing,
@@ -44,8 +49,17 @@ export function registerRolloutsRequests(connection: Connection, documents: Text
   );
 }
 
+/** Other editors call this request too: what is wrong with their params, if anything. */
+function paramsProblem(params: unknown): string | undefined {
+  if (typeof params !== 'object' || params === null) return 'The rollouts request takes { folders, maxRollouts }.';
+  const { folders, maxRollouts } = params as Partial<Record<keyof RolloutsParams, unknown>>;
+  if (!Array.isArray(folders) || !folders.every((folder) => typeof folder === 'string')) return '"folders" must be an array of folder paths.';
+  if (typeof maxRollouts !== 'number' || !Number.isInteger(maxRollouts) || maxRollouts < 0) return '"maxRollouts" must be a whole number, 0 or more.';
+  return undefined;
+}
+
 /** Resolves to undefined when cancelled. */
-async function listRollouts(params: RolloutsParams, validator: DocumentValidator, largeFiles: LargeFileDiagnostics, isCancelled: () => boolean): Promise<RolloutsResult | undefined> {
+async function listRollouts(params: RolloutsParams, validator: DocumentValidator, largeFiles: LargeFileDiagnostics, summaries: SummaryCache, isCancelled: () => boolean): Promise<RolloutsResult | undefined> {
   const found = await findRollouts(params.folders, isCancelled);
   if (!found) return undefined;
   const { roots, ioErrors } = found;
@@ -56,16 +70,23 @@ async function listRollouts(params: RolloutsParams, validator: DocumentValidator
   const jobs = new Map<string, RolloutSummary[]>();
   for (const root of listed) {
     if (isCancelled()) return undefined;
-    const rollout = await validator.evaluateRollout(root, isCancelled);
-    if (!rollout) return undefined;
-    const summary = summarize(rollout);
-    await largeFiles.publish(rollout, summary.files);
+    // Unchanged since the last listing: its summary stands, and its large files' diagnostics are out.
+    const key = await validator.rolloutKey(root);
+    let summary = summaries.get(root, key);
+    if (!summary) {
+      const rollout = await validator.evaluateRollout(root, isCancelled);
+      if (!rollout) return undefined;
+      summary = summarize(rollout);
+      summaries.set(root, rollout.key, summary);
+      await largeFiles.publish(rollout, summary.files);
+    }
     const job = dirname(root);
     const rollouts = jobs.get(job);
     if (rollouts) rollouts.push(summary);
     else jobs.set(job, [summary]);
   }
   largeFiles.keepOnly(new Set(listed));
+  summaries.keepOnly(new Set(listed));
   const jobSummaries: JobSummary[] = [...jobs.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([folder, rollouts]) => ({ folder, rollouts: rollouts.sort((a, b) => a.root.localeCompare(b.root)) }));
@@ -76,6 +97,28 @@ async function listRollouts(params: RolloutsParams, validator: DocumentValidator
     ...(left > 0 ? { notice: `Listing ${listed.length} of ${roots.length} rollouts, those of the latest jobs by folder name; ${left} more were found but not evaluated. Open a narrower folder to see them.` } : {}),
     ioErrors,
   };
+}
+
+/**
+ * The summary of each listed rollout, by the key of the state it summarises: the server keeps the
+ * evaluations of only a few rollouts without an open document, and a listing of hundreds would
+ * otherwise evaluate every one of them again on each refresh.
+ */
+class SummaryCache {
+  private readonly entries = new Map<string, { readonly key: string; readonly summary: RolloutSummary }>();
+
+  get(root: string, key: string): RolloutSummary | undefined {
+    const entry = this.entries.get(root);
+    return entry?.key === key ? entry.summary : undefined;
+  }
+
+  set(root: string, key: string, summary: RolloutSummary): void {
+    this.entries.set(root, { key, summary });
+  }
+
+  keepOnly(roots: ReadonlySet<string>): void {
+    for (const root of this.entries.keys()) if (!roots.has(root)) this.entries.delete(root);
+  }
 }
 
 /**
@@ -170,7 +213,10 @@ function statOf(path: string): { size: number; mtimeMs: number } | undefined {
  * only when its rollout changed, so a view refreshing on diagnostic changes does not feed itself.
  */
 class LargeFileDiagnostics {
-  /** Per rollout: the files whose diagnostics were pushed, with the rollout key they were pushed for. */
+  /**
+   * Per rollout: the files (by path: an editor may spell a file's URI otherwise than the server) whose
+   * diagnostics were pushed, with the rollout key they were pushed for.
+   */
   private readonly pushed = new Map<string, Map<string, string>>();
 
   constructor(
@@ -180,7 +226,9 @@ class LargeFileDiagnostics {
   ) {
     // An editor that can open the file after all pulls its diagnostics itself: the pushed ones would double them.
     documents.onDidOpen((event) => {
-      for (const files of this.pushed.values()) if (files.delete(event.document.uri)) this.clear(event.document.uri);
+      if (!isFileUri(event.document.uri)) return;
+      const path = pathOfUri(event.document.uri);
+      for (const files of this.pushed.values()) if (files.delete(path)) this.clear(path);
     });
   }
 
@@ -188,15 +236,13 @@ class LargeFileDiagnostics {
     const previous = this.pushed.get(rollout.bundle.root) ?? new Map<string, string>();
     const current = new Map<string, string>();
     for (const file of files) {
-      if (!file.tooLargeForEditor || file.ioError !== undefined) continue;
-      const uri = pathToFileURL(file.path).href;
-      if (this.documents.get(uri)) continue;
-      current.set(uri, rollout.key);
-      if (previous.get(uri) === rollout.key) continue;
-      await this.connection.sendDiagnostics({ uri, diagnostics: await this.validator.diagnosticsOnDisk(rollout, file.path) });
+      if (!file.tooLargeForEditor || file.ioError !== undefined || this.isOpen(file.path)) continue;
+      current.set(file.path, rollout.key);
+      if (previous.get(file.path) === rollout.key) continue;
+      await this.connection.sendDiagnostics({ uri: pathToFileURL(file.path).href, diagnostics: await this.validator.diagnosticsOnDisk(rollout, file.path) });
     }
     // A file that shrank below the limit, was removed or was opened: its pushed diagnostics go.
-    for (const uri of previous.keys()) if (!current.has(uri)) this.clear(uri);
+    for (const path of previous.keys()) if (!current.has(path)) this.clear(path);
     if (current.size > 0) this.pushed.set(rollout.bundle.root, current);
     else this.pushed.delete(rollout.bundle.root);
   }
@@ -209,11 +255,15 @@ class LargeFileDiagnostics {
     for (const [root, files] of this.pushed) {
       if (listed.has(root)) continue;
       this.pushed.delete(root);
-      for (const uri of files.keys()) if (!this.documents.get(uri)) this.clear(uri);
+      for (const path of files.keys()) if (!this.isOpen(path)) this.clear(path);
     }
   }
 
-  private clear(uri: string): void {
-    void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+  private isOpen(path: string): boolean {
+    return this.documents.all().some((document) => isFileUri(document.uri) && pathOfUri(document.uri) === path);
+  }
+
+  private clear(path: string): void {
+    void this.connection.sendDiagnostics({ uri: pathToFileURL(path).href, diagnostics: [] });
   }
 }

@@ -15,7 +15,7 @@ export function cancelledError<T>(): ResponseError<T> {
 
 export function runSafeAsync<T, E>(
   work: () => Promise<T | ResponseError<E>>,
-  fallback: T,
+  fallback: T | ResponseError<E>,
   description: string,
   token: CancellationToken,
   logger: Logger,

@@ -97,11 +97,6 @@ export class SchemaGuide {
     return shapes;
   }
 
-  /** The property that tells record kinds apart, when the schema has one. */
-  discriminator(): string | undefined {
-    return this.shapes()[0]?.discriminator;
-  }
-
   private schemasAt(record: unknown, path: JsonPath): JsonObject[] {
     let schemas = this.expand(this.root, record);
     let value = record;

@@ -43,20 +43,19 @@ export function summarise(candidates: readonly Candidate[], range: TimelineRange
 function binsOf(elements: readonly Candidate[], range: TimelineRange, binsPerLane: number): TimelineBin[] {
   const width = (range.to - range.from) / binsPerLane;
   const lanes: TimelineLaneId[] = [];
-  const bins = new Map<number, { lane: TimelineLaneId; index: number; counts: Partial<Record<TimelineStatus, number>>; file: string; line: number; first: number }>();
+  const bins = new Map<number, { lane: TimelineLaneId; index: number; counts: Partial<Record<TimelineStatus, number>> }>();
   for (const element of elements) {
     const index = width > 0 ? Math.min(binsPerLane - 1, Math.max(0, Math.floor((element.start - range.from) / width))) : 0;
     let lane = lanes.indexOf(element.lane);
     if (lane < 0) lane = lanes.push(element.lane) - 1;
     const key = lane * binsPerLane + index;
     let bin = bins.get(key);
-    if (!bin) bins.set(key, (bin = { lane: element.lane, index, counts: {}, file: element.file, line: element.line, first: element.start }));
+    if (!bin) bins.set(key, (bin = { lane: element.lane, index, counts: {} }));
     bin.counts[element.status] = (bin.counts[element.status] ?? 0) + 1;
-    if (element.start < bin.first) Object.assign(bin, { first: element.start, file: element.file, line: element.line });
   }
   return [...bins.values()]
     .sort((a, b) => a.lane.localeCompare(b.lane) || a.index - b.index)
-    .map((bin) => ({ lane: bin.lane, start: range.from + bin.index * width, end: range.from + (bin.index + 1) * width, counts: bin.counts, file: bin.file, line: bin.line }));
+    .map((bin) => ({ lane: bin.lane, start: range.from + bin.index * width, end: range.from + (bin.index + 1) * width, counts: bin.counts }));
 }
 
 function drawn(candidate: Candidate): TimelineElement {

@@ -14,6 +14,9 @@ import { registerInlayHints } from './inlayHints';
 import { registerNavigation } from './navigation';
 import { OutlineProvider } from './outline';
 
+/** How long refreshes of lenses and hints are gathered into one. */
+const refreshDelayMs = 200;
+
 export interface LanguageFeatures {
   readonly capabilities: ServerCapabilities;
   /** A rollout's evaluation changed: what the lenses and hints of its other documents say may have too. */
@@ -29,6 +32,7 @@ export function registerLanguageFeatures(connection: Connection, documents: Text
   registerInlayHints(connection, artifacts);
   registerAuthoring(connection, artifacts);
 
+  let refreshTimer: NodeJS.Timeout | undefined;
   const canRefreshLenses = client.workspace?.codeLens?.refreshSupport === true;
   const canRefreshHints = client.workspace?.inlayHint?.refreshSupport === true;
   return {
@@ -44,9 +48,14 @@ export function registerLanguageFeatures(connection: Connection, documents: Text
       completionProvider: { triggerCharacters: ['"', ':', '{', ','] },
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
     },
+    // Coalesced: editing one file re-evaluates its rollout once per keystroke, and each open file of it.
     rolloutChanged: () => {
-      if (canRefreshLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
-      if (canRefreshHints) void connection.languages.inlayHint.refresh().catch(() => undefined);
+      if (refreshTimer) return;
+      refreshTimer = setTimeout(() => {
+        refreshTimer = undefined;
+        if (canRefreshLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+        if (canRefreshHints) void connection.languages.inlayHint.refresh().catch(() => undefined);
+      }, refreshDelayMs);
     },
   };
 }

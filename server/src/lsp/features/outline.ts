@@ -50,7 +50,8 @@ export class OutlineProvider {
 
   outline(artifact: ArtifactDocument): OutlineEntry[] {
     const { document, kind, rollout } = artifact;
-    const key = `${document.version}\u0000${kind}\u0000${rollout?.key ?? ''}`;
+    // Only the action records' names carry what the rules read in them: other outlines need no rollout state.
+    const key = `${document.version}\u0000${kind}\u0000${kind === 'action-records' ? (rollout?.key ?? '') : ''}`;
     const kept = this.kept.get(document.uri);
     if (kept?.key === key) return kept.entries;
     const labels = kind === 'action-records' && rollout ? actionReadingLabels(rollout.evaluation.timeline) : undefined;
