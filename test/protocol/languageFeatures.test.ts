@@ -306,10 +306,13 @@ describe('authoring with the server', () => {
     const insert = actions.find((action) => action.title.startsWith('Insert a quiescent SandboxUserQuiescence observation'));
     assert.ok(insert, actions.map((action) => action.title).join('\n'));
     const lastKill = text.split('\n').findIndex((line) => line.includes('"pkill -9 -u agent"'));
-    assert.match(insert.title, new RegExp(`after the kill attempt on line ${lastKill + 1}$`));
+    // The fixture's config names the user but no uid: the title says the uid is a placeholder; the time is the kill's.
+    assert.match(insert.title, new RegExp(`after the kill attempt on line ${lastKill + 1} \\(placeholders to set: uid\\)$`));
     const after = await applyAndRecheck(root, insert, 'benchguard/action_records.jsonl');
     const fixed = applied(text, insert.edit!.changes![uriOf(path)]!).split('\n');
-    assert.equal((JSON.parse(fixed[lastKill + 1]!) as { event_type: string }).event_type, 'SandboxUserQuiescence');
+    const inserted = JSON.parse(fixed[lastKill + 1]!) as { event_type: string; observed_at: string };
+    assert.equal(inserted.event_type, 'SandboxUserQuiescence');
+    assert.equal(inserted.observed_at, (JSON.parse(text.split('\n')[lastKill]!) as { finished_at: string }).finished_at);
     assert.deepEqual(after.filter((diagnostic) => String(diagnostic.code).startsWith('quiescence')), []);
   });
 

@@ -31,8 +31,9 @@ export type TextOf = (path: string) => string | undefined;
 /** What a recorded observation after the last kill answers; a masked exit status stays on its exec. */
 const quiescenceCodes: ReadonlySet<DiagnosticCode> = new Set(['quiescence-unproven', 'quiescence-stale', 'verifier-before-quiescence']);
 
-/** A uid for a fixture whose sandbox user has none on record: said so in the fix's title. */
+/** For a fixture whose bundle has none on record: the fix's title names each placeholder it writes. */
 const placeholderUid = 1000;
+const placeholderTime = '2026-01-01T00:00:00Z';
 const pendingCodes: ReadonlySet<DiagnosticCode> = new Set(['timeout-pending-mismatch']);
 const terminalizableCodes: ReadonlySet<DiagnosticCode> = new Set(['tool-terminalizable']);
 
@@ -92,8 +93,10 @@ function insertObservation(bundle: RolloutBundle, evaluation: RolloutEvaluation,
   const uid = knownUidOfUser ?? placeholderUid;
   const kill = lastKill.action.record;
   // The kill's own time, else the latest time on a record before it: the observation follows the kill.
-  const time = [lastKill, ...steps.slice(0, steps.indexOf(lastKill)).reverse()].map((step) => timeOf(step.action.record)).find((found) => found !== undefined);
-  if (!time) return undefined;
+  const knownTime = [lastKill, ...steps.slice(0, steps.indexOf(lastKill)).reverse()].map((step) => timeOf(step.action.record)).find((found) => found !== undefined);
+  const resultValue = bundle.facts('result', 'result')?.value;
+  const time = knownTime ?? [resultValue?.['finished_at'], config?.['started_at']].find((found): found is string => typeof found === 'string') ?? placeholderTime;
+  const placeholders = [...(knownUidOfUser === undefined ? ['uid'] : []), ...(knownTime === undefined ? ['observed_at'] : [])];
   const record = {
     event_type: 'SandboxUserQuiescence',
     action_id: uniqueActionId(steps, typeof kill.actionId === 'string' ? `${kill.actionId}-observed` : `observation-${lastKill.action.ref.line + 2}`),
@@ -108,8 +111,7 @@ function insertObservation(bundle: RolloutBundle, evaluation: RolloutEvaluation,
     setuid_processes: [],
     return_code: 0,
     observed_at: time,
-    started_at: time,
-    finished_at: time,
+    ...(knownTime === undefined ? {} : { started_at: time, finished_at: time }),
     final: true,
   };
   const line = lastKill.action.ref.line;
@@ -117,7 +119,7 @@ function insertObservation(bundle: RolloutBundle, evaluation: RolloutEvaluation,
   const terminated = hasLineAfter(text, line);
   const edit = terminated ? insertAt(line + 1, 0, `${JSON.stringify(record)}\n`) : insertAt(line, lineText.length, `\n${JSON.stringify(record)}`);
   return {
-    title: `Insert a quiescent SandboxUserQuiescence observation of "${user.name}" (${knownUidOfUser === undefined ? `uid ${uid}, a placeholder: set the sandbox user's uid` : `uid ${uid}`}) after the kill attempt on line ${line + 1}`,
+    title: `Insert a quiescent SandboxUserQuiescence observation of "${user.name}" after the kill attempt on line ${line + 1}${placeholders.length > 0 ? ` (placeholders to set: ${placeholders.join(', ')})` : ''}`,
     answers: quiescenceCodes,
     file,
     edits: [edit],
