@@ -10,7 +10,7 @@
  * ROLLOUT_EVIDENCE_VSCODE=desktop|server overrides it.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { downloadAndUnzipVSCode, resolveCliArgsFromVSCodeExecutablePath, runTests } from '@vscode/test-electron';
 import { errorDetail, errorMessage } from '../../shared/src/errors';
@@ -114,6 +114,15 @@ function emptyHostExtension(folder: string): string {
 }
 
 /** The suites edit documents: each gets its own copy of the examples, never the repository's files. */
+/** A budget no validation of a whole rollout meets, so the language status must warn. */
+const uiTimeBudgetMs = 1;
+
+function withSettings(workspace: string, settings: Record<string, unknown>): string {
+  mkdirSync(join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
+  return workspace;
+}
+
 function copyOfExamples(scratch: string, name: string): string {
   const workspace = join(scratch, name);
   cpSync(examplesDir, workspace, { recursive: true });
@@ -177,11 +186,12 @@ async function uiCheck(editor: Editor, what: string, screenshotName: string, che
 }
 
 function problemsPanelCheck(editor: Editor, scratch: string): Promise<SuiteCounts> {
-  return uiCheck(editor, 'the Problems panel shows the diagnostic and the language status the verdict and validation time', 'problems-panel.png', (tools, screenshot) =>
+  return uiCheck(editor, 'the Problems panel shows the diagnostic, and the language status the verdict, the validation time and its budget warning', 'problems-panel.png', (tools, screenshot) =>
     checkProblemsPanel({
       tools,
       extensionPath: repoRoot,
-      workspace: copyOfExamples(scratch, 'workspace-ui'),
+      workspace: withSettings(copyOfExamples(scratch, 'workspace-ui'), { 'rolloutEvidence.timeBudget.validationMs': uiTimeBudgetMs }),
+      timeBudgetMs: uiTimeBudgetMs,
       file: 'jobs/2026-08-22__10-00-00/regex-log__bab1cbf6/trajectory/acp_trajectory.jsonl',
       expectedText: 'Trailing comma before',
       expectedStatus: 'Rollout: untrusted',

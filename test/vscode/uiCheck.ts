@@ -19,6 +19,8 @@ export async function checkProblemsPanel(options: {
   readonly expectedText: string;
   /** What the language status item says of the file's rollout, e.g. "Rollout: untrusted". */
   readonly expectedStatus: string;
+  /** The workspace's `rolloutEvidence.timeBudget.validationMs`, which the validation is expected to exceed. */
+  readonly timeBudgetMs: number;
   readonly screenshot: string;
   readonly log: (line: string) => void;
 }): Promise<void> {
@@ -49,6 +51,7 @@ export async function checkProblemsPanel(options: {
     await status.first().waitFor({ timeout: stepTimeoutMs });
     const statusText = await status.first().innerText();
     assert.match(statusText, /validated in \d+(\.\d)? m?s/, `the language status says how long the validation took: ${statusText}`);
+    assert.ok(statusText.includes(`over the ${options.timeBudgetMs} ms budget (rolloutEvidence.timeBudget.validationMs)`), `the language status warns past the time budget: ${statusText}`);
   } finally {
     mkdirSync(dirname(options.screenshot), { recursive: true });
     await page.screenshot({ path: options.screenshot }).catch((error: unknown) => options.log(`no screenshot: ${String(error)}`));
