@@ -74,7 +74,7 @@ export function toSymbol(entry: OutlineEntry): DocumentSymbol {
  * A JSONL record is one line, so what folds are groups of records: each prompt's turn (the prompt and
  * everything up to the next prompt), and runs of records of one kind (a hundred agent_message rows).
  */
-export function foldingRanges(entries: readonly OutlineEntry[]): FoldingRange[] {
+function foldingRanges(entries: readonly OutlineEntry[]): FoldingRange[] {
   const ranges: FoldingRange[] = [];
   const prompts = entries.filter((entry) => entry.category === 'prompt');
   const lastLine = entries[entries.length - 1]?.line ?? 0;
