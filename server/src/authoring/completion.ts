@@ -6,7 +6,7 @@
 import { getLocation, parse, type Node as SyntaxNode } from 'jsonc-parser';
 import type { ArtifactKind } from '../../../shared/src/artifactKinds';
 import type { PropertyGuide, SchemaGuide } from '../engine/inspect/schemaGuide';
-import { isJsonObject } from '../engine/parse/jsonKind';
+import { isJsonObject, valueAt } from '../engine/parse/jsonKind';
 
 export interface CompletionProposal {
   readonly label: string;
@@ -30,7 +30,8 @@ export function completeRecord(kind: ArtifactKind, guide: SchemaGuide, line: str
   if (location.isAtPropertyKey) {
     const parentPath = location.path.slice(0, -1);
     const typed = typeof location.path[location.path.length - 1] === 'string' ? location.path[location.path.length - 1] : undefined;
-    const present = new Set(Object.keys(objectAt(record, parentPath)));
+    const parent = valueAt(record, parentPath);
+    const present = new Set(isJsonObject(parent) ? Object.keys(parent) : []);
     if (typeof typed === 'string') present.delete(typed);
     return guide
       .properties(record, parentPath)
@@ -124,12 +125,6 @@ function openStringStart(text: string): number {
     else if (code === 34) start = start === -1 ? index : -1;
   }
   return start;
-}
-
-function objectAt(record: unknown, path: readonly (string | number)[]): Record<string, unknown> {
-  let value = record;
-  for (const segment of path) value = isJsonObject(value) ? value[String(segment)] : Array.isArray(value) ? value[Number(segment)] : undefined;
-  return isJsonObject(value) ? value : {};
 }
 
 function escapeSnippet(text: string): string {

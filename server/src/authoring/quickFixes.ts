@@ -11,6 +11,7 @@ import { arrayOrEmpty } from '../engine/parse/jsonKind';
 import { parseTreeSafely, propertyValueNode } from '../engine/parse/jsonTree';
 import type { RolloutEvaluation } from '../engine/rules/evaluate';
 import { sandboxUserInConfig, type Step } from '../engine/rules/timeline';
+import { isTerminated, layoutOf, lineCount, lineText } from '../engine/text/lineLayout';
 
 export interface TextEdit {
   readonly range: TextRange;
@@ -66,8 +67,9 @@ function addPendingIds(bundle: RolloutBundle, textOf: TextOf): QuickFix[] {
   const listed = new Set(arrayOrEmpty(timeout.pendingIds));
   const open = facts.toolCalls.filter((call) => (call.status === 'pending' || call.status === 'in_progress') && typeof call.id === 'string' && !listed.has(call.id));
   const ids = [...new Set(open.map((call) => call.id as string))];
-  const line = lineOf(text, timeout.ref.line);
-  const tree = parseTreeSafely(line);
+  const layout = layoutOf(text);
+  if (timeout.ref.line >= lineCount(layout)) return [];
+  const tree = parseTreeSafely(lineText(layout, timeout.ref.line));
   if (!tree || tree.type !== 'object') return [];
   const list = propertyValueNode(tree, 'pending_tool_call_ids');
   return ids.map((id) => {
@@ -115,9 +117,9 @@ function insertObservation(bundle: RolloutBundle, evaluation: RolloutEvaluation,
     final: true,
   };
   const line = lastKill.action.ref.line;
-  const lineText = lineOf(text, line);
-  const terminated = hasLineAfter(text, line);
-  const edit = terminated ? insertAt(line + 1, 0, `${JSON.stringify(record)}\n`) : insertAt(line, lineText.length, `\n${JSON.stringify(record)}`);
+  const layout = layoutOf(text);
+  if (line >= lineCount(layout)) return undefined;
+  const edit = isTerminated(layout, line) ? insertAt(line + 1, 0, `${JSON.stringify(record)}\n`) : insertAt(line, lineText(layout, line).length, `\n${JSON.stringify(record)}`);
   return {
     title: `Insert a quiescent SandboxUserQuiescence observation of "${user.name}" after the kill attempt on line ${line + 1}${placeholders.length > 0 ? ` (placeholders to set: ${placeholders.join(', ')})` : ''}`,
     answers: quiescenceCodes,
@@ -168,30 +170,10 @@ function insertAt(line: number, character: number, newText: string): TextEdit {
 
 /** A new last line, after the last line with content. */
 function appendLine(text: string, line: string): TextEdit {
-  const lines = text.split('\n');
-  let last = lines.length - 1;
-  while (last > 0 && lines[last]!.trim() === '') last--;
-  const lastText = lines[last]!.replace(/\r$/, '');
+  const layout = layoutOf(text);
+  let last = lineCount(layout) - 1;
+  while (last > 0 && lineText(layout, last).trim() === '') last--;
+  if (last < 0) return insertAt(0, 0, line);
+  const lastText = lineText(layout, last);
   return insertAt(last, lastText.length, `${lastText === '' && last === 0 ? '' : '\n'}${line}`);
-}
-
-function lineOf(text: string, line: number): string {
-  let start = 0;
-  for (let index = 0; index < line; index++) {
-    const newline = text.indexOf('\n', start);
-    if (newline === -1) return '';
-    start = newline + 1;
-  }
-  const end = text.indexOf('\n', start);
-  return text.slice(start, end === -1 ? text.length : end).replace(/\r$/, '');
-}
-
-function hasLineAfter(text: string, line: number): boolean {
-  let start = 0;
-  for (let index = 0; index <= line; index++) {
-    const newline = text.indexOf('\n', start);
-    if (newline === -1) return false;
-    start = newline + 1;
-  }
-  return true;
 }

@@ -6,7 +6,7 @@
  * actually present, and every branch where no value decides.
  */
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
-import { isJsonObject, type JsonObject } from '../parse/jsonKind';
+import { isJsonObject, valueAt, type JsonObject } from '../parse/jsonKind';
 import type { JsonPath } from '../parse/jsonTree';
 import { schemaByKind } from '../schema/catalog';
 
@@ -158,15 +158,6 @@ function discriminatorOf(branch: unknown): { property: string; value: string } |
     if (isJsonObject(schema) && typeof schema['const'] === 'string') return { property, value: schema['const'] };
   }
   return undefined;
-}
-
-function valueAt(value: unknown, path: JsonPath): unknown {
-  let current = value;
-  for (const segment of path) {
-    if (typeof segment === 'number') current = Array.isArray(current) ? current[segment] : undefined;
-    else current = isJsonObject(current) ? current[segment] : undefined;
-  }
-  return current;
 }
 
 function withoutRef(schema: JsonObject): JsonObject {

@@ -19,6 +19,16 @@ export function jsonTypeOf(value: unknown): JsonTypeName {
 
 export { isJsonObject, type JsonObject } from '../../../../shared/src/jsonObject';
 
+/** The value at `path` (keys and array indexes) inside `value`, when there is one. */
+export function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
+  let current = value;
+  for (const segment of path) {
+    if (typeof segment === 'number') current = Array.isArray(current) ? current[segment] : undefined;
+    else current = isJsonObject(current) && Object.prototype.hasOwnProperty.call(current, segment) ? current[segment] : undefined;
+  }
+  return current;
+}
+
 /** The value when it is an array, else none: for fields that hold a list when they hold anything usable. */
 export function arrayOrEmpty(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];
