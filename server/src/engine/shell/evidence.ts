@@ -330,3 +330,18 @@ function spread(evidence: CommandEvidence, word: Word): CommandEvidence {
     masking: onWord(evidence.masking),
   };
 }
+
+/**
+ * What an exit status of the command, as recorded, says about the sandbox user's processes:
+ * `quiescent` only when every way the command can end with that status went through an observation
+ * that reported none; `conflated` when the status can also come from an observer that failed;
+ * `survivors` / `unobservable` when it can only come from an observation that found processes or
+ * could not look; `unknown` otherwise (masked, or not an observing command).
+ */
+export type StatusMeaning = 'quiescent' | 'survivors' | 'unobservable' | 'conflated' | 'unknown';
+
+export function meaningOfStatus(evidence: CommandEvidence, status: number): StatusMeaning {
+  if (evidence.observations.length === 0 || evidence.masking.length > 0 || evidence.zeroMeans === 'unknown') return 'unknown';
+  if (status !== 0 && status !== 1) return 'unobservable';
+  return (status === 0) === (evidence.zeroMeans === 'quiescent') ? 'quiescent' : 'survivors';
+}
