@@ -130,6 +130,11 @@ export const diagnosticCodes = {
     effect: 'incomplete',
     summary: "An observation command's exit status comes from a command that cannot report the observation.",
   },
+  'observation-conflates-failure': {
+    severity: 'error',
+    effect: 'incomplete',
+    summary: 'An observing command can end with the recorded status both when it found no process and when the observer itself failed.',
+  },
 
   // Rewards and the record of actions.
   'untrusted-reward': {
