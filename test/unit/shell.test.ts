@@ -39,9 +39,19 @@ describe('shell parsing', () => {
   });
 
   it('keeps redirections and io numbers out of the arguments', () => {
-    const [run] = runCommands(parseShell('pgrep -u agent > /dev/null 2>&1 <<< "x"'));
+    const [run] = runCommands(parseShell('pgrep -u agent > /dev/null 2>&1 < /dev/null'));
     assert.deepEqual(run!.command.words.map((word) => word.text), ['pgrep', '-u', 'agent']);
-    assert.deepEqual(run!.command.redirections.map((r) => r.operator), ['>', '>&', '<<<']);
+    assert.deepEqual(run!.command.redirections.map((r) => [r.descriptor, r.operator]), [[undefined, '>'], [2, '>&'], [undefined, '<']]);
+  });
+
+  it('reads what dash reads, and refuses what it refuses', () => {
+    // Each checked against dash -n and busybox sh -n.
+    for (const accepted of ['{ :; } 2>/dev/null && :', 'while :; do :; done 2>&1', 'f() { :; } 2>/dev/null', 'x=$( case a in a) echo;; esac )', 'echo ${x:-$(echo })}', 'for x do :; done', 'case a in (a) ;; esac', 'cat <<E', 'a &>x', 'echo `echo a )`']) {
+      assert.doesNotThrow(() => parseShell(accepted), accepted);
+    }
+    for (const refused of ['if true; then fi', '{ }', '! ! true', 'true | ! false', 'foo-bar() { :; }', 'for 1 in a; do :; done', 'cat <<< x', 'in', 'case x in x) a;; ;; esac', 'cat <<E\n$(echo\nE']) {
+      assert.throws(() => parseShell(refused), ShellSyntaxError, refused);
+    }
   });
 
   it('parses if, loops, case, groups, subshells, functions and here-documents', () => {

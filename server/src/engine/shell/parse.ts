@@ -1,6 +1,7 @@
 /**
- * A recursive-descent parser for the POSIX shell grammar the evidence rules need. Reserved words are
- * recognised only where a command starts and only unquoted, as the shell does.
+ * A recursive-descent parser for the POSIX shell grammar, as permissive as dash and no more: reserved
+ * words are recognised only where a command starts and only unquoted; compound commands need a
+ * non-empty body; redirections may follow any compound command.
  */
 import {
   maximumNesting,
@@ -13,19 +14,20 @@ import {
   type SimpleCommand,
   type Word,
 } from './syntax';
-import { tokenize, type Token } from './tokens';
+import { tokenize, type SubstitutionParsers, type Token } from './tokens';
 
-const redirectionOperators = new Set(['<', '>', '>>', '<<', '<<-', '<<<', '<&', '>&', '<>', '>|', '&>']);
-const listTerminators = new Set(['then', 'elif', 'else', 'fi', 'do', 'done', 'esac', '}', ')', ';;']);
+const redirectionOperators = new Set(['<', '>', '>>', '<<', '<<-', '<&', '>&', '<>', '>|']);
+const listTerminators = new Set(['then', 'elif', 'else', 'fi', 'do', 'done', 'esac', '}', 'in']);
 const assignment = /^[A-Za-z_][A-Za-z0-9_]*=/;
+const name = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Parses shell text; throws ShellSyntaxError with the offset of the fault. `depth` is how many levels of
- * nesting already enclose the text, as they enclose a substitution or the script of `sh -c`.
+ * nesting already enclose the text, as they enclose the script of `sh -c`.
  */
 export function parseShell(source: string, base = 0, depth = 0): CommandList {
-  const parser = new Parser(source, base, depth);
-  const list = parser.list();
+  const parser = new Parser(source, 0, base, depth);
+  const list = parser.list(false);
   parser.expectEnd();
   return list;
 }
@@ -37,14 +39,26 @@ class Parser {
   private readonly unread: Iterator<Token>;
   private readonly end: number;
 
+  private readonly start: number;
+
   constructor(
     source: string,
+    from: number,
     base: number,
     /** How many lists and function bodies enclose the parser's position, counting those around the text. */
     private depth: number,
   ) {
     // Tokens are read as the parser needs them, so that a substitution is parsed at the depth where it sits.
-    this.unread = tokenize(source, base, (inner, innerBase) => parseShell(inner, innerBase, this.depth));
+    const parsers: SubstitutionParsers = {
+      dollar: (text, innerFrom) => {
+        const inner = new Parser(text, innerFrom, base, this.depth);
+        const list = inner.list(false);
+        return { list, close: inner.expectClosingParenthesis() - base };
+      },
+      backtick: (text, innerBase) => new Parser(text, 0, innerBase, this.depth).list(false),
+    };
+    this.unread = tokenize(source, from, base, parsers);
+    this.start = base + from;
     this.end = base + source.length;
   }
 
@@ -54,8 +68,22 @@ class Parser {
     if (token) throw new ShellSyntaxError(`unexpected "${describe(token)}"`, start(token));
   }
 
-  list(): CommandList {
-    return this.nested(() => this.listItems());
+  /** The `)` that closes a command substitution; returns its offset. */
+  expectClosingParenthesis(): number {
+    this.skipNewlines();
+    const token = this.peek();
+    if (token?.type === 'operator' && token.value === ')') return token.start;
+    throw new ShellSyntaxError(token ? `unexpected "${describe(token)}" in $(` : 'unterminated $(', token ? start(token) : this.start - 2);
+  }
+
+  /** A list; `required`: dash refuses an empty body where a compound command needs one. */
+  list(required = true): CommandList {
+    const list = this.nested(() => this.listItems());
+    if (required && list.items.length === 0) {
+      const token = this.peek();
+      throw new ShellSyntaxError(token ? `unexpected "${describe(token)}": a command was expected` : 'a command was expected', token ? start(token) : this.end);
+    }
+    return list;
   }
 
   private listItems(): CommandList {
@@ -75,7 +103,8 @@ class Parser {
     }
     const first = items[0]?.andOr;
     const last = items.at(-1)?.andOr;
-    return { items, start: first?.start ?? this.currentStart(), end: last?.end ?? this.currentStart() };
+    const at = first ? first.start : this.currentStart();
+    return { items, start: at, end: last?.end ?? at };
   }
 
   private andOr(): AndOr {
@@ -106,9 +135,11 @@ class Parser {
     return { negation, commands, start: negation?.start ?? commands[0]!.start, end: commands.at(-1)!.end };
   }
 
+  /** One stage of a pipeline: dash takes `!` only before the first, and only once. */
   private command(): Command {
     const token = this.peek();
     if (!token) throw new ShellSyntaxError('a command was expected', this.end);
+    if (token.type === 'word' && !token.word.quoted && token.word.text === '!') throw new ShellSyntaxError('unexpected "!"', token.word.start);
     if (token.type === 'operator' && token.value === '(') {
       this.position++;
       const body = this.list();
@@ -134,8 +165,9 @@ class Parser {
           return this.caseClause(token.word);
       }
       const next = this.lookAhead(1);
-      const after = this.lookAhead(2);
-      if (next?.type === 'operator' && next.value === '(' && after?.type === 'operator' && after.value === ')' && /^[A-Za-z_][\w-]*$/.test(token.word.text)) {
+      if (next?.type === 'operator' && next.value === '(') {
+        const after = this.lookAhead(2);
+        if (after?.type !== 'operator' || after.value !== ')' || !name.test(token.word.text)) throw new ShellSyntaxError('unexpected "("', next.start);
         this.position += 3;
         this.skipNewlines();
         const body = this.nested(() => this.command());
@@ -148,7 +180,6 @@ class Parser {
   private ifClause(keyword: Word): Command {
     this.position++;
     const branches: { condition: CommandList; body: CommandList }[] = [];
-    let elseBody: CommandList | undefined;
     for (;;) {
       const condition = this.list();
       this.expectReserved('then');
@@ -157,7 +188,7 @@ class Parser {
       const next = this.expectReserved('elif', 'else', 'fi');
       if (next.text === 'elif') continue;
       if (next.text === 'else') {
-        elseBody = this.list();
+        const elseBody = this.list();
         const fi = this.expectReserved('fi');
         return this.withRedirections({ kind: 'if', branches, elseBody, start: keyword.start, end: fi.end });
       }
@@ -176,53 +207,69 @@ class Parser {
 
   private forLoop(keyword: Word): Command {
     this.position++;
-    const name = this.peek();
-    if (name?.type !== 'word') throw new ShellSyntaxError('a loop variable was expected after "for"', name ? start(name) : this.end);
+    const variable = this.peek();
+    if (variable?.type !== 'word' || variable.word.quoted || !name.test(variable.word.text)) {
+      throw new ShellSyntaxError('a loop variable name was expected after "for"', variable ? start(variable) : this.end);
+    }
     this.position++;
     const items: Word[] = [];
+    this.skipNewlines();
     const maybeIn = this.peek();
-    if (maybeIn?.type === 'word' && !maybeIn.word.quoted && maybeIn.word.text === 'in') {
+    const hasIn = maybeIn?.type === 'word' && !maybeIn.word.quoted && maybeIn.word.text === 'in';
+    if (hasIn) {
       this.position++;
       for (let token = this.peek(); token?.type === 'word'; token = this.peek()) {
         items.push(token.word);
         this.position++;
       }
+      const separator = this.peek();
+      if (separator?.type !== 'operator' || (separator.value !== ';' && separator.value !== '\n')) {
+        throw new ShellSyntaxError(`";" or a newline was expected after the loop's words${separator ? `, found "${describe(separator)}"` : ''}`, separator ? start(separator) : this.end);
+      }
+      this.position++;
+    } else {
+      const separator = this.peek();
+      if (separator?.type === 'operator' && separator.value === ';') this.position++;
     }
-    const separator = this.peek();
-    if (separator?.type === 'operator' && (separator.value === ';' || separator.value === '\n')) this.position++;
-    this.skipNewlines();
     this.expectReserved('do');
     const body = this.list();
     const done = this.expectReserved('done');
-    return this.withRedirections({ kind: 'loop', keyword: 'for', items, body, start: keyword.start, end: done.end });
+    return this.withRedirections({ kind: 'loop', keyword: 'for', variable: variable.word.text, overParameters: !hasIn, items, body, start: keyword.start, end: done.end });
   }
 
   private caseClause(keyword: Word): Command {
     this.position++;
-    this.expectWord('the word to match after "case"');
+    const subject = this.expectWord('the word to match after "case"');
     this.skipNewlines();
     this.expectReserved('in');
-    const bodies: CommandList[] = [];
+    const arms: { patterns: Word[]; body: CommandList }[] = [];
     for (;;) {
       this.skipNewlines();
       const token = this.peek();
       if (!token) throw new ShellSyntaxError('"case" not closed by "esac"', keyword.start);
       if (token.type === 'word' && !token.word.quoted && token.word.text === 'esac') {
         this.position++;
-        return this.withRedirections({ kind: 'case', bodies, start: keyword.start, end: token.word.end });
+        return this.withRedirections({ kind: 'case', subject, arms, start: keyword.start, end: token.word.end });
       }
       // A pattern list: [(] pattern [| pattern]… )
       if (token.type === 'operator' && token.value === '(') this.position++;
+      const patterns: Word[] = [];
       for (;;) {
-        this.expectWord('a case pattern');
+        patterns.push(this.expectWord('a case pattern'));
         const next = this.peek();
         if (next?.type === 'operator' && next.value === '|') this.position++;
         else break;
       }
       this.expectOperator(')');
-      bodies.push(this.list());
+      arms.push({ patterns, body: this.list(false) });
       const terminator = this.peek();
       if (terminator?.type === 'operator' && terminator.value === ';;') this.position++;
+      else {
+        // Without `;;` the arm must be the last one.
+        this.skipNewlines();
+        const last = this.peek();
+        if (last?.type !== 'word' || last.word.quoted || last.word.text !== 'esac') throw new ShellSyntaxError('";;" or "esac" was expected', last ? start(last) : this.end);
+      }
     }
   }
 
@@ -232,21 +279,12 @@ class Parser {
     const redirections: Redirection[] = [];
     const first = this.peek();
     for (let token = this.peek(); token; token = this.peek()) {
-      if (token.type === 'operator') {
-        if (!redirectionOperators.has(token.value)) break;
-        this.position++;
-        const target = this.peek();
-        if (target?.type !== 'word') throw new ShellSyntaxError(`a file name was expected after "${token.value}"`, token.end);
-        this.position++;
-        redirections.push({ operator: token.value, target: target.word, start: token.start, end: target.word.end });
+      const redirection = this.redirection();
+      if (redirection) {
+        redirections.push(redirection);
         continue;
       }
-      // An I/O number such as the 2 in 2>&1 belongs to the redirection that follows it.
-      const next = this.lookAhead(1);
-      if (/^\d+$/.test(token.word.text) && !token.word.quoted && next?.type === 'operator' && next.start === token.word.end && redirectionOperators.has(next.value)) {
-        this.position++;
-        continue;
-      }
+      if (token.type === 'operator') break;
       if (words.length === 0 && !token.word.quoted && assignment.test(token.word.text)) assignments.push(token.word);
       else words.push(token.word);
       this.position++;
@@ -266,26 +304,43 @@ class Parser {
     };
   }
 
+  /** A redirection at the parser's position (with its I/O number, as the 2 of `2>&1`), read; or none. */
+  private redirection(): Redirection | undefined {
+    let token = this.peek();
+    let descriptor: { value: number; start: number } | undefined;
+    if (token?.type === 'word') {
+      const next = this.lookAhead(1);
+      if (!/^\d+$/.test(token.word.text) || token.word.quoted || next?.type !== 'operator' || next.start !== token.word.end || !redirectionOperators.has(next.value)) return undefined;
+      descriptor = { value: Number(token.word.text), start: token.word.start };
+      this.position++;
+      token = next;
+    }
+    if (token?.type !== 'operator' || !redirectionOperators.has(token.value)) return undefined;
+    this.position++;
+    const target = this.peek();
+    if (target?.type !== 'word') throw new ShellSyntaxError(`a file name was expected after "${token.value}"`, token.end);
+    this.position++;
+    return { operator: token.value, ...(descriptor ? { descriptor: descriptor.value } : {}), target: target.word, start: descriptor?.start ?? token.start, end: target.word.end };
+  }
+
   /**
    * Parses a list or a function body, one level deeper. Each level is a level of recursion here and in
-   * every walk of the tree, so deep nesting is refused before the stack runs out.
+   * every walk of the tree, so deep nesting is refused before the stack runs out. The fault is placed
+   * after what has been read, without reading on: reading on would parse the next substitution, one
+   * level deeper still.
    */
   private nested<T>(parse: () => T): T {
-    if (this.depth >= maximumNesting) throw new ShellSyntaxError(`nested more than ${maximumNesting} levels deep`, this.currentStart());
+    if (this.depth >= maximumNesting) throw new ShellSyntaxError(`nested more than ${maximumNesting} levels deep`, this.readSoFar());
     this.depth++;
     const parsed = parse();
     this.depth--;
     return parsed;
   }
 
-  private withRedirections<T extends Command>(command: T): T {
-    let end = command.end;
-    for (let token = this.peek(); token?.type === 'operator' && redirectionOperators.has(token.value); token = this.peek()) {
-      this.position++;
-      const target = this.expectWord(`a file name after "${token.value}"`);
-      end = target.end;
-    }
-    return { ...command, end };
+  private withRedirections<T extends { readonly end: number }>(command: T): T & { readonly redirections: readonly Redirection[] } {
+    const redirections: Redirection[] = [];
+    for (let redirection = this.redirection(); redirection; redirection = this.redirection()) redirections.push(redirection);
+    return { ...command, redirections, end: redirections.at(-1)?.end ?? command.end };
   }
 
   private startsCommand(): boolean {
@@ -339,6 +394,14 @@ class Parser {
       this.tokens.push(read.value);
     }
     return this.tokens[this.position + distance];
+  }
+
+  /** Where the next token starts when it has been read, else where the last one read ends. */
+  private readSoFar(): number {
+    const next = this.tokens[this.position];
+    if (next) return start(next);
+    const last = this.tokens.at(-1);
+    return last ? (last.type === 'word' ? last.word.end : last.end) : this.start;
   }
 
   private currentStart(): number {

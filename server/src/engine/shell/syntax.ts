@@ -17,11 +17,28 @@ export interface Word extends Span {
   readonly quoted: boolean;
   /** `$(…)` and backtick substitutions inside the word, parsed. */
   readonly substitutions: readonly CommandList[];
+  /** The word's parts in order, for reading its value: literal text, parameters, substitutions. */
+  readonly parts: readonly WordPart[];
 }
+
+export type WordPart =
+  /** `quoted`: the text was quoted or escaped, so it is never a pattern character. */
+  | { readonly kind: 'literal'; readonly text: string; readonly quoted: boolean }
+  /** `$name`, `$?`, `${name}`; `operator` is whatever follows the name inside braces (`:-x`, `%%.*`). */
+  | { readonly kind: 'parameter'; readonly name: string; readonly operator?: string; readonly quoted: boolean }
+  | { readonly kind: 'command'; readonly list: CommandList; readonly quoted: boolean }
+  | { readonly kind: 'arithmetic'; readonly text: string };
 
 export interface Redirection extends Span {
   readonly operator: string;
+  /** The file descriptor written before the operator, as the 2 of `2>&1`. */
+  readonly descriptor?: number;
   readonly target?: Word;
+}
+
+/** Redirections written after a compound command apply to all of it. */
+interface Redirected {
+  readonly redirections: readonly Redirection[];
 }
 
 export interface SimpleCommand extends Span {
@@ -32,25 +49,29 @@ export interface SimpleCommand extends Span {
   readonly redirections: readonly Redirection[];
 }
 
-export interface Subshell extends Span {
+export interface Subshell extends Span, Redirected {
   readonly kind: 'subshell';
   readonly body: CommandList;
 }
 
-export interface BraceGroup extends Span {
+export interface BraceGroup extends Span, Redirected {
   readonly kind: 'group';
   readonly body: CommandList;
 }
 
-export interface IfClause extends Span {
+export interface IfClause extends Span, Redirected {
   readonly kind: 'if';
   readonly branches: readonly { readonly condition: CommandList; readonly body: CommandList }[];
   readonly elseBody?: CommandList;
 }
 
-export interface Loop extends Span {
+export interface Loop extends Span, Redirected {
   readonly kind: 'loop';
   readonly keyword: 'while' | 'until' | 'for';
+  /** The variable a `for` loop sets. */
+  readonly variable?: string;
+  /** A `for` loop without `in` iterates over the positional parameters. */
+  readonly overParameters?: boolean;
   /** The loop condition (while/until), absent for `for`. */
   readonly condition?: CommandList;
   /** The words a `for` loop iterates over. */
@@ -58,9 +79,11 @@ export interface Loop extends Span {
   readonly body: CommandList;
 }
 
-export interface CaseClause extends Span {
+export interface CaseClause extends Span, Redirected {
   readonly kind: 'case';
-  readonly bodies: readonly CommandList[];
+  readonly subject: Word;
+  /** In order: the first arm with a matching pattern runs. */
+  readonly arms: readonly { readonly patterns: readonly Word[]; readonly body: CommandList }[];
 }
 
 export interface FunctionDefinition extends Span {

@@ -152,7 +152,7 @@ function childLists(command: Command): CommandList[] {
     case 'loop':
       return [...(command.condition ? [command.condition] : []), command.body];
     case 'case':
-      return [...command.bodies];
+      return command.arms.map((arm) => arm.body);
   }
 }
 
@@ -254,7 +254,7 @@ function suppliersOf(command: Command, context: Context, final: boolean, inSubsh
       return suppliers;
     }
     case 'case':
-      return [...command.bodies.flatMap((body) => ofList(body, context, final)), ...(final ? [{ span: command, negated: context.negated, guard: context.guard }] : [])];
+      return [...command.arms.flatMap((arm) => ofList(arm.body, context, final)), ...(final ? [{ span: command, negated: context.negated, guard: context.guard }] : [])];
   }
 }
 
