@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { analyseCommand, type CommandEvidence } from '../../server/src/engine/shell/evidence';
+import { analyseCommand, meaningOfStatus, type CommandEvidence, type StatusMeaning } from '../../server/src/engine/shell/evidence';
 import { parseShell } from '../../server/src/engine/shell/parse';
 import { ShellSyntaxError, type Span } from '../../server/src/engine/shell/syntax';
-import { runCommands, statusSuppliers } from '../../server/src/engine/shell/walk';
+import { runCommands } from '../../server/src/engine/shell/walk';
+import { benchflowQuiescence } from '../support/commandGenerator';
 
 const agent = { name: 'agent', uid: 1001 };
 
@@ -20,11 +21,6 @@ function observesAfterKilling(evidence: CommandEvidence): boolean {
 
 function texts(command: string, spans: readonly Span[]): string[] {
   return spans.map((span) => command.slice(span.start, span.end));
-}
-
-/** The text of every command that can supply the exit status. */
-function suppliers(command: string): string[] {
-  return statusSuppliers(parseShell(command)).map((supplier) => `${supplier.negated ? '!' : ''}${command.slice(supplier.span.start, supplier.span.end)}`);
 }
 
 describe('shell parsing', () => {
@@ -98,26 +94,44 @@ describe('shell parsing', () => {
   });
 });
 
-describe('which commands supply the exit status', () => {
-  const cases: Record<string, string[]> = {
-    'a; b': ['b'],
-    'a && b': ['a', 'b'],
-    'a || b': ['a', 'b'],
-    '! a | b': ['!b'],
-    'a; (b; c)': ['c'],
-    '(exit 3); b': ['b'],
-    'a; exit 0; b': ['exit 0', 'b'],
-    'x=$(exit 4); b': ['b'],
-    'if a; then b; fi': ['b', 'if a; then b; fi'],
-    'if a; then b; else c; fi': ['b', 'c'],
-    'f() { g; return 2; h; }; f': ['return 2', 'h'],
-    'a & b': ['b'],
-    '{ a; b; }': ['b'],
-    '! a || (sleep 1 && b; sleep 1)': ['!a', 'sleep 1'],
+describe('what a recorded exit status means', () => {
+  // Each a class the issue names; the real-shell test checks every claim against dash and busybox sh.
+  const cases: Record<string, [number, StatusMeaning][]> = {
+    'pgrep -u agent': [[1, 'quiescent'], [0, 'survivors'], [2, 'unobservable']],
+    '! pgrep -u agent': [[0, 'conflated'], [1, 'survivors']],
+    'pgrep -u agent && exit 1 || exit 0': [[0, 'conflated']],
+    'if pgrep -u agent; then exit 1; fi; exit 0': [[0, 'conflated']],
+    'if pgrep -u agent; then exit 1; fi': [[0, 'conflated']],
+    's=$(pgrep -u agent); [ -z "$s" ]': [[0, 'conflated']],
+    'pgrep -u agent >/dev/null; [ $? -eq 1 ]': [[0, 'quiescent']],
+    '{ pgrep -u agent >/dev/null; [ "$?" = 1 ]; }': [[0, 'quiescent']],
+    '( pgrep -u agent >/dev/null; test $? -eq 1 )': [[0, 'quiescent']],
+    'pgrep -u agent >/dev/null; rc=$?; [ "$rc" -eq 1 ] || exit 2': [[0, 'quiescent'], [2, 'unobservable']],
+    'pgrep -u agent >/dev/null; case $? in 1) exit 0;; 0) exit 1;; *) exit 2;; esac': [[0, 'quiescent'], [1, 'survivors'], [2, 'unobservable']],
+    'pkill -9 -u agent; pgrep -u agent; true': [[0, 'unknown']],
+    // ps exits 1 both when it finds none and when it fails: its 1 proves nothing.
+    'ps -u agent': [[0, 'survivors'], [1, 'conflated']],
   };
   for (const [command, expected] of Object.entries(cases)) {
-    it(command, () => assert.deepEqual(suppliers(command), expected));
+    it(command, () => {
+      const evidence = analyse(command);
+      assert.deepEqual(
+        expected.map(([status]) => [status, meaningOfStatus(evidence, status)]),
+        expected,
+      );
+    });
   }
+
+  it('points at the command that conflates, on its exact characters', () => {
+    const command = 'pgrep -u agent >/dev/null && exit 1 || exit 0';
+    assert.deepEqual(texts(command, analyse(command).conflating), ['exit 0']);
+    const negated = '! pgrep -u agent';
+    assert.deepEqual(texts(negated, analyse(negated).conflating), ['pgrep -u agent']);
+  });
+
+  it('follows set -e both ways, as shells differ on where it applies', () => {
+    assert.equal(meaningOfStatus(analyse('set -e; pgrep -u agent >/dev/null; exit 0'), 0), 'unknown');
+  });
 });
 
 describe('command evidence', () => {
@@ -137,20 +151,21 @@ describe('command evidence', () => {
     assert.deepEqual(texts(command, evidence.kills), ['pkill -9 -u agent']);
     assert.equal(observesAfterKilling(evidence), false);
     assert.deepEqual(evidence.masking, [{ start: command.lastIndexOf('sleep 1'), end: command.lastIndexOf('sleep 1') + 'sleep 1'.length }]);
-    assert.equal(evidence.zeroMeans, 'unknown');
+    assert.equal(meaningOfStatus(evidence, 0), 'unknown');
   });
 
-  it('a command that ends on its observation after killing reports it', () => {
-    const command = 'pkill -u agent; sleep 1; pkill -9 -u agent; ! pgrep -u agent >/dev/null';
-    const evidence = analyse(command);
-    assert.equal(observesAfterKilling(evidence), true);
-    assert.deepEqual(evidence.masking, []);
-    assert.equal(evidence.zeroMeans, 'quiescent');
+  it('a command that ends on its observation after killing reports it, and tells none from a failure only by testing for 1', () => {
+    const negated = 'pkill -u agent; sleep 1; pkill -9 -u agent; ! pgrep -u agent >/dev/null';
+    assert.equal(observesAfterKilling(analyse(negated)), true);
+    assert.deepEqual(analyse(negated).masking, []);
+    assert.equal(meaningOfStatus(analyse(negated), 0), 'conflated');
+    const tested = 'pkill -u agent; sleep 1; pkill -9 -u agent; pgrep -u agent >/dev/null; [ $? -eq 1 ]';
+    assert.equal(meaningOfStatus(analyse(tested), 0), 'quiescent');
   });
 
   it('knows that plain pgrep succeeds when it finds processes', () => {
-    assert.equal(analyse('pgrep -u agent').zeroMeans, 'survivors');
-    assert.equal(analyse('pgrep -u 1001 >/dev/null').zeroMeans, 'survivors');
+    assert.equal(meaningOfStatus(analyse('pgrep -u agent'), 0), 'survivors');
+    assert.equal(meaningOfStatus(analyse('pgrep -u 1001 >/dev/null'), 0), 'survivors');
   });
 
   it('flags a trailing || true after an observation', () => {
@@ -158,7 +173,7 @@ describe('command evidence', () => {
     assert.deepEqual(texts(command, analyse(command).masking), ['true']);
   });
 
-  it('accepts exits decided by the observation', () => {
+  it('does not take exits decided by pgrep failing for proof: a failure fails the same way', () => {
     for (const command of [
       'if pgrep -u agent >/dev/null; then exit 1; fi',
       'pgrep -u agent >/dev/null && exit 1; exit 0',
@@ -168,18 +183,21 @@ describe('command evidence', () => {
     ]) {
       const evidence = analyse(command);
       assert.deepEqual(texts(command, evidence.masking), [], command);
-      assert.equal(evidence.zeroMeans, 'quiescent', command);
+      assert.equal(meaningOfStatus(evidence, 0), 'conflated', command);
     }
   });
 
-  it('flags a 0 that is reached when the observation found processes, never a non-zero status', () => {
+  it('reads a command of the other polarity honestly: 0 for survivors, and 1 both for none and for a failure', () => {
     const command = 'pgrep -u agent >/dev/null && exit 0; exit 1';
-    assert.deepEqual(texts(command, analyse(command).masking), ['exit 0']);
+    const evidence = analyse(command);
+    assert.deepEqual(texts(command, evidence.masking), []);
+    assert.deepEqual([meaningOfStatus(evidence, 0), meaningOfStatus(evidence, 1)], ['survivors', 'conflated']);
+    assert.deepEqual(texts(command, evidence.conflating), ['exit 1']);
     const unobservable = 'uid=$(id -u agent) || exit 2; ! pgrep -u "$uid"';
     assert.deepEqual(texts(unobservable, analyse(unobservable).masking), []);
   });
 
-  it('reads the /proc-scanning probe of BenchFlow’s later fix as kill attempts, then a reporting observation', () => {
+  it('reads a /proc scan that prints every entry as kill attempts, then an observation that finds survivors whatever is there', () => {
     const command = [
       'uid=$(id -u agent) || exit 2',
       'live() {',
@@ -203,8 +221,17 @@ describe('command evidence', () => {
     assert.ok(evidence.kills.length > 0);
     assert.ok(evidence.observations.length > 0);
     assert.equal(observesAfterKilling(evidence), true);
-    assert.deepEqual(texts(command, evidence.masking), []);
-    assert.equal(evidence.zeroMeans, 'quiescent');
+    // It prints every status file, the root process's too, so it ends with 1 when nothing is left as well.
+    assert.deepEqual(texts(command, evidence.masking), ['exit 1']);
+    assert.equal(meaningOfStatus(evidence, 1), 'unknown');
+  });
+
+  it('reads BenchFlow’s later quiescence command as a proof: 0 none, 1 survivors, 2 could not observe', () => {
+    const evidence = analyse(benchflowQuiescence);
+    assert.equal(evidence.syntaxError, undefined);
+    assert.equal(observesAfterKilling(evidence), true);
+    assert.deepEqual([0, 1, 2].map((status) => meaningOfStatus(evidence, status)), ['quiescent', 'survivors', 'unobservable']);
+    assert.deepEqual(evidence.masking, []);
   });
 
   it('finds kills and observations through wrappers, substitutions and nested shells', () => {
@@ -216,7 +243,7 @@ describe('command evidence', () => {
     const evidence = analyse(nested);
     assert.deepEqual(texts(nested, evidence.observations), ['pgrep -u agent']);
     assert.equal(observesAfterKilling(evidence), true);
-    assert.equal(evidence.zeroMeans, 'quiescent');
+    assert.equal(meaningOfStatus(evidence, 0), 'conflated');
     const masked = `su root -c 'pkill -u agent; ! pgrep -u agent; sleep 1'`;
     assert.deepEqual(texts(masked, analyse(masked).masking), ['sleep 1']);
   });
@@ -250,9 +277,9 @@ describe('command evidence', () => {
   });
 
   it('copes with a 1 MB command', () => {
-    const command = `${'echo x; '.repeat(130_000)}! pgrep -u agent`;
+    const command = `${'echo x; '.repeat(130_000)}pgrep -u agent >/dev/null; [ $? -eq 1 ]`;
     const evidence = analyse(command);
-    assert.equal(evidence.zeroMeans, 'quiescent');
+    assert.equal(meaningOfStatus(evidence, 0), 'quiescent');
   });
 });
 

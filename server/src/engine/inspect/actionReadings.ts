@@ -9,6 +9,7 @@ const outcomeWords: Record<ObservationOutcome, string> = {
   quiescent: 'quiescent',
   survivors: 'survivors',
   unobservable: 'unobservable',
+  conflated: 'failure not told apart',
   unknown: 'outcome unknown',
   intermediate: 'not final',
 };

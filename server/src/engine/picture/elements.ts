@@ -98,7 +98,8 @@ function stepElements({ action, reading }: Step): StepElement[] {
 }
 
 function observationStatus(outcome: ObservationOutcome): TimelineStatus {
-  return outcome === 'intermediate' ? 'ok' : outcome;
+  // A status that a failed observer also gives proves nothing: unknown, as the picture draws it.
+  return outcome === 'intermediate' ? 'ok' : outcome === 'conflated' ? 'unknown' : outcome;
 }
 
 function toolCallStatus(status: ToolCallFact['status']): TimelineStatus {

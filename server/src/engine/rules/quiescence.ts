@@ -52,6 +52,16 @@ export function checkQuiescence(context: RuleContext, timeline: Timeline, sandbo
     }
     // An exec that observes twice has one outcome, on its last observation: its masking is reported there, once.
     const masking = item.outcome === 'intermediate' ? [] : (step.reading.evidence?.masking ?? []);
+    if (item.outcome === 'conflated') {
+      for (const span of step.reading.evidence?.conflating ?? []) {
+        const observation = step.reading.evidence!.observations.at(-1)!;
+        failures.push(
+          context.report('observation-conflates-failure', commandPlace(context, file, step, span), `The exit status of this command comes from ${describeValue(commandText(step, span))}, which gives return_code ${describeValue(step.action.record.returnCode)} both when no process of the sandbox user was found and when the observer itself failed (pgrep exits 2 or 3 when it cannot look): that status is not proof of quiescence. Test the observer's status for exactly "none" (pgrep's 1), as in \`pgrep -u USER >/dev/null; [ $? -eq 1 ]\`.`, {
+            related: [context.related(commandPlace(context, file, step, observation), 'the observation whose failure is not told apart')],
+          }),
+        );
+      }
+    }
     for (const span of masking) {
       const observation = step.reading.evidence!.observations.at(-1)!;
       failures.push(

@@ -10,10 +10,11 @@
 import type { ActionFact, ActionRecord, QuiescenceFact } from '../facts/facts';
 import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
 import { parseTimestamp } from '../parse/timestamps';
-import { sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
+import { meaningOfStatus, sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
 import type { RuleContext } from './context';
 
-export type ObservationOutcome = 'quiescent' | 'survivors' | 'unobservable' | 'unknown' | 'intermediate';
+/** `conflated`: the recorded status is also what the command ends with when its observer fails. */
+export type ObservationOutcome = 'quiescent' | 'survivors' | 'unobservable' | 'conflated' | 'unknown' | 'intermediate';
 
 export type StepEvent = { readonly kind: 'kill' } | { readonly kind: 'grading' } | { readonly kind: 'observation'; readonly outcome: ObservationOutcome };
 
@@ -193,15 +194,13 @@ function observesUser(name: unknown, uid: unknown, user: SandboxUser): boolean {
   return name === user.name || (user.uid !== undefined && (name === String(user.uid) || uid === user.uid));
 }
 
-/** What the return code of an observing exec says, given which commands supply it. */
+/** What the return code of an observing exec says, from what each status of its command can mean. */
 function execOutcome(record: ActionRecord, evidence: CommandEvidence, transportOk: boolean): ObservationOutcome {
   if (!transportOk) return 'unobservable';
   const code = record.returnCode;
   if (!record.hasReturnCode || typeof code !== 'number' || !Number.isInteger(code)) return 'unknown';
-  if (evidence.masking.length > 0 || evidence.zeroMeans === 'unknown') return 'unknown';
-  if (code !== 0 && code !== 1) return 'unobservable';
-  const zeroIsQuiet = evidence.zeroMeans === 'quiescent';
-  return (code === 0) === zeroIsQuiet ? 'quiescent' : 'survivors';
+  if (evidence.masking.length > 0) return 'unknown';
+  return meaningOfStatus(evidence, code);
 }
 
 function timeOf(record: ActionRecord): RecordTraits['time'] {

@@ -1,13 +1,16 @@
 /**
  * What one shell command proves about the sandbox user's processes: the kill attempts and observations
  * it makes, in the order it makes them; whether it only prepares or cleans; and, when it observes,
- * which commands supply its exit status and whether each of them can carry the observation's result.
+ * what each exit status it can end with means, from a run of the command in three worlds (outcomes.ts).
  * A command that ends on `sleep 1` after its observation reports success whatever was observed: that
- * is the masking the evidence rules flag.
+ * is the masking the evidence rules flag; one that also ends with 0 when the observer fails (`! pgrep`)
+ * conflates a failure with quiet.
  */
 import { parseShell } from './parse';
 import { ShellSyntaxError, type CommandList, type Loop, type SimpleCommand, type Span, type Word } from './syntax';
-import { append, runCommands, statusSuppliers, WalkBudget, type Guard, type RunCommand, type Supplier } from './walk';
+import { basename, namesSandboxUser, resolve, userSelectors } from './commands';
+import { endsWith, runOutcomes, type Outcomes, type Status, type WorldOutcomes } from './outcomes';
+import { append, runCommands, WalkBudget, type RunCommand } from './walk';
 
 export interface SandboxUser {
   readonly name: string;
@@ -18,8 +21,6 @@ export interface SandboxUser {
 export function sandboxUserKey(user: SandboxUser | undefined): string {
   return `${user?.name ?? ''}\u0000${user?.uid ?? ''}`;
 }
-
-export type ZeroMeans = 'quiescent' | 'survivors' | 'unknown';
 
 export interface CommandEvidence {
   /** Kill attempts and observations together, in run order. */
@@ -32,16 +33,20 @@ export interface CommandEvidence {
   readonly observations: readonly Span[];
   /** Every command only prepares or cleans (mkdir, chmod, rm, …). */
   readonly setupOnly: boolean;
-  /** When the command observes: status suppliers that cannot carry the observation's result. */
+  /**
+   * When the command observes: the commands that end it, with a status it also ends with when none of
+   * the user's processes is left, while a survivor remains. Their status cannot carry the observation.
+   */
   readonly masking: readonly Span[];
-  /** What exit status 0 means, when every supplier agrees. */
-  readonly zeroMeans: ZeroMeans;
+  /** Likewise, those that end it so while the observer itself fails (`! pgrep`: 0 for none, and for a failure). */
+  readonly conflating: readonly Span[];
+  /** When the command observes: the statuses it can end with in each world. */
+  readonly outcomes?: Outcomes;
 }
 
 type Kind = 'kill' | 'observation' | 'test' | 'setup' | 'other';
 
 const shells = new Set(['sh', 'bash', 'dash', 'ash', 'zsh', 'ksh']);
-const wrappers = new Set(['sudo', 'env', 'timeout', 'nice', 'nohup', 'exec', 'command', 'builtin', 'setpriv', 'stdbuf', 'ionice', 'doas', 'runuser', 'chroot', 'busybox']);
 const setupCommands = new Set(['mkdir', 'chmod', 'chown', 'chgrp', 'rm', 'rmdir', 'touch', 'true', ':', 'cd', 'umask', 'export', 'unset', 'set', 'ln']);
 const procScan = /^\/proc\/(\*|\[[^\]]*\]\*?|\$)/;
 
@@ -51,7 +56,7 @@ export function analyseCommand(text: string, user: SandboxUser | undefined): Com
     return new Analysis(text, user, new WalkBudget(text.length), 0).of(parseShell(text));
   } catch (error) {
     if (!(error instanceof ShellSyntaxError)) throw error;
-    return { syntaxError: { message: error.message, offset: error.offset }, events: [], kills: [], observations: [], setupOnly: false, masking: [], zeroMeans: 'unknown' };
+    return { syntaxError: { message: error.message, offset: error.offset }, events: [], kills: [], observations: [], setupOnly: false, masking: [], conflating: [] };
   }
 }
 
@@ -74,12 +79,10 @@ class Analysis {
     const events: { kind: 'kill' | 'observation'; span: Span }[] = [];
     let setupOnly = true;
     let commands = 0;
-    const nested = new Map<SimpleCommand, CommandEvidence>();
     for (const run of runCommands(tree, this.budget)) {
       commands++;
       const inner = this.nestedScript(run.command);
       if (inner) {
-        nested.set(run.command, inner);
         append(events, inner.events);
         setupOnly &&= inner.setupOnly;
         continue;
@@ -94,74 +97,12 @@ class Analysis {
       observations: events.filter((event) => event.kind === 'observation').map((event) => event.span),
       setupOnly: setupOnly && commands > 0,
     };
-    if (evidence.observations.length === 0) return { ...evidence, masking: [], zeroMeans: 'unknown' };
-    return { ...evidence, ...this.reporting(statusSuppliers(tree, this.budget), nested) };
-  }
-
-  /** Which suppliers can carry the observation, and what status 0 then means. */
-  private reporting(suppliers: readonly Supplier[], nested: ReadonlyMap<SimpleCommand, CommandEvidence>): Pick<CommandEvidence, 'masking' | 'zeroMeans'> {
-    const masking: Span[] = [];
-    const meanings = new Set<ZeroMeans>();
-    for (const supplier of suppliers) {
-      const inner = supplier.command ? nested.get(supplier.command) : undefined;
-      if (inner) {
-        append(masking, inner.masking);
-        if (inner.observations.length > 0) meanings.add(supplier.negated ? flip(inner.zeroMeans) : inner.zeroMeans);
-        else masking.push(spanOf(supplier.span));
-        continue;
-      }
-      const meaning = this.meaningOf(supplier);
-      if (meaning === undefined) masking.push(spanOf(supplier.span));
-      else meanings.add(meaning);
-    }
-    const zeroMeans = masking.length === 0 && meanings.size === 1 ? [...meanings][0]! : 'unknown';
-    return { masking, zeroMeans };
-  }
-
-  /** What status 0 of this supplier says about the processes, or undefined when it cannot say. */
-  private meaningOf(supplier: Supplier): ZeroMeans | undefined {
-    const command = supplier.command;
-    if (command) {
-      const kind = this.kindOf({ command });
-      if (kind === 'observation' || kind === 'test') {
-        const meaning = this.polarity(command);
-        return supplier.negated ? flip(meaning) : meaning;
-      }
-      const value = constantStatus(command);
-      // `exit "$rc"`: a status computed by the script, read by the 0/1/2 contract.
-      if (value === undefined) return isExitLike(command) ? 'quiescent' : undefined;
-      return this.honestConstant(supplier.negated ? Number(value === 0) : value, supplier.guard);
-    }
-    // A compound that ran no command ends with status 0.
-    return this.honestConstant(supplier.negated ? 1 : 0, supplier.guard);
-  }
-
-  /**
-   * A constant non-zero status never claims quiescence, so it cannot mislead. A constant 0 is honest
-   * only when the path to it was decided by an observation that found nothing: `[ -z "$s" ] && exit 0`
-   * is, `! pgrep -u agent || true` is not.
-   */
-  private honestConstant(value: number, guard: Guard | undefined): ZeroMeans | undefined {
-    if (value !== 0) return 'quiescent';
-    if (!guard) return undefined;
-    const kind = this.kindOf({ command: guard.command });
-    if (kind !== 'observation' && kind !== 'test') return undefined;
-    const zeroMeans = guard.negated ? flip(this.polarity(guard.command)) : this.polarity(guard.command);
-    if (zeroMeans === 'unknown') return undefined;
-    const stateOnPath = guard.ranWhenSucceeded ? zeroMeans : flip(zeroMeans);
-    return stateOnPath === 'quiescent' ? 'quiescent' : undefined;
-  }
-
-  /** What status 0 of an observation or test (not negated) means. */
-  private polarity(command: SimpleCommand): ZeroMeans {
-    const { name, args } = resolve(command);
-    if (name === '[' || name === 'test' || name === '[[') {
-      if (args.some((arg) => arg.text === '-z')) return 'quiescent';
-      if (args.some((arg) => arg.text === '-n')) return 'survivors';
-      return 'unknown';
-    }
-    // pgrep, ps, a /proc scan: status 0 means something was found.
-    return 'survivors';
+    if (evidence.observations.length === 0 || this.depth > 0) return { ...evidence, masking: [], conflating: [] };
+    const outcomes = runOutcomes(tree, this.user, this.source.length);
+    const unfollowed = Object.values(outcomes).some((world) => !world.complete);
+    // Failing closed: a command whose run cannot be followed proves nothing, and is reported as unreadable.
+    if (unfollowed) return { ...evidence, masking: [], conflating: [], syntaxError: { message: 'its exit status cannot be followed (eval, trap, `.`, exec, or more paths than the analysis follows)', offset: 0 } };
+    return { ...evidence, ...judged(outcomes) };
   }
 
   private kindOf(run: RunCommand): Kind {
@@ -211,8 +152,7 @@ class Analysis {
   }
 
   private isSandboxUser(value: string): boolean {
-    if (value.includes('$')) return true; // Not known here: assume the script means the sandbox user.
-    return value.split(',').some((one) => (this.user ? one === this.user.name || one === String(this.user.uid) : one !== 'root' && one !== '0'));
+    return namesSandboxUser(value, this.user);
   }
 
   /** `sh -c 'script'`, `su agent -c 'script'` and the like: the script is analysed as part of this command. */
@@ -248,72 +188,11 @@ function scriptArgument(command: SimpleCommand): Word | undefined {
   return flag === -1 ? undefined : args[flag + 1];
 }
 
-/** The command's name and arguments after wrappers such as sudo, env and timeout. */
-function resolve(command: SimpleCommand): { name: string | undefined; args: readonly Word[] } {
-  const words = command.words;
-  let index = 0;
-  while (index < words.length && wrappers.has(basename(words[index]!.text))) {
-    const wrapper = basename(words[index]!.text);
-    index++;
-    // Skip the wrapper's options and operands (a duration, a user, VAR=value) up to the command.
-    while (index < words.length) {
-      const text = words[index]!.text;
-      if (text === '--') {
-        index++;
-        break;
-      }
-      if (text.startsWith('-') || /^[A-Za-z_]\w*=/.test(text) || (wrapper === 'timeout' && /^\d/.test(text))) {
-        if (['-u', '-g', '-n', '-s', '-k', '-c', '--user', '--group'].includes(text)) index++;
-        index++;
-        continue;
-      }
-      if (wrapper === 'chroot' && index + 1 < words.length) {
-        index++; // the new root
-        continue;
-      }
-      break;
-    }
-  }
-  const name = words[index]?.text;
-  return { name: name === undefined ? undefined : basename(name), args: words.slice(index + 1) };
-}
 
-/** Values given to -u, -U, --uid, --euid, --user (separate or attached). */
-function userSelectors(args: readonly Word[]): string[] {
-  const values: string[] = [];
-  args.forEach((arg, index) => {
-    const text = arg.text;
-    const attached = /^(?:-[uU]|--(?:e?uid|user)=)(.+)$/.exec(text);
-    if (attached) values.push(attached[1]!);
-    else if (['-u', '-U', '--uid', '--euid', '--user'].includes(text) && args[index + 1]) values.push(args[index + 1]!.text);
-  });
-  return values;
-}
 
-function constantStatus(command: SimpleCommand): number | undefined {
-  const { name, args } = resolve(command);
-  if (name === 'true' || name === ':') return 0;
-  if (name === 'false') return 1;
-  if (name === 'exit' || name === 'return') {
-    const value = args[0]?.text;
-    if (value === undefined) return undefined;
-    return /^\d+$/.test(value) ? Number(value) : undefined;
-  }
-  return undefined;
-}
 
-function isExitLike(command: SimpleCommand): boolean {
-  const { name } = resolve(command);
-  return name === 'exit' || name === 'return';
-}
 
-function flip(meaning: ZeroMeans): ZeroMeans {
-  return meaning === 'quiescent' ? 'survivors' : meaning === 'survivors' ? 'quiescent' : 'unknown';
-}
 
-function basename(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
 
 function spanOf(span: Span): Span {
   return { start: span.start, end: span.end };
@@ -328,6 +207,7 @@ function spread(evidence: CommandEvidence, word: Word): CommandEvidence {
     kills: onWord(evidence.kills),
     observations: onWord(evidence.observations),
     masking: onWord(evidence.masking),
+    conflating: onWord(evidence.conflating),
   };
 }
 
@@ -341,7 +221,42 @@ function spread(evidence: CommandEvidence, word: Word): CommandEvidence {
 export type StatusMeaning = 'quiescent' | 'survivors' | 'unobservable' | 'conflated' | 'unknown';
 
 export function meaningOfStatus(evidence: CommandEvidence, status: number): StatusMeaning {
-  if (evidence.observations.length === 0 || evidence.masking.length > 0 || evidence.zeroMeans === 'unknown') return 'unknown';
-  if (status !== 0 && status !== 1) return 'unobservable';
-  return (status === 0) === (evidence.zeroMeans === 'quiescent') ? 'quiescent' : 'survivors';
+  const outcomes = evidence.outcomes;
+  if (!outcomes || evidence.observations.length === 0) return 'unknown';
+  const quiet = endsWith(outcomes.quiescent, status);
+  const survivors = endsWith(outcomes.survivors, status);
+  const failure = endsWith(outcomes['observer-fails'], status);
+  if (!quiet || !survivors || !failure) return 'unknown';
+  const inQuiet = quiet.length > 0;
+  if (inQuiet && survivors.length > 0) return 'unknown';
+  if (inQuiet) return failure.length > 0 ? 'conflated' : 'quiescent';
+  if (failure.length > 0) return 'unobservable';
+  if (survivors.length > 0) return 'survivors';
+  // A status no world ends with (127: the observer is missing): nothing was observed as the command meant.
+  return 'unobservable';
+}
+
+/** The commands whose status, in a world where it misleads, is one the command also ends with when all is quiet. */
+function judged(outcomes: Outcomes): Pick<CommandEvidence, 'masking' | 'conflating' | 'outcomes'> {
+  const quietStatuses = new Set(outcomes.quiescent.endings.map((ending) => ending.status));
+  const alsoQuiet = (status: Status) => [...quietStatuses].some((quiet) => overlaps(quiet, status));
+  const misleading = (world: WorldOutcomes): Span[] => unique(world.endings.filter((ending) => ending.supplier && alsoQuiet(ending.status)).map((ending) => spanOf(ending.supplier!)));
+  const masking = misleading(outcomes.survivors);
+  const masked = new Set(masking.map((span) => `${span.start}:${span.end}`));
+  const conflating = misleading(outcomes['observer-fails']).filter((span) => !masked.has(`${span.start}:${span.end}`));
+  return { masking, conflating, outcomes };
+}
+
+function overlaps(a: Status, b: Status): boolean {
+  return a === b || (a === 'nonzero' && b !== 0) || (b === 'nonzero' && a !== 0);
+}
+
+function unique(spans: readonly Span[]): Span[] {
+  const seen = new Set<string>();
+  return spans.filter((span) => {
+    const key = `${span.start}:${span.end}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
