@@ -1,6 +1,7 @@
 /**
  * The diagnostic codes. They are a public contract (CLI JSON, SARIF rule ids, README), so a code is
- * never renamed or reused; a test checks that README documents each one.
+ * never renamed or reused; a test checks README's code table against these entries, severity and effect
+ * included.
  *
  * `effect` is what a finding does to its rollout's verdict: `untrusted` when the bundle's own evidence
  * shows a failed or unchecked precondition of its reward, `incomplete` when evidence is missing,
@@ -143,10 +144,16 @@ export const diagnosticCodes = {
     summary: "A reward is present while the bundle's own evidence shows a failed or unchecked precondition.",
   },
   'timeline-order': { severity: 'warning', effect: 'incomplete', summary: 'Action record timestamps run backwards against line order.' },
+  'timeout-incomplete': {
+    severity: 'error',
+    effect: 'incomplete',
+    summary: 'A timed-out rollout lacks an item its evidence needs to be countable, or two of its items contradict each other.',
+  },
+  // Kept for a native ACP rollout's timeout: the code predates timeout-incomplete, and codes are a public contract.
   'native-timeout-incomplete': {
     severity: 'error',
     effect: 'incomplete',
-    summary: 'A native ACP timeout lacks an item its evidence needs to be countable.',
+    summary: 'A native ACP timeout lacks an item its evidence needs to be countable, or two of its items contradict each other (timeout-incomplete, for a native ACP rollout).',
   },
 
   // Parity with BenchFlow's experiment-review validator.

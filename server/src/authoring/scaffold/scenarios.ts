@@ -43,11 +43,12 @@ function timedOut(identity: RolloutIdentity): RolloutParts {
     result: {
       ...healthy.result,
       n_tool_calls: 2,
-      trajectory_summary: { steps: 4, tool_call_steps: 2, tool_call_status_counts: { completed: 1, in_progress: 1 }, partial_trajectory: true, trajectory_source: 'acp' },
+      trajectory_summary: { steps: 4, tool_call_steps: 2, tool_call_status_counts: { completed: 1, in_progress: 1 }, partial_trajectory: true, trajectory_source: 'partial_acp' },
       error: timeoutMessage,
       error_category: 'timeout',
       agent_timeout_info: timeoutInfo,
       partial_trajectory: true,
+      trajectory_source: 'partial_acp',
     },
     trajectory: [
       ...healthy.trajectory.slice(0, 2),
@@ -83,6 +84,7 @@ function nativeTimeout(identity: RolloutIdentity): RolloutParts {
       trajectory_summary: { steps: 4, tool_call_steps: 2, tool_call_status_counts: { completed: 1, cancelled: 1 }, partial_trajectory: false, trajectory_source: 'acp' },
       agent_timeout_info: { ...(timed.result['agent_timeout_info'] as Json), pending_tool_call_ids: [], terminal_trajectory_complete: true },
       partial_trajectory: false,
+      trajectory_source: 'acp',
     },
     trajectory: [
       ...timed.trajectory.slice(0, 2),
@@ -120,9 +122,9 @@ export const scenarios: readonly Scenario[] = [
   {
     id: 'tool-pending-after-timeout',
     label: 'Pending tool after timeout',
-    description: 'A wall-clock timeout left `sleep 9999` in_progress; quiescence is proven, so the framework could end it.',
+    description: 'A wall-clock timeout left `sleep 9999` in_progress, so the timeout is not countable yet; quiescence is proven, so the framework could end it.',
     verdict: 'incomplete',
-    codes: ['tool-pending', 'tool-terminalizable'],
+    codes: ['tool-pending', 'tool-terminalizable', 'timeout-incomplete'],
     requiredSettings: [],
     focusFile: trajectoryFile,
     build: timedOut,

@@ -2,14 +2,13 @@
  * Runs every rule over a rollout bundle and gives it its verdict. Rules that depend on each other run
  * in order: the action timeline first, then quiescence and the verifier (whose failures make a reward
  * untrusted), then tools and timeouts (which need to know whether quiescence is proven), then the
- * native-timeout contract and validator parity.
+ * timeout contract and validator parity. Whether the rollout timed out is decided once, up front.
  */
 import type { RolloutBundle } from '../bundle/rollout';
 import type { BundleFinding } from '../findings';
 import { isJsonObject } from '../parse/jsonKind';
 import { verdictOf, type Verdict } from '../verdict';
 import { RuleCaches, RuleContext, type RuleOptions } from './context';
-import { checkNativeTimeout } from './nativeTimeout';
 import { checkQuiescence, type QuiescenceResult } from './quiescence';
 import { checkRequiredArtifacts } from './review/artifacts';
 import { checkLlmTrajectory } from './review/llm';
@@ -18,6 +17,8 @@ import { checkResultsRow } from './review/resultsRow';
 import { checkRewardPreconditions } from './reward';
 import { buildTimeline, checkExecRecords, checkTimelineOrder, sandboxUserOf, type Timeline } from './timeline';
 import { checkTrajectory, type TrajectoryResult } from './trajectory';
+import { timeoutOf } from './timeout';
+import { checkTimeoutContract } from './timeoutContract';
 import { checkSeparateVerifier } from './verifier';
 
 export interface RolloutEvaluation {
@@ -42,17 +43,18 @@ export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, cac
   checkExecRecords(context, timeline);
   const quiescence = checkQuiescence(context, timeline, sandboxUser);
   const verifierFailures = checkSeparateVerifier(context, timeline);
-  const trajectory = checkTrajectory(context, quiescence);
-  const nativeTimeout = checkNativeTimeout(context, trajectory);
+  const timeout = timeoutOf(context);
+  const trajectory = checkTrajectory(context, quiescence, timeout);
+  const acceptedTimeout = timeout !== undefined && checkTimeoutContract(context, timeout, trajectory);
   checkRequiredArtifacts(context);
   checkLlmTrajectory(context);
-  checkResultsRow(context, { nativeTimeout: nativeTimeout.candidate });
+  checkResultsRow(context, { timeout });
   checkResult(context);
   checkRewardPreconditions(context, [...quiescence.failures, ...verifierFailures]);
 
   const fileFindings = bundle.files.flatMap((file) => file.report?.findings ?? []);
   const incompleteEvidence = bundle.files.some((file) => file.ioError !== undefined || (file.report?.omitted ?? 0) > 0);
-  const verdict = verdictOf([...fileFindings, ...context.findings], { incompleteEvidence, acceptedTimeout: nativeTimeout.accepted });
+  const verdict = verdictOf([...fileFindings, ...context.findings], { incompleteEvidence, acceptedTimeout });
   const row = bundle.facts('results', 'results')?.rows[0]?.value;
   const info = row?.['info'];
   const trainingReady = verdict === 'trusted' && isJsonObject(info) && info['training_ready'] === true;

@@ -10,6 +10,7 @@ import { isAdapterTerminal, toolCallIndexOf } from '../facts/toolCallIndex';
 import { describeValue, isJsonObject } from '../parse/jsonKind';
 import type { Place, RuleContext } from './context';
 import type { QuiescenceResult } from './quiescence';
+import type { RolloutTimeout } from './timeout';
 
 export interface TrajectoryResult {
   /** Tool calls neither terminal nor ended by the framework after proven quiescence; undefined without a trajectory. */
@@ -22,11 +23,11 @@ interface Unresolved {
   readonly related: RelatedEvidence[];
 }
 
-export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResult): TrajectoryResult {
+export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResult, timedOut: RolloutTimeout | undefined): TrajectoryResult {
   const facts = context.bundle.facts('trajectory', 'acp-trajectory');
   const result = context.bundle.facts('result', 'result');
   if (!facts) {
-    checkTimeoutMarker(context, result, undefined);
+    checkTimeoutMarker(context, result, timedOut, undefined);
     return {};
   }
   const file = context.bundle.pathOf('trajectory');
@@ -58,7 +59,7 @@ export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResu
       unresolved.calls.push(call);
       unresolved.related.push(context.related(status, 'an unresolved tool call'));
       const related = timeout && id !== undefined && listed.has(id) ? [context.related(context.inRecord(file, timeout.ref, ['pending_tool_call_ids']), 'listed as pending by the timeout marker')] : [];
-      context.report('tool-pending', status, `Tool call ${describeValue(call.id)} is still ${describeValue(call.status)}: no terminal update arrived${annotated.has(id ?? '') ? ', and its framework lifecycle annotation is not backed by proven quiescence' : ''}. Its effects, and whether it is still running, are unknown.`, { related });
+      context.report('tool-pending', status, `${describeCall(call)} ${call.status === undefined ? 'has no status' : `is still ${describeValue(call.status)}`}: no terminal update is recorded${annotated.has(id ?? '') ? ', and its framework lifecycle annotation is not backed by proven quiescence' : ''}. Its effects, and whether it is still running, are unknown.`, { related });
     }
     if (proof && id !== undefined && !annotated.has(id)) {
       const actions = context.bundle.pathOf('actions');
@@ -70,7 +71,7 @@ export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResu
 
   if (timeout) checkTimeoutRow(context, file, timeout, rowsById, open, unresolved);
   checkResultClaims(context, file, result, rowsById, open, unresolved);
-  checkTimeoutMarker(context, result, timeout !== undefined);
+  checkTimeoutMarker(context, result, timedOut, timeout !== undefined);
   checkStatusCounts(context, file, result, calls.statusCounts);
   return { unresolved: unresolved.calls };
 }
@@ -83,7 +84,7 @@ function checkLifecycle(context: RuleContext, file: string, lifecycle: Lifecycle
   const id = lifecycle.toolCallId;
   const rows = typeof id === 'string' ? rowsById.get(id) : undefined;
   if (!rows) {
-    context.report('lifecycle-overclaims', at('tool_call_id'), `This annotation ends tool call ${describeValue(id)}, which the trajectory never started.`);
+    context.report('lifecycle-overclaims', at('tool_call_id'), id === undefined ? 'This annotation names no tool_call_id, so it ends no call the trajectory started.' : `This annotation ends tool call ${describeValue(id)}, which the trajectory never started.`);
     wellFormed = false;
   } else {
     const terminal = rows.find(isAdapterTerminal);
@@ -162,7 +163,7 @@ function checkPendingList(
   const listed = pendingIdsOf(pendingIds);
   for (const call of openCalls) {
     if (typeof call.id !== 'string' || listed.has(call.id)) continue;
-    context.report('timeout-pending-mismatch', context.inRecord(trajectoryFile, call.ref, ['tool_call_id']), `Tool call ${describeValue(call.id)} is ${describeValue(call.status)}, but ${where} does not list it as pending.`, {
+    context.report('timeout-pending-mismatch', context.inRecord(trajectoryFile, call.ref, ['tool_call_id']), `Tool call ${describeValue(call.id)} ${call.status === undefined ? 'has no status' : `is ${describeValue(call.status)}`}, but ${where} does not list it as pending.`, {
       related: [context.related(listPlace(-1), 'the pending list')],
     });
   }
@@ -211,21 +212,21 @@ function checkResultClaims(context: RuleContext, trajectoryFile: string, result:
   }
 }
 
-function checkTimeoutMarker(context: RuleContext, result: DocumentFacts | undefined, hasMarker: boolean | undefined): void {
+function checkTimeoutMarker(context: RuleContext, result: DocumentFacts | undefined, timedOut: RolloutTimeout | undefined, hasMarker: boolean | undefined): void {
   const value = result?.value;
-  if (!value || hasMarker !== false) return;
+  if (!value || !timedOut || hasMarker !== false) return;
   const file = context.bundle.pathOf('result');
-  if (isJsonObject(value['idle_timeout_info'])) {
-    context.report('timeout-marker-missing', context.inDocument(file, result, ['idle_timeout_info'], 'key'), 'The agent hit its idle timeout; BenchFlow writes no agent_timeout row for idle timeouts, so the trajectory carries no terminal marker. Pending tool calls stay unresolved.', {
+  if (timedOut.kind === 'idle') {
+    const key = isJsonObject(value['idle_timeout_info']) ? 'idle_timeout_info' : 'error';
+    context.report('timeout-marker-missing', context.inDocument(file, result, [key], 'key'), 'The agent hit its idle timeout; BenchFlow writes no agent_timeout row for idle timeouts, so the trajectory carries no terminal marker. Pending tool calls stay unresolved.', {
       severity: 'information',
       effect: 'none',
     });
     return;
   }
-  const wallClock = isJsonObject(value['agent_timeout_info']);
-  if (wallClock || value['error_category'] === 'timeout') {
-    context.report('timeout-marker-missing', context.inDocument(file, result, [wallClock ? 'agent_timeout_info' : 'error_category'], 'key'), "result.json reports a wall-clock agent timeout, but trajectory/acp_trajectory.jsonl has no agent_timeout row: BenchFlow writes one when the prompt was cancelled and drained cleanly, so this timeout's terminal state is unrecorded.");
-  }
+  if (timedOut.kind !== 'wall-clock') return;
+  const key = ['agent_timeout_info', 'error_category', 'error'].find((name) => value[name] !== null && value[name] !== undefined) ?? 'error';
+  context.report('timeout-marker-missing', context.inDocument(file, result, [key], 'key'), `result.json reports a wall-clock agent timeout (${timedOut.evidence.join(', ')}), but trajectory/acp_trajectory.jsonl has no agent_timeout row: BenchFlow writes one when the prompt was cancelled and drained cleanly, so this timeout's terminal state is unrecorded.`);
 }
 
 function checkStatusCounts(context: RuleContext, trajectoryFile: string, result: DocumentFacts | undefined, actual: ReadonlyMap<string, number>): void {
@@ -246,7 +247,17 @@ function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** A tool call row as a message names it: by its id, or by its line when it has none. */
+function callLabel(call: ToolCallFact): string {
+  return typeof call.id === 'string' ? `tool call ${describeValue(call.id)}` : `the tool_call row on line ${call.ref.line + 1} (no tool_call_id)`;
+}
+
+function describeCall(call: ToolCallFact): string {
+  return capitalized(callLabel(call));
+}
+
 function describeUnresolved(unresolved: readonly ToolCallFact[]): string {
-  const ids = unresolved.slice(0, 5).map((call) => describeValue(call.id)).join(', ');
-  return unresolved.length === 1 ? `tool call ${ids} is` : `${unresolved.length} tool calls (${ids}${unresolved.length > 5 ? ', …' : ''}) are`;
+  if (unresolved.length === 1) return `${callLabel(unresolved[0]!)} is`;
+  const ids = unresolved.slice(0, 5).map((call) => (typeof call.id === 'string' ? describeValue(call.id) : `the row on line ${call.ref.line + 1}`)).join(', ');
+  return `${unresolved.length} tool calls (${ids}${unresolved.length > 5 ? ', …' : ''}) are`;
 }

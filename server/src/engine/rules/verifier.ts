@@ -3,19 +3,24 @@
  * `verifier_environment_mode: "separate"`, the action records must show the verifier service started
  * and a grading attempt ran in it with a terminal outcome. Setup execs such as
  * `mkdir -p /logs/verifier && chmod 777 /logs/verifier` are not grading. Undeclared or shared mode is
- * left as it is.
+ * left as it is, and so is a mode the preflight says was not declared.
  */
 import type { BundleFinding } from '../findings';
 import { describeValue, isJsonObject } from '../parse/jsonKind';
 import type { Place, RuleContext } from './context';
 import { verifierService, type Timeline } from './timeline';
 
+/**
+ * Separate mode is read only where it is explicit: `verifier_environment_mode: "separate"`, unless the
+ * same facts say `verifier_environment_mode_declared: false` (the mode was defaulted, not declared, as
+ * in BenchFlow #1050's fixture). Any other value of that flag, or none, keeps the fail-closed reading.
+ */
 function separateVerifierDeclared(context: RuleContext): boolean {
   const preflight = context.bundle.facts('preflight', 'preflight')?.value;
   const report = preflight?.['report'];
   const binding = isJsonObject(report) ? report['task_binding'] : undefined;
   const facts = isJsonObject(binding) ? binding['facts'] : undefined;
-  return isJsonObject(facts) && facts['verifier_environment_mode'] === 'separate';
+  return isJsonObject(facts) && facts['verifier_environment_mode'] === 'separate' && facts['verifier_environment_mode_declared'] !== false;
 }
 
 /** Returns the findings that show a failed precondition (for untrusted-reward). */
@@ -47,12 +52,12 @@ export function checkSeparateVerifier(context: RuleContext, timeline: Timeline):
     const { record } = step.action;
     const place = context.inRecord(file, step.action.ref, ['service']);
     if (!step.reading.inVerifierService) {
-      context.report('verifier-grading-unproven', place, `This grading attempt ran in ${describeValue(record.service ?? 'an unnamed service')}, not in the declared separate verifier ${verifierService}.`);
+      context.report('verifier-grading-unproven', place, `This grading attempt ran ${record.service === undefined ? 'in no named service' : `in ${describeValue(record.service)}`}, not in the declared separate verifier ${verifierService}.`);
     } else if (!started || step.action.ref.line < started.action.ref.line) {
       context.report('verifier-grading-unproven', place, `This grading attempt ran before ${verifierService} was started${started ? ` (line ${started.action.ref.line + 1})` : ' (no start is recorded)'}.`);
     } else if (!step.reading.transportOk || !record.hasReturnCode) {
       // Any return code is an outcome (a test suite that fails still produces a valid reward of 0): only a missing one is unproven.
-      context.report('verifier-grading-unproven', context.inRecord(file, step.action.ref, ['status']), `This grading attempt has no terminal outcome (status ${describeValue(record.status)}, ${record.hasReturnCode ? `return_code ${describeValue(record.returnCode)}` : 'no return_code'}).`);
+      context.report('verifier-grading-unproven', context.inRecord(file, step.action.ref, ['status']), `This grading attempt has no terminal outcome (${record.status === undefined ? 'no status' : `status ${describeValue(record.status)}`}, ${record.hasReturnCode ? `return_code ${describeValue(record.returnCode)}` : 'no return_code'}).`);
     }
   }
   if (gradings.length === 0 && started && inService.length === 0) {

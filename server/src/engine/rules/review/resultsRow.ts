@@ -6,6 +6,7 @@ import type { ResultsRowFact } from '../../facts/facts';
 import { arrayOrEmpty, describeValue, isJsonObject, type JsonObject } from '../../parse/jsonKind';
 import type { Place, RuleContext } from '../context';
 import { selectedExchanges } from './llm';
+import type { RolloutTimeout } from '../timeout';
 import { hasTerminalError, nativeSubscriptionMode } from './mode';
 
 const bannedKeys = ['gold', 'gold_solution', 'verify_source', 'tools_py', 'initial_db', 'db_json', 'target_constants', 'private_reasoning', 'reasoning_content', 'thinking_blocks'];
@@ -13,8 +14,8 @@ const bannedMessageKeys = ['reasoning_content', 'thinking_blocks', 'private_reas
 const roles = new Set(['system', 'user', 'assistant', 'tool']);
 
 export interface ResultsRowOptions {
-  /** The row is a native ACP timeout judged by its own contract (native-timeout-incomplete). */
-  readonly nativeTimeout: boolean;
+  /** The rollout timed out: its row is judged as a timeout, never by the success-only checks. */
+  readonly timeout: RolloutTimeout | undefined;
 }
 
 export function checkResultsRow(context: RuleContext, options: ResultsRowOptions): void {
@@ -31,7 +32,7 @@ export function checkResultsRow(context: RuleContext, options: ResultsRowOptions
   }
   const info = value['info'];
   if (!isJsonObject(info)) {
-    context.report('review-results-rows', at(['info']), 'The results row needs an "info" object.');
+    context.report('review-results-rows', info === undefined ? at([]) : at(['info']), `The results row needs an "info" object; ${info === undefined ? 'it has no info' : `its info is ${describeValue(info)}`}.`);
     return;
   }
   const rowTask = info['task_id'] || info['task_name'] || value['task_name'];
@@ -44,31 +45,53 @@ export function checkResultsRow(context: RuleContext, options: ResultsRowOptions
     context.report('review-training-ready', at(['info', 'training_ready']), 'info.training_ready must be true or false.');
     return;
   }
-  if (options.nativeTimeout) return;
-
   const flag = (message: string, path: readonly (string | number)[] = ['info', 'training_ready']) => context.report('review-training-ready', at(path), message);
-  if (nativeSubscriptionMode(context)) {
-    checkNativeSubscriptionRow(value, info, flag);
-    return;
-  }
-  const terminal = hasTerminalError(result);
-  if (terminal && trainingReady) flag('The rollout ended with an error or a partial trajectory, but the row is marked training_ready=true.');
-  if (!terminal && !trainingReady) flag('A healthy rollout is marked training_ready=false.');
-  if (trainingReady) {
-    if (value['error'] !== null && value['error'] !== undefined) flag('A training-ready row must have error null.', ['error']);
-    if (info['training_ready_reason'] !== null && info['training_ready_reason'] !== undefined) flag('A training-ready row must have training_ready_reason null.', ['info', 'training_ready_reason']);
-    if (value['is_completed'] !== true) flag('A training-ready row must have is_completed true.', ['is_completed']);
-    if (value['is_truncated'] === true) flag('A training-ready row must not be truncated.', ['is_truncated']);
-    if (value['stop_condition'] !== null && value['stop_condition'] !== undefined && value['stop_condition'] !== 'agent_completed') flag(`A training-ready row must stop on agent_completed, not ${describeValue(value['stop_condition'])}.`, ['stop_condition']);
-    checkTrainingData(context, value, result, flag);
-  } else {
-    if (typeof info['training_ready_reason'] !== 'string' || info['training_ready_reason'] === '') flag('A row that is not training-ready must say why (training_ready_reason).', ['info', 'training_ready_reason']);
-    if (value['error'] === null || value['error'] === undefined) flag('A row that is not training-ready must carry its error.', ['error']);
-  }
-  checkMessages(context, file, row, value);
+  const nativeMode = nativeSubscriptionMode(context);
+  if (options.timeout) checkTimeoutRow(value, info, options.timeout, nativeMode, flag);
+  else if (nativeMode) checkNativeSubscriptionRow(value, info, flag);
+  else checkTrainingReadiness(context, value, info, result, flag);
+  // The validator reads no conversation in native-subscription mode: a native row has none to read.
+  if (!nativeMode) checkMessages(context, file, row, value);
 }
 
 type Flag = (message: string, path?: readonly (string | number)[]) => void;
+
+/** The validator's rules for a row that is not a timeout: training_ready must match how the rollout ended and what the row holds. */
+function checkTrainingReadiness(context: RuleContext, value: JsonObject, info: JsonObject, result: JsonObject | undefined, flag: Flag): void {
+  const trainingReady = info['training_ready'] === true;
+  const terminal = hasTerminalError(result);
+  if (terminal && trainingReady) flag('The rollout ended with an error or a partial trajectory, but the row is marked training_ready=true.');
+  if (!terminal && !trainingReady) flag('A healthy rollout is marked training_ready=false.');
+  if (!trainingReady) {
+    checkNotTrainingReady(value, info, false, flag);
+    return;
+  }
+  if (value['error'] !== null && value['error'] !== undefined) flag('A training-ready row must have error null.', ['error']);
+  if (info['training_ready_reason'] !== null && info['training_ready_reason'] !== undefined) flag('A training-ready row must have training_ready_reason null.', ['info', 'training_ready_reason']);
+  if (value['is_completed'] !== true) flag('A training-ready row must have is_completed true.', ['is_completed']);
+  if (value['is_truncated'] === true) flag('A training-ready row must not be truncated.', ['is_truncated']);
+  if (value['stop_condition'] !== null && value['stop_condition'] !== undefined && value['stop_condition'] !== 'agent_completed') flag(`A training-ready row must stop on agent_completed, not ${describeValue(value['stop_condition'])}.`, ['stop_condition']);
+  checkTrainingData(context, value, result, flag);
+}
+
+/**
+ * A timed-out row: never training-ready, and otherwise held to what the validator asks of every row that
+ * is not (a reason, and an error payload outside native-subscription mode), never to what it asks of a
+ * success (is_completed, stop_condition agent_completed), which a timeout cannot honestly claim.
+ */
+function checkTimeoutRow(value: JsonObject, info: JsonObject, timeout: RolloutTimeout, nativeMode: boolean, flag: Flag): void {
+  if (info['training_ready'] === true) {
+    flag(`The rollout timed out (${timeout.evidence[0]}), and a timeout is never training-ready, but the row is marked training_ready=true.`);
+    return;
+  }
+  checkNotTrainingReady(value, info, nativeMode, flag);
+}
+
+/** A row that is not training-ready says why, and carries its error (the validator waives the error in native-subscription mode). */
+function checkNotTrainingReady(value: JsonObject, info: JsonObject, nativeMode: boolean, flag: Flag): void {
+  if (typeof info['training_ready_reason'] !== 'string' || info['training_ready_reason'] === '') flag('A row that is not training-ready must say why (training_ready_reason).', ['info', 'training_ready_reason']);
+  if (!nativeMode && (value['error'] === null || value['error'] === undefined)) flag('A row that is not training-ready must carry its error.', ['error']);
+}
 
 /** The success-only native-subscription branch of PR #1049, as the validator has it. */
 function checkNativeSubscriptionRow(value: JsonObject, info: JsonObject, flag: Flag): void {
@@ -79,7 +102,7 @@ function checkNativeSubscriptionRow(value: JsonObject, info: JsonObject, flag: F
   if (value['is_truncated'] !== false) flag('A native-subscription row must have is_truncated false.', ['is_truncated']);
   if (value['stop_condition'] !== 'agent_completed') flag('A native-subscription row must stop on agent_completed.', ['stop_condition']);
   if (value['completion'] !== null || !(Array.isArray(value['trajectory']) && value['trajectory'].length === 0)) flag('A native-subscription row must not synthesize training data (completion null, trajectory []).', ['completion']);
-  if (!positiveTokens(value['token_usage'])) flag('A native-subscription row needs positive input and output tokens.', ['token_usage']);
+  if (!positiveTokenComponents(value['token_usage'])) flag('A native-subscription row needs positive input and output tokens (the validator does not accept a total alone here).', ['token_usage']);
   if (!hasRewardOrScore(value)) flag('A native-subscription row needs a reward or score.', ['reward']);
 }
 
@@ -106,7 +129,7 @@ function checkTrainingData(context: RuleContext, value: JsonObject, result: Json
     const expected: ReadonlySet<unknown> = new Set(selected);
     if (indices.size !== expected.size || [...indices].some((index) => !expected.has(index))) flag('The steps\u2019 exchange_index values are not the successful exchanges of the LLM trajectory.', ['trajectory']);
   }
-  if (!positiveTokens(value['token_usage'])) flag('A training-ready row needs positive input and output tokens.', ['token_usage']);
+  if (!trainingTokenUsage(value['token_usage'])) flag('A training-ready row needs positive input and output tokens, or a positive total_tokens.', ['token_usage']);
   const metrics = value['metrics'];
   const resultToolCalls = result?.['n_tool_calls'];
   const resultTools = typeof resultToolCalls === 'number' && resultToolCalls > 0;
@@ -137,7 +160,7 @@ function checkMessages(context: RuleContext, file: string, row: ResultsRowFact, 
       return;
     }
     const role = message['role'];
-    if (typeof role !== 'string' || !roles.has(role)) report(at(index), `Role ${describeValue(role)} is not one of system, user, assistant, tool.`);
+    if (typeof role !== 'string' || !roles.has(role)) report(at(index), role === undefined ? 'This message has no role; it needs one of system, user, assistant, tool.' : `Role ${describeValue(role)} is not one of system, user, assistant, tool.`);
     if (role === 'system' && index !== 0) report(at(index), 'A system message may only come first.');
     if (role === 'assistant') assistants++;
     if (message['content'] === undefined && message['tool_calls'] === undefined) report(at(index), 'Each message needs content or tool_calls.');
@@ -170,13 +193,25 @@ export function hasRewardOrScore(row: JsonObject): boolean {
   return row['reward'] != null || row['score'] != null;
 }
 
-/** Positive input and output tokens, final or not. */
-export function positiveTokens(usage: unknown): boolean {
+function positiveCount(usage: JsonObject, ...keys: string[]): boolean {
+  return keys.some((key) => {
+    const count = usage[key];
+    return typeof count === 'number' && count > 0;
+  });
+}
+
+/** Positive input and output tokens, final or not: what the validator asks of a native-subscription row. */
+export function positiveTokenComponents(usage: unknown): boolean {
+  return isJsonObject(usage) && positiveCount(usage, 'final_input_tokens', 'input_tokens') && positiveCount(usage, 'final_output_tokens', 'output_tokens');
+}
+
+/**
+ * What the validator asks of a training-ready row: positive input (or total) and positive output (or
+ * total). BenchFlow writes output 0 and input = total when a provider reports only a total
+ * (`_token_usage_from_agent_result`), and the validator's own test accepts that row.
+ */
+function trainingTokenUsage(usage: unknown): boolean {
   if (!isJsonObject(usage)) return false;
-  const positive = (...keys: string[]) =>
-    keys.some((key) => {
-      const count = usage[key];
-      return typeof count === 'number' && count > 0;
-    });
-  return positive('final_input_tokens', 'input_tokens') && positive('final_output_tokens', 'output_tokens');
+  const total = positiveCount(usage, 'total_tokens');
+  return (total || positiveCount(usage, 'final_input_tokens', 'input_tokens')) && (total || positiveCount(usage, 'final_output_tokens', 'output_tokens'));
 }

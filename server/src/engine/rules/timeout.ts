@@ -1,0 +1,67 @@
+/**
+ * Did this rollout time out? The one place that decides it, from the rollout's own evidence: BenchFlow's
+ * timeout diagnostics in result.json (`agent_timeout_info`, `idle_timeout_info`), the `agent_timeout`
+ * row of the trajectory, the timeout categories and messages BenchFlow writes into `error`, and a
+ * results row that stops on `agent_timeout`. Native or not, wall-clock or idle. An infrastructure or
+ * provider failure is never an agent timeout, even when timeout information is also present: its
+ * reward says nothing about the agent, and calling it a timeout would make it countable.
+ */
+import { isJsonObject, type JsonObject } from '../parse/jsonKind';
+import type { RuleContext } from './context';
+import { infraErrors, isNativeAcp } from './review/mode';
+
+export type TimeoutKind = 'wall-clock' | 'idle' | 'unspecified';
+
+export interface RolloutTimeout {
+  /** Which budget ran out: BenchFlow's wall-clock prompt budget, its idle watchdog, or not said. */
+  readonly kind: TimeoutKind;
+  /** Usage came from the ACP peer and there is no provider trajectory (the #1079 gap 3 case). */
+  readonly native: boolean;
+  /** What in the bundle says the rollout timed out, in words, for messages. */
+  readonly evidence: readonly string[];
+}
+
+/** BenchFlow's error categories (`_utils/scoring.py`, `diagnostics.py`) of failures that are not the agent's. */
+const infraCategories: ReadonlySet<unknown> = new Set(['pipe_closed', 'sandbox_setup', 'infra_failure', 'install_failure', 'api_error', 'suspected_api_error', 'provider_auth', 'provider_rate_limit', 'provider_rejected']);
+/** BenchFlow's diagnostics of failures that are not the agent's; each is null when absent. */
+const infraDiagnostics = ['transport_error_info', 'sandbox_startup_info', 'api_error_info', 'suspected_api_error_info'] as const;
+
+/** The messages of BenchFlow's own timeout errors (`acp/runtime.py`), then any other timeout wording. */
+const wallClockMessage = /exceeded wall-clock budget/i;
+const idleMessage = /agent idle for/i;
+const timeoutMessage = /timed out|timeout/i;
+
+export function timeoutOf(context: RuleContext): RolloutTimeout | undefined {
+  const result = context.bundle.facts('result', 'result')?.value;
+  if (result && infraFailure(result)) return undefined;
+  const marker = context.bundle.facts('trajectory', 'acp-trajectory')?.lastTimeout;
+  const row = context.bundle.facts('results', 'results')?.rows[0]?.value;
+
+  const wallClock: string[] = [];
+  const idle: string[] = [];
+  const unspecified: string[] = [];
+  if (marker) wallClock.push(`the agent_timeout row (trajectory/acp_trajectory.jsonl line ${marker.ref.line + 1})`);
+  if (result) {
+    if (isJsonObject(result['agent_timeout_info'])) wallClock.push('result.json agent_timeout_info');
+    if (isJsonObject(result['idle_timeout_info'])) idle.push('result.json idle_timeout_info');
+    const category = result['error_category'];
+    if (category === 'timeout') wallClock.push('result.json error_category "timeout"');
+    if (category === 'idle_timeout') idle.push('result.json error_category "idle_timeout"');
+    const error = result['error'];
+    if (typeof error === 'string') {
+      if (wallClockMessage.test(error)) wallClock.push("result.json error (BenchFlow's wall-clock budget message)");
+      else if (idleMessage.test(error)) idle.push("result.json error (BenchFlow's idle watchdog message)");
+      else if (timeoutMessage.test(error)) unspecified.push('result.json error (a timeout message)');
+    }
+  }
+  if (row?.['stop_condition'] === 'agent_timeout') unspecified.push('results.jsonl stop_condition "agent_timeout"');
+
+  const evidence = [...wallClock, ...idle, ...unspecified];
+  if (evidence.length === 0) return undefined;
+  const kind: TimeoutKind = wallClock.length > 0 ? 'wall-clock' : idle.length > 0 ? 'idle' : 'unspecified';
+  return { kind, native: isNativeAcp(context), evidence };
+}
+
+function infraFailure(result: JsonObject): boolean {
+  return infraErrors(result).length > 0 || infraCategories.has(result['error_category']) || infraDiagnostics.some((field) => isJsonObject(result[field]));
+}
