@@ -65,7 +65,7 @@ export function checkQuiescence(context: RuleContext, timeline: Timeline, sandbo
     for (const span of masking) {
       const observation = step.reading.evidence!.observations.at(-1)!;
       failures.push(
-        context.report('masked-exit-status', commandPlace(context, file, step, span), `The exit status of this command comes from ${describeValue(commandText(step, span))}, which cannot report what the observation found: return_code ${describeValue(step.action.record.returnCode)} says nothing about quiescence.`, {
+        context.report('masked-exit-status', commandPlace(context, file, step, span), `The exit status of this command comes from ${describeValue(commandText(step, span))}, which cannot report what the observation found: ${step.action.record.hasReturnCode ? `return_code ${describeValue(step.action.record.returnCode)}` : 'whatever return code it had'} says nothing about quiescence.`, {
           related: [context.related(commandPlace(context, file, step, observation), 'the observation whose result is lost')],
         }),
       );
