@@ -58,7 +58,9 @@ const unknown = Symbol('unknown');
 const unknownNonEmpty = Symbol('unknown, not empty');
 /** A non-zero exit status, unnamed: `$?` after a command that failed in a way the model cannot name. */
 const unknownNonZero = Symbol('a non-zero number');
-type Value = string | typeof unknown | typeof unknownNonEmpty | typeof unknownNonZero;
+/** Words the model cannot count, from an unquoted expansion of unknown text: any number of unknown words. */
+const unknownWords = Symbol('unknown words');
+type Value = string | typeof unknown | typeof unknownNonEmpty | typeof unknownNonZero | typeof unknownWords;
 
 type Flow = 'normal' | 'exit' | 'return' | 'break' | 'continue';
 type Sink = 'capture' | 'discard';
@@ -341,7 +343,7 @@ class Machine {
   private forLoop(loop: Loop, state: State, exempt: boolean): State[] {
     const variable = loop.variable!;
     return this.expandFields(loop.items, state).flatMap(({ state: expanded, fields }) => {
-      if (fields === undefined || loop.overParameters) {
+      if (fields.includes(unknownWords) || loop.overParameters) {
         // An unknown list: any number of unknown items.
         return this.loop(loop, expanded, (round) => ({ stopped: [], again: round.map((candidate) => withVar(candidate, variable, unknown)), finished: round }), exempt);
       }
@@ -473,10 +475,8 @@ class Machine {
     const ends = (status: Status, output?: Value, changes: Partial<State> = {}): State => ({ ...this.print(state, output), ...changes, status, supplier: command });
     const either = (output?: Value): State[] => [ends(0, output), ends('nonzero', output)];
     if (typeof name !== 'string') return this.unknownCommand(command, state);
-    if (words.some((word) => typeof word !== 'string') && (name === '[' || name === 'test' || name === 'exit' || name === 'return')) {
-      // An argument that may be several words, or none: a test or an exit could then say anything.
-      if (name === '[' || name === 'test') return either();
-    }
+    // A test with arguments the model cannot count could be any test.
+    if ((name === '[' || name === 'test') && words.includes(unknownWords)) return [ends(0), ends(1), ends(2)];
     const args = words.slice(1);
     const called = state.functions.get(name);
     if (called) return this.call(called, command, state, exempt);
@@ -668,8 +668,7 @@ class Machine {
       alternatives = alternatives.flatMap((alternative) => this.substitutions(word, alternative.state).map(({ state: after, status }) => ({ state: after, substitutionStatus: status ?? alternative.substitutionStatus })));
     }
     const expanded = alternatives.flatMap((alternative) =>
-      // Fields the model cannot count stand as one unknown word: as a name, the command is unknown.
-      this.expandFields(command.words, alternative.state).map(({ state: after, fields }) => ({ state: after, words: fields ?? [unknown], substitutionStatus: alternative.substitutionStatus })),
+      this.expandFields(command.words, alternative.state).map(({ state: after, fields }) => ({ state: after, words: fields, substitutionStatus: alternative.substitutionStatus })),
     );
     this.charge(expanded.length);
     return expanded;
@@ -743,21 +742,20 @@ class Machine {
 
   /**
    * Expands words into fields: unquoted expansions split on blanks, /proc globs list the world's
-   * entries. `fields` is undefined when the model cannot count them. The fields are appended in place:
+   * entries, and words the model cannot count become `unknownWords`. The fields are appended in place:
    * copying them at every word would make a long command quadratic.
    */
-  private expandFields(words: readonly Word[], state: State): { state: State; fields: Value[] | undefined }[] {
-    let alternatives: { state: State; fields: Value[] | undefined }[] = [{ state, fields: [] }];
+  private expandFields(words: readonly Word[], state: State): { state: State; fields: Value[] }[] {
+    let alternatives: { state: State; fields: Value[] }[] = [{ state, fields: [] }];
     for (const word of words) {
-      const next: { state: State; fields: Value[] | undefined }[] = [];
+      const next: { state: State; fields: Value[] }[] = [];
       for (const alternative of alternatives) {
         const substituted = word.substitutions.length === 0 ? [{ state: alternative.state }] : this.substitutions(word, alternative.state);
         substituted.forEach(({ state: after }, index) => {
-          const fields = alternative.fields === undefined ? undefined : this.fieldsOf(word, after);
           // The last branch keeps the array; the others copy it.
-          const base = alternative.fields === undefined || fields === undefined ? undefined : index === substituted.length - 1 ? alternative.fields : [...alternative.fields];
-          if (base && fields) append(base, fields);
-          next.push({ state: after, fields: base });
+          const fields = index === substituted.length - 1 ? alternative.fields : [...alternative.fields];
+          append(fields, this.fieldsOf(word, after) ?? [unknownWords]);
+          next.push({ state: after, fields });
         });
       }
       alternatives = next;
@@ -834,7 +832,7 @@ function capturedOf(state: State, list: CommandList): Value {
 
 function nonEmpty(value: Value): boolean | undefined {
   if (typeof value === 'string') return value !== '';
-  return value === unknown ? undefined : true;
+  return value === unknownNonEmpty || value === unknownNonZero ? true : undefined;
 }
 
 function negate(value: boolean | undefined): boolean | undefined {
