@@ -297,8 +297,9 @@ class Machine {
   private conditionalLoop(loop: Loop, state: State, exempt: boolean): State[] {
     const runsWhile = loop.keyword === 'while';
     // The condition sets $?, but the loop ends with the status of the last body run: keep it aside.
-    return this.loop(loop, state, (round) => {
-      const kept = round.map((candidate) => ({ ...candidate, loopEndings: [...candidate.loopEndings, { status: candidate.status, supplier: candidate.supplier }] }));
+    return this.loop(loop, state, (round, first) => {
+      // Before the first body run the loop's own status would be 0; $? still holds the status before it.
+      const kept = round.map((candidate) => ({ ...candidate, loopEndings: [...candidate.loopEndings, first ? { status: 0, supplier: loop } : { status: candidate.status, supplier: candidate.supplier }] }));
       const tested = this.list(loop.condition!, kept, true).map((candidate) => ({ candidate, ending: candidate.loopEndings.at(-1)!, loopEndings: candidate.loopEndings.slice(0, -1) }));
       const finished = tested.filter(({ candidate }) => candidate.flow === 'normal' && (candidate.status === 0) !== runsWhile);
       const restored = (entries: typeof tested) => entries.map(({ candidate, loopEndings }) => ({ ...candidate, loopEndings }));
@@ -315,10 +316,10 @@ class Machine {
    * that run the body again, those that leave, and those a condition ended. A loop's status is its last
    * body status, or 0 when the body never ran.
    */
-  private loop(loop: Loop, state: State, head: (round: State[]) => { stopped: State[]; again: State[]; finished: State[] }, exempt: boolean): State[] {
+  private loop(loop: Loop, state: State, head: (round: State[], first: boolean) => { stopped: State[]; again: State[]; finished: State[] }, exempt: boolean): State[] {
     const ended: State[] = [];
     const seen = new Set<string>();
-    let round: State[] = [{ ...state, status: 0, supplier: loop }];
+    let round: State[] = [state];
     for (let index = 0; round.length > 0; index++) {
       if (index > loopRounds) throw new TooComplex();
       const fresh = round.filter((candidate) => {
@@ -327,7 +328,7 @@ class Machine {
         seen.add(key);
         return true;
       });
-      const { stopped, again, finished } = head(fresh);
+      const { stopped, again, finished } = head(fresh, index === 0);
       ended.push(...stopped, ...finished);
       round = [];
       for (const after of this.list(loop.body, again, exempt)) {
@@ -345,9 +346,11 @@ class Machine {
     return this.expandFields(loop.items, state).flatMap(({ state: expanded, fields }) => {
       if (fields.includes(unknownWords) || loop.overParameters) {
         // An unknown list: any number of unknown items.
-        return this.loop(loop, expanded, (round) => ({ stopped: [], again: round.map((candidate) => withVar(candidate, variable, unknown)), finished: round }), exempt);
+        return this.loop(loop, expanded, (round, first) => ({ stopped: [], again: round.map((candidate) => withVar(candidate, variable, unknown)), finished: first ? round.map((candidate) => ({ ...candidate, status: 0, supplier: loop })) : round }), exempt);
       }
-      let current: State[] = [{ ...expanded, status: 0, supplier: loop }];
+      // The body first sees $? as it was before the loop; a loop with no items ends with 0.
+      if (fields.length === 0) return [{ ...expanded, status: 0, supplier: loop }];
+      let current: State[] = [expanded];
       const ended: State[] = [];
       for (const field of fields) {
         const next: State[] = [];
@@ -379,7 +382,8 @@ class Machine {
             unmatched.push(candidate);
           } else unmatched.push(candidate);
         }
-        done.push(...this.list(arm.body, matched.map((candidate) => ({ ...candidate, status: 0, supplier: command as Span })), exempt));
+        // The arm sees $? as it was before `case`; an empty arm ends with 0.
+        done.push(...(arm.body.items.length === 0 ? matched.map((candidate) => ({ ...candidate, status: 0, supplier: command })) : this.list(arm.body, matched, exempt)));
         pending = unmatched;
       }
       return [...done, ...pending.map((candidate) => ({ ...candidate, status: 0, supplier: command as Span }))];
