@@ -103,7 +103,7 @@ function runAll(): Promise<RealRuns> {
         return value;
       });
     const batches = (stubs: StubKind, batchTexts: readonly string[]) =>
-      Promise.all(
+      settledAll(
         shells.flatMap((shell) =>
           worlds.map(async (world) => ({
             shell: shell.name,
@@ -113,7 +113,7 @@ function runAll(): Promise<RealRuns> {
         ),
       ).then(byShellAndWorld);
     // All batches and the parse check at once: the machine's cores share them.
-    const [dashAccepted, statuses, calibration] = await Promise.all([
+    const [dashAccepted, statuses, calibration] = await settledAll([
       timed(
         dashAccepts(dash, all.map((command) => command.text), join(root, 'dash-n'), batchTimeoutMs),
         (ms) => (dashNMs = ms),
@@ -132,6 +132,17 @@ function runAll(): Promise<RealRuns> {
     return runs;
   })();
   return realRuns;
+}
+
+/**
+ * Promise.all that, when one fails, still waits for the others (each bounded by its timeout), so that no
+ * batch is left writing into the temporary directory that the cleanup removes.
+ */
+async function settledAll<T extends readonly unknown[]>(promises: { readonly [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(promises);
+  const failure = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failure) throw failure.reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 function byShellAndWorld(batches: readonly { shell: string; world: WorldName; statuses: readonly number[] }[]): Map<string, Map<WorldName, readonly number[]>> {
