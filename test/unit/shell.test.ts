@@ -42,10 +42,10 @@ describe('shell parsing', () => {
 
   it('reads what dash reads, and refuses what it refuses', () => {
     // Each checked against dash -n and busybox sh -n.
-    for (const accepted of ['{ :; } 2>/dev/null && :', 'while :; do :; done 2>&1', 'f() { :; } 2>/dev/null', 'x=$( case a in a) echo;; esac )', 'echo ${x:-$(echo })}', 'for x do :; done', 'case a in (a) ;; esac', 'cat <<E', 'a &>x', 'echo `echo a )`']) {
+    for (const accepted of ['{ :; } 2>/dev/null && :', 'while :; do :; done 2>&1', 'f() { :; } 2>/dev/null', 'x=$( case a in a) echo;; esac )', 'echo ${x:-$(echo })}', 'for x do :; done', 'case a in (a) ;; esac', 'cat <<E', 'a &>x', 'echo `echo a )`', 'case x in x) { :; } >/dev/null esac']) {
       assert.doesNotThrow(() => parseShell(accepted), accepted);
     }
-    for (const refused of ['if true; then fi', '{ }', '! ! true', 'true | ! false', 'foo-bar() { :; }', 'for 1 in a; do :; done', 'cat <<< x', 'in', 'case x in x) a;; ;; esac', 'cat <<E\n$(echo\nE']) {
+    for (const refused of ['if true; then fi', '{ }', '! ! true', 'true | ! false', 'foo-bar() { :; }', 'for 1 in a; do :; done', 'cat <<< x', 'in', 'case x in x) a;; ;; esac', 'cat <<E\n$(echo\nE', '{ { true; } >/dev/null }', 'if { :; } >/dev/null then :; fi']) {
       assert.throws(() => parseShell(refused), ShellSyntaxError, refused);
     }
   });

@@ -340,6 +340,12 @@ class Parser {
   private withRedirections<T extends { readonly end: number }>(command: T): T & { readonly redirections: readonly Redirection[] } {
     const redirections: Redirection[] = [];
     for (let redirection = this.redirection(); redirection; redirection = this.redirection()) redirections.push(redirection);
+    // dash reads the word after a redirection as a plain word, so a reserved word cannot close a list
+    // there (`{ { :; } >/dev/null }` is refused) — but for `esac`, which it looks for by its text.
+    const next = redirections.length > 0 ? this.peek() : undefined;
+    if (next?.type === 'word' && !next.word.quoted && listTerminators.has(next.word.text) && next.word.text !== 'esac') {
+      throw new ShellSyntaxError(`unexpected "${next.word.text}" after a redirection: ";" or a newline was expected`, next.word.start);
+    }
     return { ...command, redirections, end: redirections.at(-1)?.end ?? command.end };
   }
 
