@@ -555,8 +555,8 @@ class Machine {
         throw new TooComplex();
     }
     const program = resolved ?? basename(name);
-    if (program === 'pgrep' && selectsSandboxUser(resolvedArgs, this.user)) return [this.observe(state, command, 'pgrep')];
-    if (program === 'ps' && selectsSandboxUser(resolvedArgs, this.user)) return [this.observe(state, command, 'ps')];
+    if (program === 'pgrep' && selectsSandboxUser(resolvedArgs, this.user)) return this.observe(state, command, 'pgrep');
+    if (program === 'ps' && selectsSandboxUser(resolvedArgs, this.user)) return this.observe(state, command, 'ps');
     if (program === 'id' && args.length === 2 && args[0] === '-u' && typeof args[1] === 'string' && namesSandboxUser(args[1], this.user) && !args[1].includes('$')) return [ends(0, this.uid)];
     if (program === 'cat' && args.length === 1 && typeof args[0] === 'string') {
       const file = this.readFile(args[0]);
@@ -569,17 +569,19 @@ class Machine {
   }
 
   /** pgrep or ps selecting the sandbox user, as it answers in this world. */
-  private observe(state: State, command: SimpleCommand, program: 'pgrep' | 'ps'): State {
+  private observe(state: State, command: SimpleCommand, program: 'pgrep' | 'ps'): State[] {
     const header = '  PID TTY          TIME CMD';
     const ends = (status: Status, output: Value, error?: Value): State => ({ ...this.print(this.print(state, output), error, 'stderr'), status, supplier: command });
     switch (this.world) {
       case 'quiescent':
-        return program === 'pgrep' ? ends(1, '') : ends(1, header);
+        return [program === 'pgrep' ? ends(1, '') : ends(1, header)];
       case 'survivors':
-        return program === 'pgrep' ? ends(0, '4242') : ends(0, `${header}\n 4242 ?        00:00:00 sleep`);
-      case 'observer-fails':
+        return [program === 'pgrep' ? ends(0, '4242') : ends(0, `${header}\n 4242 ?        00:00:00 sleep`)];
+      case 'observer-fails': {
         // pgrep exits 2 (bad usage, unknown user) or 3 (fatal); ps exits 1 for both.
-        return program === 'pgrep' ? ends(2, '', `${program}: cannot read the process table`) : ends(1, '', `${program}: cannot read the process table`);
+        const error = `${program}: cannot read the process table`;
+        return program === 'pgrep' ? [ends(2, '', error), ends(3, '', error)] : [ends(1, '', error)];
+      }
     }
   }
 
