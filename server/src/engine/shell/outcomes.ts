@@ -22,7 +22,7 @@ import { append } from './walk';
 import { ShellSyntaxError, type AndOr, type Command, type CommandList, type FunctionDefinition, type Loop, type Pipeline, type Redirection, type SimpleCommand, type Span, type Word } from './syntax';
 
 export type World = 'quiescent' | 'survivors' | 'observer-fails';
-export const worlds: readonly World[] = ['quiescent', 'survivors', 'observer-fails'];
+const worlds: readonly World[] = ['quiescent', 'survivors', 'observer-fails'];
 
 /** An exit status: a number, or some non-zero status the model cannot name. */
 export type Status = number | 'nonzero';
@@ -41,7 +41,7 @@ export interface WorldOutcomes {
 
 export type Outcomes = Readonly<Record<World, WorldOutcomes>>;
 
-/** Any non-zero status, `r` included? */
+/** The endings with `status` (an unnamed non-zero one counts for any non-zero); undefined when anything may end it. */
 export function endsWith(outcomes: WorldOutcomes, status: number): Ending[] | undefined {
   if (!outcomes.complete) return undefined;
   return outcomes.endings.filter((ending) => ending.status === status || (ending.status === 'nonzero' && status !== 0));
@@ -477,7 +477,6 @@ class Machine {
   private invoke(command: SimpleCommand, words: readonly Value[], state: State, exempt: boolean): State[] {
     const name = words[0];
     const ends = (status: Status, output?: Value, changes: Partial<State> = {}): State => ({ ...this.print(state, output), ...changes, status, supplier: command });
-    const either = (output?: Value): State[] => [ends(0, output), ends('nonzero', output)];
     if (typeof name !== 'string') return this.unknownCommand(command, state);
     // A test with arguments the model cannot count could be any test.
     if ((name === '[' || name === 'test') && words.includes(unknownWords)) return [ends(0), ends(1), ends(2)];
@@ -545,7 +544,7 @@ class Machine {
       case 'cd':
       case 'umask':
       case 'shift':
-        return either();
+        return [ends(0), ends('nonzero')];
       case 'eval':
       case '.':
       case 'source':
