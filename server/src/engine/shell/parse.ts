@@ -1,7 +1,9 @@
 /**
  * A recursive-descent parser for the POSIX shell grammar, as permissive as dash and no more: reserved
  * words are recognised only where a command starts and only unquoted; compound commands need a
- * non-empty body; redirections may follow any compound command.
+ * non-empty body; redirections may follow any compound command. Our own rather than mvdan/sh (the
+ * sh-syntax package): on the real-shell corpus it agrees with `dash -n` where sh-syntax's POSIX mode
+ * does not (a reserved word after a compound command's redirection), synchronously, and far faster.
  */
 import {
   maximumNesting,
