@@ -9,7 +9,7 @@ import { codeOf, extensionId, faultyRollout, openInEditor, ours, summarize, wait
 
 suite('Rollout Evidence in VS Code', () => {
   const trajectory = workspaceFile(`${faultyRollout}/trajectory/acp_trajectory.jsonl`);
-  const expectedTrajectoryProblems = ['jsonl-syntax@2:129-2:130', 'schema@3:92-3:101', 'tool-pending@3:92-3:101', 'record-not-object@4:0-4:18', 'schema@5:68-5:73'];
+  const expectedTrajectoryProblems = ['jsonl-syntax@2:129-2:130', 'schema@3:92-3:101', 'tool-pending@3:92-3:101', 'timeout-incomplete@3:92-3:101', 'record-not-object@4:0-4:18', 'schema@5:68-5:73'];
 
   test('activates by itself on a workspace holding rollout bundles', async () => {
     const extension = vscode.extensions.getExtension(extensionId);
