@@ -64,3 +64,18 @@ export function selectsSandboxUser(args: readonly Word[], user: SandboxUser | un
   const selected = userSelectors(args);
   return selected.length > 0 && selected.some((value) => namesSandboxUser(value, user));
 }
+
+const shells = new Set(['sh', 'bash', 'dash', 'ash', 'zsh', 'ksh']);
+
+/** The script of `sh -c 'script'`, `su user -c 'script'` and the like, which runs as part of the command. */
+export function scriptArgument(command: SimpleCommand): Word | undefined {
+  const first = basename(command.words[0]?.text ?? '');
+  if (first === 'su' || first === 'runuser') {
+    const flag = command.words.findIndex((word) => word.text === '-c' || word.text === '--command');
+    if (flag !== -1) return command.words[flag + 1];
+  }
+  const { name, args } = resolve(command);
+  if (name === undefined || !shells.has(name)) return undefined;
+  const flag = args.findIndex((arg) => /^-[a-z]*c[a-z]*$/.test(arg.text));
+  return flag === -1 ? undefined : args[flag + 1];
+}

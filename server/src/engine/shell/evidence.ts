@@ -8,7 +8,7 @@
  */
 import { parseShell } from './parse';
 import { ShellSyntaxError, type CommandList, type Loop, type SimpleCommand, type Span, type Word } from './syntax';
-import { basename, namesSandboxUser, resolve, userSelectors } from './commands';
+import { basename, namesSandboxUser, resolve, scriptArgument, userSelectors } from './commands';
 import { endsWith, runOutcomes, type Outcomes, type Status, type WorldOutcomes } from './outcomes';
 import { append, runCommands, WalkBudget, type RunCommand } from './walk';
 
@@ -46,7 +46,6 @@ export interface CommandEvidence {
 
 type Kind = 'kill' | 'observation' | 'test' | 'setup' | 'other';
 
-const shells = new Set(['sh', 'bash', 'dash', 'ash', 'zsh', 'ksh']);
 const setupCommands = new Set(['mkdir', 'chmod', 'chown', 'chgrp', 'rm', 'rmdir', 'touch', 'true', ':', 'cd', 'umask', 'export', 'unset', 'set', 'ln']);
 const procScan = /^\/proc\/(\*|\[[^\]]*\]\*?|\$)/;
 
@@ -175,24 +174,6 @@ class Analysis {
     return base === undefined ? spread(inner, script) : inner;
   }
 }
-
-function scriptArgument(command: SimpleCommand): Word | undefined {
-  const first = basename(command.words[0]?.text ?? '');
-  if (first === 'su' || first === 'runuser') {
-    const flag = command.words.findIndex((word) => word.text === '-c' || word.text === '--command');
-    if (flag !== -1) return command.words[flag + 1];
-  }
-  const { name, args } = resolve(command);
-  if (name === undefined || !shells.has(name)) return undefined;
-  const flag = args.findIndex((arg) => /^-[a-z]*c[a-z]*$/.test(arg.text));
-  return flag === -1 ? undefined : args[flag + 1];
-}
-
-
-
-
-
-
 
 function spanOf(span: Span): Span {
   return { start: span.start, end: span.end };

@@ -15,7 +15,7 @@
  * dash and busybox sh against stub observers and a fixture /proc, and check that no status the
  * analyser calls proof ends a command in the survivors or observer-fails world.
  */
-import { basename, namesSandboxUser, resolve, selectsSandboxUser } from './commands';
+import { basename, namesSandboxUser, resolve, scriptArgument, selectsSandboxUser } from './commands';
 import type { SandboxUser } from './evidence';
 import { parseShell } from './parse';
 import { append } from './walk';
@@ -105,13 +105,14 @@ export function runOutcomes(tree: CommandList, user: SandboxUser | undefined, te
   const uid = user?.uid !== undefined ? String(user.uid) : placeholderUid;
   const result = {} as Record<World, WorldOutcomes>;
   let followed = true;
+  const scripts = new Map<Word, CommandList | undefined>();
   for (const world of worlds) {
     // One world that cannot be followed makes the answer "anything": the others need not be run.
     if (!followed) {
       result[world] = { complete: false, endings: [] };
       continue;
     }
-    const machine = new Machine(world, user, uid, Math.max(stateBudgetFloor, Math.ceil(textLength / 2)));
+    const machine = new Machine(world, user, uid, Math.max(stateBudgetFloor, Math.ceil(textLength / 2)), scripts);
     try {
       result[world] = { complete: true, endings: machine.run(tree) };
     } catch (error) {
@@ -145,6 +146,8 @@ class Machine {
     private readonly user: SandboxUser | undefined,
     private readonly uid: string,
     private readonly budget: number,
+    /** Shared by the worlds of one analysis. */
+    private readonly scripts: Map<Word, CommandList | undefined>,
   ) {
     this.proc = procOf(world, uid);
   }
@@ -600,16 +603,24 @@ class Machine {
   }
 
   /** `sh -c 'script'`: the script runs in a shell of its own, which sees none of this one's variables. */
-  private nested(script: { readonly text: string; readonly base: number | undefined }, command: SimpleCommand, state: State): State[] {
-    let tree: CommandList;
-    try {
-      tree = parseShell(script.text, script.base ?? 0);
-    } catch (error) {
-      if (error instanceof ShellSyntaxError) return [{ ...state, status: 2, supplier: command }];
-      throw error;
-    }
+  private nested(script: { readonly word: Word; readonly base: number | undefined }, command: SimpleCommand, state: State): State[] {
+    const tree = this.scriptTree(script);
+    if (tree === undefined) return [{ ...state, status: 2, supplier: command }];
     const fresh: State = { ...state, vars: new Map(), functions: new Map(), flow: 'normal', levels: 0, errexit: false, depth: 0 };
     return this.list(tree, [fresh], false).map((after) => ({ ...state, output: after.output, status: after.status, supplier: script.base === undefined ? command : (after.supplier ?? command) }));
+  }
+
+  /** A nested script's tree, parsed once for all worlds and paths; undefined when the shell could not read it. */
+  private scriptTree(script: { readonly word: Word; readonly base: number | undefined }): CommandList | undefined {
+    if (!this.scripts.has(script.word)) {
+      try {
+        this.scripts.set(script.word, parseShell(script.word.text, script.base ?? 0));
+      } catch (error) {
+        if (!(error instanceof ShellSyntaxError)) throw error;
+        this.scripts.set(script.word, undefined);
+      }
+    }
+    return this.scripts.get(script.word);
   }
 
   private read(args: readonly Value[], state: State): State[] {
@@ -998,23 +1009,10 @@ function mergeLoopEndings(a: State, b: State): State['loopEndings'] {
   });
 }
 
-const shells = new Set(['sh', 'bash', 'dash', 'ash', 'zsh', 'ksh']);
-
-/** The script of `sh -c 'script'` (or `su user -c`), and where it starts in the text when it maps exactly. */
-function nestedScript(command: SimpleCommand): { text: string; base: number | undefined } | undefined {
-  const first = basename(command.words[0]?.text ?? '');
-  let word: Word | undefined;
-  if (first === 'su' || first === 'runuser') {
-    const flag = command.words.findIndex((candidate) => candidate.text === '-c' || candidate.text === '--command');
-    if (flag !== -1) word = command.words[flag + 1];
-  } else {
-    const { name, args } = resolve(command);
-    if (name !== undefined && shells.has(name)) {
-      const flag = args.findIndex((arg) => /^-[a-z]*c[a-z]*$/.test(arg.text));
-      if (flag !== -1) word = args[flag + 1];
-    }
-  }
+/** The script of `sh -c 'script'`, and where it starts in the text when it maps exactly. */
+function nestedScript(command: SimpleCommand): { word: Word; base: number | undefined } | undefined {
+  const word = scriptArgument(command);
   if (!word || word.parts.some((part) => part.kind !== 'literal')) return undefined;
   const only = word.parts.length === 1 ? word.parts[0]! : undefined;
-  return { text: word.text, base: only && only.kind === 'literal' && word.end - word.start === word.text.length + (only.quoted ? 2 : 0) ? word.start + (only.quoted ? 1 : 0) : undefined };
+  return { word, base: only && only.kind === 'literal' && word.end - word.start === word.text.length + (only.quoted ? 2 : 0) ? word.start + (only.quoted ? 1 : 0) : undefined };
 }
