@@ -36,6 +36,16 @@ export const diagnosticCodes = {
   },
   'not-utf8': { severity: 'error', effect: 'incomplete', summary: 'A file contains bytes that are not valid UTF-8.' },
   'record-too-large': { severity: 'error', effect: 'incomplete', summary: 'A single record is larger than the engine will parse.' },
+  'artifact-outside-bundle': {
+    severity: 'error',
+    effect: 'incomplete',
+    summary: 'An artifact path resolves, through a symbolic link, outside its rollout folder, so it is not read.',
+  },
+  'internal-error': {
+    severity: 'error',
+    effect: 'incomplete',
+    summary: 'The checker failed on this rollout or document; its verdict is incomplete, and every other rollout is still checked in full.',
+  },
   'problems-limited': {
     severity: 'information',
     effect: 'none',
@@ -105,11 +115,21 @@ export const diagnosticCodes = {
     effect: 'incomplete',
     summary: 'The grading attempt has no terminal outcome, ran before the verifier service started, or ran in another service.',
   },
+  'verifier-declaration-unreadable': {
+    severity: 'error',
+    effect: 'incomplete',
+    summary: "A present preflight.json's verifier declaration cannot be read, so whether the verifier is separate is unknown.",
+  },
   'exec-outcome-missing': { severity: 'warning', effect: 'incomplete', summary: 'A hardening or verifier exec has a transport status but no return code.' },
   'command-unparsable': {
     severity: 'warning',
     effect: 'incomplete',
     summary: 'A hardening or verifier command is not shell this analyser can read, so what it proves is unknown.',
+  },
+  'command-too-complex': {
+    severity: 'warning',
+    effect: 'incomplete',
+    summary: "A command is beyond the shell analyser's bounds (nesting, number of commands, findings), so what it proves is unknown.",
   },
 
   // Sandbox-user quiescence.
@@ -142,6 +162,11 @@ export const diagnosticCodes = {
     severity: 'error',
     effect: 'untrusted',
     summary: "A reward is present while the bundle's own evidence shows a failed or unchecked precondition.",
+  },
+  'action-kind-unknown': {
+    severity: 'error',
+    effect: 'incomplete',
+    summary: 'An action record has an event_type or phase the rules do not know, so the proof around it cannot be followed.',
   },
   'timeline-order': { severity: 'warning', effect: 'incomplete', summary: 'Action record timestamps run backwards against line order.' },
   'timeout-incomplete': {
