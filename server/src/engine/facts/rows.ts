@@ -89,9 +89,11 @@ function actionRecord(record: JsonObject): ActionRecord {
     startedAt: record['started_at'],
     finishedAt: record['finished_at'],
     command: record['command_preview'],
-    // No conditional spread: this runs for every record of 100,000-line action logs.
+    // No conditional spread: this runs for every record of 100,000-line action logs. Any record but a
+    // SandboxExec as BenchFlow spells it may be read as an observation: the rules compare event types
+    // case-insensitively, and read one they do not know as each kind they know (rules/timeline.ts).
     quiescence:
-      eventType === 'SandboxUserQuiescence'
+      eventType !== 'SandboxExec'
         ? { sandboxUser: record['sandbox_user'], uid: record['uid'], mode: record['mode'], survivors: record['survivors'], final: record['final'] }
         : undefined,
   };

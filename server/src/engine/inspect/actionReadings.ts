@@ -1,6 +1,6 @@
 /**
  * What the rules read in each action record, said in a few words for its outline entry and hover:
- * `kill attempt`, `setup-only`, `grading`, `quiescent`, `survivors 1234`. The timeline has already
+ * `kill attempt`, `setup-only`, `grading`, `quiescent`, `survivors 1234`, `kind unknown`. The timeline has already
  * read every record, so this costs a pass over its steps.
  */
 import type { ActionReading, ObservationOutcome, Timeline } from '../rules/timeline';
@@ -26,6 +26,8 @@ export function actionReadingLabels(timeline: Timeline): Map<number, string> {
 
 function labelOf(reading: ActionReading): string | undefined {
   const words: string[] = [];
+  // Said first: what follows is only the reading as written, one of several the rules weigh.
+  if (reading.eventTypeUnknown || reading.phaseUnknown) words.push('kind unknown');
   for (const event of reading.events) {
     if (event.kind === 'kill') words.push('kill attempt');
     else if (event.kind === 'observation') words.push(event.outcome === 'survivors' && reading.survivorPids.length > 0 ? `survivors ${reading.survivorPids.join(' ')}` : outcomeWords[event.outcome]);

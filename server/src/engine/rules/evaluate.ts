@@ -1,7 +1,7 @@
 /**
  * Runs every rule over a rollout bundle and gives it its verdict. Rules that depend on each other run
  * in order: the action timeline first, then quiescence and the verifier (whose failures make a reward
- * untrusted), then tools and timeouts (which need to know whether quiescence is proven), then the
+ * untrusted; under every reading of a record of unknown kind), then tools and timeouts (which need to know whether quiescence is proven), then the
  * timeout contract and validator parity. Whether the rollout timed out is decided once, up front.
  */
 import type { RolloutBundle } from '../bundle/rollout';
@@ -9,17 +9,17 @@ import type { BundleFinding } from '../findings';
 import { isJsonObject } from '../parse/jsonKind';
 import { verdictOf, type Verdict } from '../verdict';
 import { RuleCaches, RuleContext, type RuleOptions } from './context';
-import { checkQuiescence, type QuiescenceResult } from './quiescence';
+import { checkUnderEveryReading } from './everyReading';
+import type { QuiescenceResult } from './quiescence';
 import { checkRequiredArtifacts } from './review/artifacts';
 import { checkLlmTrajectory } from './review/llm';
 import { checkResult } from './review/result';
 import { checkResultsRow } from './review/resultsRow';
 import { checkRewardPreconditions } from './reward';
-import { buildTimeline, checkExecRecords, checkTimelineOrder, sandboxUserOf, type Timeline } from './timeline';
+import { buildTimeline, checkActionKinds, checkTimelineOrder, sandboxUserOf, type Timeline } from './timeline';
 import { checkTrajectory, type TrajectoryResult } from './trajectory';
 import { timeoutOf } from './timeout';
 import { checkTimeoutContract } from './timeoutContract';
-import { checkSeparateVerifier } from './verifier';
 
 export interface RolloutEvaluation {
   /** What the rules found, across the bundle's files. */
@@ -40,9 +40,8 @@ export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, cac
   const sandboxUser = sandboxUserOf(context);
   const timeline = buildTimeline(context, sandboxUser.kind === 'user' ? sandboxUser.user : undefined);
   checkTimelineOrder(context, timeline);
-  checkExecRecords(context, timeline);
-  const quiescence = checkQuiescence(context, timeline, sandboxUser);
-  const verifierFailures = checkSeparateVerifier(context, timeline);
+  checkActionKinds(context, timeline);
+  const { quiescence, verifierFailures } = checkUnderEveryReading(context, timeline, sandboxUser);
   const timeout = timeoutOf(context);
   const trajectory = checkTrajectory(context, quiescence, timeout);
   const acceptedTimeout = timeout !== undefined && checkTimeoutContract(context, timeout, trajectory);

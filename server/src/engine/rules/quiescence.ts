@@ -7,7 +7,7 @@ import type { BundleFinding } from '../findings';
 import { describeValue } from '../parse/jsonKind';
 import type { Span } from '../shell/syntax';
 import type { Place, RuleContext } from './context';
-import type { ObservationOutcome, SandboxUserState, Step, Timeline } from './timeline';
+import type { ObservationOutcome, SandboxUserState, Step, TimelineLists } from './timeline';
 
 export interface QuiescenceResult {
   /** Rules apply: a sandbox user is set (or unknown). With `sandbox_user: null` nothing applies. */
@@ -24,7 +24,7 @@ interface Located {
   readonly outcome?: ObservationOutcome;
 }
 
-export function checkQuiescence(context: RuleContext, timeline: Timeline, sandboxUser: SandboxUserState): QuiescenceResult {
+export function checkQuiescence(context: RuleContext, timeline: TimelineLists, sandboxUser: SandboxUserState): QuiescenceResult {
   if (sandboxUser.kind === 'none') return { applies: false, failures: [] };
   const file = context.bundle.pathOf('actions');
   const failures: BundleFinding[] = [];

@@ -6,12 +6,43 @@
  *
  * What a record did depends only on the record and the sandbox user, so the language server keeps each
  * rollout's timeline: after an edit of a 100,000-line log, only the edited line is read again.
+ *
+ * A record whose event_type or phase the rules do not know is not read as "nothing happened", which
+ * would let one flipped letter drop a grading attempt or a kill from the proof: the timeline is also
+ * built under each candidate reading of such records (see `Timeline.candidates`), and the rules report
+ * what any reading finds.
  */
 import type { ActionFact, ActionRecord, QuiescenceFact } from '../facts/facts';
 import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
 import { parseTimestamp } from '../parse/timestamps';
 import { meaningOfStatus, sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
 import type { RuleContext } from './context';
+
+/**
+ * The action kinds the rules know: this is their one home. Both compare case-insensitively
+ * (`SandboxExeC` is SandboxExec). The action-record schema leaves both open, because a newer BenchFlow
+ * may write kinds this checker has not met and the schema must not drown such logs in noise; so a kind
+ * outside these lists is reported by the rules (`action-kind-unknown`), which also read the record under
+ * each known kind instead of skipping it.
+ */
+export const actionEventTypes = ['SandboxExec', 'StartBenchGuardVerifierService', 'SandboxUserQuiescence'] as const;
+export const actionPhases = ['Setup', 'Agent', 'Harden', 'Verify'] as const;
+
+export type ActionEventType = (typeof actionEventTypes)[number];
+export type ActionPhase = (typeof actionPhases)[number];
+
+const eventTypesByLowerCase = new Map<string, ActionEventType>(actionEventTypes.map((name) => [name.toLowerCase(), name]));
+const phasesByLowerCase = new Map<string, ActionPhase>(actionPhases.map((name) => [name.toLowerCase(), name]));
+
+function knownName<T>(names: ReadonlyMap<string, T>, value: unknown): T | undefined {
+  return typeof value === 'string' ? names.get(value.toLowerCase()) : undefined;
+}
+
+/** How a record's kind is read: a known event type and phase, or none (an unknown one is read under each). */
+interface KindReading {
+  readonly eventType: ActionEventType | undefined;
+  readonly phase: ActionPhase | undefined;
+}
 
 /** `conflated`: the recorded status is also what the command ends with when its observer fails. */
 export type ObservationOutcome = 'quiescent' | 'survivors' | 'unobservable' | 'conflated' | 'unknown' | 'intermediate';
@@ -28,6 +59,10 @@ interface RecordTraits {
   readonly verifyPhase: boolean;
   /** It ran in the separate verifier's service. */
   readonly inVerifierService: boolean;
+  /** Its event_type is missing or none of `actionEventTypes`. */
+  readonly eventTypeUnknown: boolean;
+  /** It has a phase, and that phase is none of `actionPhases`. */
+  readonly phaseUnknown: boolean;
 }
 
 /** What one action record did. */
@@ -72,7 +107,25 @@ export function sandboxUserInConfig(value: JsonObject): SandboxUserState {
 }
 
 /** The action timeline, with the steps each rule reads picked out in the same pass. */
-export interface Timeline {
+export interface Timeline extends TimelineLists {
+  /** Records whose event_type or phase is unknown, as `action-kind-unknown` reports them. */
+  readonly unknownKinds: readonly Step[];
+  /**
+   * The timeline again under each candidate reading of those records; empty when there are none. In one
+   * candidate every such record takes the same reading (each known event type, or none; Verify or another
+   * phase), which bounds the passes at seven whatever the number of such records. A single damaged record
+   * is thereby read in every way it could have been written; several are not read in every combination.
+   */
+  readonly candidates: readonly CandidateTimeline[];
+}
+
+export interface CandidateTimeline extends TimelineLists {
+  /** The reading, in words, for the messages of what only it finds. */
+  readonly reading: string;
+}
+
+/** The steps each rule reads, picked out of the timeline in one pass. */
+export interface TimelineLists {
   readonly steps: readonly Step[];
   /** Steps that kill, observe or grade. */
   readonly eventful: readonly Step[];
@@ -94,21 +147,62 @@ export function buildTimeline(context: RuleContext, user: SandboxUser | undefine
   const previous = kept?.user === userKey ? kept.steps : [];
   // Lines after an insertion or deletion moved by this many records.
   const shift = previous.length - actions.length;
-  const timeline = { steps: new Array<Step>(actions.length), eventful: [] as Step[], timed: [] as Step[], execFaults: [] as Step[], verifierStart: undefined as Step | undefined, verifierExecs: [] as Step[], gradings: [] as Step[] };
+  const steps = new Array<Step>(actions.length);
+  const unknownKinds: Step[] = [];
   for (let index = 0; index < actions.length; index++) {
     const action = actions[index]!;
     const step = keptStep(previous, index, action) ?? keptStep(previous, index + shift, action) ?? { action, reading: readingOf(context, action.record, user) };
-    const { reading } = step;
-    timeline.steps[index] = step;
-    if (reading.events.length > 0) timeline.eventful.push(step);
-    if (reading.time) timeline.timed.push(step);
-    if (hasExecFault(step)) timeline.execFaults.push(step);
-    if (reading.kind === 'sidecar-start' && reading.transportOk && (action.record.service === undefined || reading.inVerifierService)) timeline.verifierStart ??= step;
-    if (reading.kind === 'exec' && reading.inVerifierService) timeline.verifierExecs.push(step);
-    if (reading.grading) timeline.gradings.push(step);
+    steps[index] = step;
+    if (step.reading.eventTypeUnknown || step.reading.phaseUnknown) unknownKinds.push(step);
   }
-  context.caches.timelines?.set(context.bundle.root, { user: userKey, steps: timeline.steps });
-  return timeline;
+  context.caches.timelines?.set(context.bundle.root, { user: userKey, steps });
+  return { ...listsOf(steps), unknownKinds, candidates: candidateTimelines(context, steps, unknownKinds, user) };
+}
+
+function listsOf(steps: readonly Step[]): TimelineLists {
+  const lists = { steps, eventful: [] as Step[], timed: [] as Step[], execFaults: [] as Step[], verifierStart: undefined as Step | undefined, verifierExecs: [] as Step[], gradings: [] as Step[] };
+  for (const step of steps) {
+    const { action, reading } = step;
+    if (reading.events.length > 0) lists.eventful.push(step);
+    if (reading.time) lists.timed.push(step);
+    if (hasExecFault(step)) lists.execFaults.push(step);
+    if (reading.kind === 'sidecar-start' && reading.transportOk && (action.record.service === undefined || reading.inVerifierService)) lists.verifierStart ??= step;
+    if (reading.kind === 'exec' && reading.inVerifierService) lists.verifierExecs.push(step);
+    if (reading.grading) lists.gradings.push(step);
+  }
+  return lists;
+}
+
+/**
+ * The rules read a phase only as Verify or not, so one phase stands for each way of reading it (no phase
+ * for all the others); an unknown event type may be any known one, or none. The reading of an unknown
+ * kind as it was written (no event type, not Verify) is the timeline itself, and is not repeated.
+ */
+const phaseCandidates: readonly (ActionPhase | undefined)[] = [...new Map([...actionPhases, undefined].map((phase) => [phase === 'Verify', phase])).values()];
+const eventTypeCandidates: readonly (ActionEventType | undefined)[] = [...actionEventTypes, undefined];
+
+function candidateTimelines(context: RuleContext, steps: readonly Step[], unknownKinds: readonly Step[], user: SandboxUser | undefined): CandidateTimeline[] {
+  if (unknownKinds.length === 0) return [];
+  const eventTypes = unknownKinds.some((step) => step.reading.eventTypeUnknown) ? eventTypeCandidates : [undefined];
+  const phases = unknownKinds.some((step) => step.reading.phaseUnknown) ? phaseCandidates : [undefined];
+  const candidates: CandidateTimeline[] = [];
+  for (const eventType of eventTypes) {
+    for (const phase of phases) {
+      if (eventType === undefined && phase === undefined) continue;
+      const readings = new Map<ActionFact, Step>();
+      for (const step of unknownKinds) {
+        const { record } = step.action;
+        const kind: KindReading = {
+          eventType: step.reading.eventTypeUnknown ? eventType : knownName(eventTypesByLowerCase, record.eventType),
+          phase: step.reading.phaseUnknown ? phase : knownName(phasesByLowerCase, record.phase),
+        };
+        readings.set(step.action, { action: step.action, reading: readingOf(context, record, user, kind) });
+      }
+      const reading = [eventTypes.length > 1 ? `event_type ${eventType ?? 'none known'}` : '', phases.length > 1 ? `phase ${phase ?? 'other than Verify'}` : ''].filter(Boolean).join(' and ');
+      candidates.push({ ...listsOf(steps.map((step) => readings.get(step.action) ?? step)), reading });
+    }
+  }
+  return candidates;
 }
 
 /** The previous step at `index`, when it was made for this very action, or for its record on a line that moved. */
@@ -124,15 +218,17 @@ const noEvents: readonly StepEvent[] = [];
 const gradingOnly: readonly StepEvent[] = [{ kind: 'grading' }];
 const noPids: readonly number[] = [];
 
-function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser | undefined): ActionReading {
+function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser | undefined, kind = kindAsWritten(record)): ActionReading {
   const status = record.status;
   const traits: RecordTraits = {
     transportOk: status === undefined || status === 'ok' || (typeof status === 'string' && /^(ok|success|succeeded)$/i.test(status)),
     time: timeOf(record),
-    verifyPhase: record.phase === 'Verify' || (typeof record.phase === 'string' && record.phase.toLowerCase() === 'verify'),
+    verifyPhase: kind.phase === 'Verify',
     inVerifierService: typeof record.service === 'string' && record.service.toLowerCase() === verifierService,
+    eventTypeUnknown: knownName(eventTypesByLowerCase, record.eventType) === undefined,
+    phaseUnknown: record.phase !== undefined && knownName(phasesByLowerCase, record.phase) === undefined,
   };
-  switch (record.eventType) {
+  switch (kind.eventType) {
     case 'StartBenchGuardVerifierService':
       return reading('sidecar-start', traits);
     case 'SandboxUserQuiescence':
@@ -154,6 +250,10 @@ function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser
   }
 }
 
+function kindAsWritten(record: ActionRecord): KindReading {
+  return { eventType: knownName(eventTypesByLowerCase, record.eventType), phase: knownName(phasesByLowerCase, record.phase) };
+}
+
 function reading(kind: ActionReading['kind'], traits: RecordTraits, parts: Partial<Pick<ActionReading, 'evidence' | 'events' | 'setupOnly' | 'grading' | 'survivorPids'>> = {}): ActionReading {
   return {
     kind,
@@ -166,6 +266,8 @@ function reading(kind: ActionReading['kind'], traits: RecordTraits, parts: Parti
     time: traits.time,
     verifyPhase: traits.verifyPhase,
     inVerifierService: traits.inVerifierService,
+    eventTypeUnknown: traits.eventTypeUnknown,
+    phaseUnknown: traits.phaseUnknown,
   };
 }
 
@@ -211,7 +313,7 @@ function timeOf(record: ActionRecord): RecordTraits['time'] {
 }
 
 /** Records that say they run before the record above them; line order is what the rules use. */
-export function checkTimelineOrder(context: RuleContext, timeline: Timeline): void {
+export function checkTimelineOrder(context: RuleContext, timeline: TimelineLists): void {
   const file = context.bundle.pathOf('actions');
   let latest: { readonly time: NonNullable<ActionReading['time']>; readonly step: Step } | undefined;
   for (const step of timeline.timed) {
@@ -233,7 +335,7 @@ function hasExecFault({ action, reading }: Step): boolean {
   return relevant && action.record.status !== undefined && !action.record.hasReturnCode;
 }
 
-export function checkExecRecords(context: RuleContext, timeline: Timeline): void {
+export function checkExecRecords(context: RuleContext, timeline: TimelineLists): void {
   const file = context.bundle.pathOf('actions');
   for (const { action, reading } of timeline.execFaults) {
     const syntaxError = reading.evidence?.syntaxError;
@@ -242,6 +344,22 @@ export function checkExecRecords(context: RuleContext, timeline: Timeline): void
       context.report('command-unparsable', context.inStringValue(file, action.ref, ['command_preview'], { start: at, end: at + 1 }), `This command is not shell that can be read (${syntaxError.message}), so what it proves about the sandbox user or the grading is unknown.`);
     } else {
       context.report('exec-outcome-missing', context.inRecord(file, action.ref, ['status']), `This exec has a transport status (${describeValue(action.record.status)}) but no return_code: the call went through, but the process outcome is unknown.`);
+    }
+  }
+}
+
+/** Records whose event_type or phase is none the rules know: the rules read them under every candidate kind. */
+export function checkActionKinds(context: RuleContext, timeline: Timeline): void {
+  const file = context.bundle.pathOf('actions');
+  const consequence = 'so what it did is read in every way the rules know, and what any of those readings finds is reported: the proof around it cannot rest on it being nothing.';
+  for (const { action, reading } of timeline.unknownKinds) {
+    const { record } = action;
+    if (reading.eventTypeUnknown) {
+      const what = record.eventType === undefined ? 'This record has no event_type' : `This record's event_type ${describeValue(record.eventType)} is none the rules know`;
+      context.report('action-kind-unknown', record.eventType === undefined ? context.inRecord(file, action.ref) : context.inRecord(file, action.ref, ['event_type']), `${what} (${actionEventTypes.join(', ')}, in any case), ${consequence}`);
+    }
+    if (reading.phaseUnknown) {
+      context.report('action-kind-unknown', context.inRecord(file, action.ref, ['phase']), `This record's phase ${describeValue(record.phase)} is none the rules know (${actionPhases.join(', ')}, in any case), ${consequence}`);
     }
   }
 }
