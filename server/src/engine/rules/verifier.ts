@@ -3,46 +3,112 @@
  * `verifier_environment_mode: "separate"`, the action records must show the verifier service started
  * and a grading attempt ran in it with a terminal outcome. Setup execs such as
  * `mkdir -p /logs/verifier && chmod 777 /logs/verifier` are not grading. Undeclared or shared mode is
- * left as it is, and so is a mode the preflight says was not declared.
+ * left as it is, and so is a mode the preflight says was not declared. A present preflight whose
+ * declaration cannot be read is neither: the mode is unknown, and the rules run as if it were separate,
+ * so that one flipped letter cannot turn a setup-only verifier into no verifier at all.
  */
 import type { BundleFinding } from '../findings';
-import { describeValue, isJsonObject } from '../parse/jsonKind';
+import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
 import type { Place, RuleContext } from './context';
-import { verifierService, type Timeline } from './timeline';
+import { verifierService, type TimelineLists } from './timeline';
+
+/** Where the declaration sits in preflight.json, and the modes BenchFlow writes. */
+const factsPath = ['report', 'task_binding', 'facts'] as const;
+const modeKey = 'verifier_environment_mode';
+const declaredKey = 'verifier_environment_mode_declared';
+const knownModes: readonly unknown[] = ['separate', 'shared'];
+
+type Declaration = { readonly kind: 'separate'; readonly place: Place } | { readonly kind: 'none' } | { readonly kind: 'unreadable'; readonly place: Place; readonly why: string };
 
 /**
  * Separate mode is read only where it is explicit: `verifier_environment_mode: "separate"`, unless the
  * same facts say `verifier_environment_mode_declared: false` (the mode was defaulted, not declared, as
- * in BenchFlow #1050's fixture). Any other value of that flag, or none, keeps the fail-closed reading.
+ * in BenchFlow #1050's fixture). Any other value of that flag, or none, keeps the fail-closed reading. A
+ * preflight without the keys declares nothing; one whose keys or values are damaged is unreadable.
  */
-function separateVerifierDeclared(context: RuleContext): boolean {
-  const preflight = context.bundle.facts('preflight', 'preflight')?.value;
-  const report = preflight?.['report'];
-  const binding = isJsonObject(report) ? report['task_binding'] : undefined;
-  const facts = isJsonObject(binding) ? binding['facts'] : undefined;
-  return isJsonObject(facts) && facts['verifier_environment_mode'] === 'separate' && facts['verifier_environment_mode_declared'] !== false;
+function declarationOf(context: RuleContext): Declaration {
+  const file = context.bundle.file('preflight');
+  if (!file) return { kind: 'none' };
+  const path = context.bundle.pathOf('preflight');
+  const document = context.bundle.facts('preflight', 'preflight');
+  if (!document?.value) return { kind: 'unreadable', place: context.atStart(path), why: file.ioError ? `could not be read (${file.ioError})` : 'is not a JSON object' };
+  let facts: JsonObject = document.value;
+  for (let depth = 0; depth < factsPath.length; depth++) {
+    const key = factsPath[depth]!;
+    const at = factsPath.slice(0, depth);
+    if (!Object.prototype.hasOwnProperty.call(facts, key)) {
+      // Above the facts a look-alike beside the real key hides nothing, so only a missing key is looked for.
+      const lookAlike = Object.keys(facts).find((other) => shapedLike(other, key));
+      if (lookAlike === undefined) return { kind: 'none' };
+      return { kind: 'unreadable', place: context.inDocument(path, document, [...at, lookAlike], 'key'), why: `has ${describeValue(lookAlike)} where ${describeValue(key)} is read` };
+    }
+    const next = facts[key];
+    if (!isJsonObject(next)) return { kind: 'unreadable', place: context.inDocument(path, document, [...at, key]), why: `has ${describeValue(next)} as ${[...at, key].join('.')}, not an object` };
+    facts = next;
+  }
+  const lookAlike = Object.keys(facts).find((key) => key !== modeKey && key !== declaredKey && (shapedLike(key, modeKey) || shapedLike(key, declaredKey)));
+  if (lookAlike !== undefined) return { kind: 'unreadable', place: context.inDocument(path, document, [...factsPath, lookAlike], 'key'), why: `has the key ${describeValue(lookAlike)}, which is shaped like ${modeKey} but is not it` };
+  const mode = facts[modeKey];
+  const modePlace = context.inDocument(path, document, [...factsPath, modeKey]);
+  if (Object.prototype.hasOwnProperty.call(facts, modeKey) && !knownModes.includes(mode)) return { kind: 'unreadable', place: modePlace, why: `declares the mode ${describeValue(mode)}, which is neither "separate" nor "shared"` };
+  return mode === 'separate' && facts[declaredKey] !== false ? { kind: 'separate', place: modePlace } : { kind: 'none' };
+}
+
+/**
+ * A key that is not `name` but was most likely meant as it: equal once case, `_` and `-` are set aside,
+ * or within two edits of it. One byte flipped in a key is one edit (a byte that is not UTF-8 decodes to
+ * one replacement character), and two allow for a second. Keys that name something else are further
+ * away (`…_declared` is eight edits from the mode); a stricter test would let a flip through, and a looser
+ * one would start reading unrelated keys as damage.
+ */
+function shapedLike(key: string, name: string): boolean {
+  return key !== name && withinTwoEdits(normalized(key), normalized(name));
+}
+
+function normalized(key: string): string {
+  return key.toLowerCase().replace(/[_\-]/g, '');
+}
+
+/** Edit distance (insertions, deletions, substitutions) of at most 2, in one band of the table. */
+function withinTwoEdits(a: string, b: string): boolean {
+  const bound = 2;
+  if (Math.abs(a.length - b.length) > bound) return false;
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    if (Math.min(...current) > bound) return false;
+    previous = current;
+  }
+  return previous[b.length]! <= bound;
 }
 
 /** Returns the findings that show a failed precondition (for untrusted-reward). */
-export function checkSeparateVerifier(context: RuleContext, timeline: Timeline): BundleFinding[] {
-  if (!separateVerifierDeclared(context)) return [];
+export function checkSeparateVerifier(context: RuleContext, timeline: TimelineLists): BundleFinding[] {
+  const read = declarationOf(context);
+  if (read.kind === 'none') return [];
+  if (read.kind === 'unreadable') {
+    context.report('verifier-declaration-unreadable', read.place, `benchguard/preflight.json ${read.why}: whether the verifier is separate cannot be read, so it is checked as if it were separate (a damaged declaration is not "shared").`);
+  }
+  // What the findings below rest on, said once for both cases.
+  const claim = read.kind === 'separate' ? 'A separate verifier is declared' : 'A separate verifier may be declared (the declaration cannot be read)';
   const failures: BundleFinding[] = [];
-  const declaration = declarationPlace(context);
+  const declaration = read.place;
   const actionsFile = context.bundle.file('actions');
   const file = context.bundle.pathOf('actions');
   const { verifierExecs: inService, gradings } = timeline;
   const started = timeline.verifierStart;
   if (!actionsFile?.report) {
-    context.report('verifier-evidence-missing', declaration, `A separate verifier is declared, but benchguard/action_records.jsonl ${actionsFile ? 'could not be read' : 'is missing'}: nothing shows where grading ran.`);
+    context.report('verifier-evidence-missing', declaration, `${claim}, but benchguard/action_records.jsonl ${actionsFile ? 'could not be read' : 'is missing'}: nothing shows where grading ran.`);
     return failures;
   }
   if (!started) {
-    context.report('verifier-evidence-missing', declaration, `A separate verifier is declared, but no successful StartBenchGuardVerifierService is recorded in benchguard/action_records.jsonl.`);
+    context.report('verifier-evidence-missing', declaration, `${claim}, but no successful StartBenchGuardVerifierService is recorded in benchguard/action_records.jsonl.`);
   }
 
   if (inService.length > 0 && inService.every((step) => step.reading.setupOnly)) {
     failures.push(
-      context.report('verifier-setup-only', declaration, `A separate verifier is declared, but every exec in ${verifierService} only prepares or cleans (${inService.length} setup exec${inService.length === 1 ? '' : 's'}): no grading attempt ran there.`, {
+      context.report('verifier-setup-only', declaration, `${claim}, but every exec in ${verifierService} only prepares or cleans (${inService.length} setup exec${inService.length === 1 ? '' : 's'}): no grading attempt ran there.`, {
         related: inService.map((step) => context.related(context.inRecord(file, step.action.ref, ['command_preview']), 'a setup-only exec')),
       }),
     );
@@ -52,7 +118,7 @@ export function checkSeparateVerifier(context: RuleContext, timeline: Timeline):
     const { record } = step.action;
     const place = context.inRecord(file, step.action.ref, ['service']);
     if (!step.reading.inVerifierService) {
-      context.report('verifier-grading-unproven', place, `This grading attempt ran ${record.service === undefined ? 'in no named service' : `in ${describeValue(record.service)}`}, not in the declared separate verifier ${verifierService}.`);
+      context.report('verifier-grading-unproven', place, `This grading attempt ran ${record.service === undefined ? 'in no named service' : `in ${describeValue(record.service)}`}, not in the separate verifier ${verifierService}.`);
     } else if (!started || step.action.ref.line < started.action.ref.line) {
       context.report('verifier-grading-unproven', place, `This grading attempt ran before ${verifierService} was started${started ? ` (line ${started.action.ref.line + 1})` : ' (no start is recorded)'}.`);
     } else if (!step.reading.transportOk || !record.hasReturnCode) {
@@ -64,8 +130,4 @@ export function checkSeparateVerifier(context: RuleContext, timeline: Timeline):
     context.report('verifier-grading-unproven', context.inRecord(file, started.action.ref, ['event_type']), `${verifierService} was started, but no grading attempt ran in it: the verifier may have crashed after starting, and that cannot be told from completed grading.`);
   }
   return failures;
-}
-
-function declarationPlace(context: RuleContext): Place {
-  return context.inDocument(context.bundle.pathOf('preflight'), context.bundle.facts('preflight', 'preflight'), ['report', 'task_binding', 'facts', 'verifier_environment_mode']);
 }
