@@ -1,0 +1,174 @@
+/**
+ * Damaged evidence never counts as absent: one flipped letter in the verifier declaration or in an
+ * action record's event_type or phase must not raise a rollout's verdict (untrusted < incomplete <
+ * trusted-timeout < trusted), and a change of case only must change nothing at all. Checked on the
+ * scenarios of issue 11, then over every fixture bundle.
+ */
+import assert from 'node:assert/strict';
+import { join, relative } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { listedFindings, type CheckedBundle } from '../../server/src/engine/bundle/checkBundle';
+import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
+import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { verdicts, type Verdict } from '../../server/src/engine/verdict';
+import { fixtures, type FixtureDefinition } from '../fixtures/definitions';
+import { writeTree } from '../support/files';
+import { seededRandom, type SeededRandom } from '../support/random';
+import { temporaryFolder } from '../support/repo';
+import { checkRollout } from '../support/rollout';
+
+const folder = temporaryFolder();
+after(() => folder.remove());
+const checker = new ArtifactChecker();
+const caches = new RuleCaches();
+const preflightPath = 'benchguard/preflight.json';
+const actionsPath = 'benchguard/action_records.jsonl';
+
+let written = 0;
+function check(fixture: FixtureDefinition, files: Readonly<Record<string, string>>): CheckedBundle {
+  const root = join(folder.path, `${fixture.name}-${written++}`);
+  writeTree(root, { ...files, ...fixture.bytes });
+  return checkRollout(root, checker, { maxFindings: fixture.maxProblems ?? 1000, rules: { ...defaultRuleOptions, ...fixture.options }, caches });
+}
+
+function verdictOf(checked: CheckedBundle): Verdict {
+  assert.ok(checked.evaluation, 'the rollout was evaluated');
+  return checked.evaluation.verdict;
+}
+
+/** Everything the checker says of a rollout, with its folder left out, to compare two folders' findings. */
+function said(checked: CheckedBundle): string[] {
+  const root = checked.root;
+  return listedFindings(checked, 1000).findings.map((finding) => `${relative(root, finding.file)}:${finding.range.start.line + 1}:${finding.range.start.character} ${finding.code} ${finding.message}`);
+}
+
+function codes(checked: CheckedBundle): string[] {
+  return listedFindings(checked, 1000).findings.map((finding) => finding.code);
+}
+
+/** Lower is worse: the order in which `verdicts` lists them. */
+const rank = (verdict: Verdict) => verdicts.indexOf(verdict);
+
+const fixture = (name: string) => fixtures.find((candidate) => candidate.name === name)!;
+
+/** The action records of a fixture, with `change` made to the record on `line` (0-based). */
+function withRecord(files: Readonly<Record<string, string>>, line: number, change: (record: Record<string, unknown>) => Record<string, unknown>): Record<string, string> {
+  const lines = files[actionsPath]!.split('\n');
+  lines[line] = JSON.stringify(change(JSON.parse(lines[line]!) as Record<string, unknown>));
+  return { ...files, [actionsPath]: lines.join('\n') };
+}
+
+/** The line (0-based) of the first action record `matches` picks. */
+function lineOf(files: Readonly<Record<string, string>>, matches: (record: Record<string, unknown>) => boolean): number {
+  const line = files[actionsPath]!.split('\n').findIndex((text) => text !== '' && matches(JSON.parse(text) as Record<string, unknown>));
+  assert.ok(line >= 0, 'the fixture has such a record');
+  return line;
+}
+
+/** One letter of `text` replaced by one that is no case of it, so the word is no longer any known one. */
+function flipped(text: string, at: number): string {
+  const letter = text[at]!.toLowerCase() === 'z' ? 'q' : 'z';
+  return `${text.slice(0, at)}${letter}${text.slice(at + 1)}`;
+}
+
+describe('a flipped verifier declaration fails closed', () => {
+  it('verifier_environment_mOde in the setup-only bundle keeps it untrusted, and says the declaration cannot be read', () => {
+    const setupOnly = fixture('setup-only-verifier');
+    assert.equal(verdictOf(check(setupOnly, setupOnly.files)), 'untrusted');
+    const damaged = check(setupOnly, { ...setupOnly.files, [preflightPath]: setupOnly.files[preflightPath]!.replace('"verifier_environment_mode"', '"verifier_environment_mOde"') });
+    assert.equal(verdictOf(damaged), 'untrusted');
+    assert.ok(codes(damaged).includes('verifier-declaration-unreadable'), codes(damaged).join(' '));
+    assert.ok(codes(damaged).includes('verifier-setup-only'), 'the separate-verifier rules ran as if the mode were separate');
+  });
+
+  it('a preflight that is not JSON, or whose facts are not an object, is unreadable, not "shared"', () => {
+    const setupOnly = fixture('setup-only-verifier');
+    for (const text of [setupOnly.files[preflightPath]!.slice(0, 40), JSON.stringify({ report: { task_binding: { facts: 'separate' } } })]) {
+      const damaged = check(setupOnly, { ...setupOnly.files, [preflightPath]: text });
+      assert.equal(verdictOf(damaged), 'untrusted', text);
+      assert.ok(codes(damaged).includes('verifier-declaration-unreadable'), text);
+    }
+  });
+
+  it('keys that are no look-alike of the declaration, and a preflight without one, declare nothing', () => {
+    const setupOnly = fixture('setup-only-verifier');
+    for (const facts of [{ verifier_timeout_sec: 600 }, {}]) {
+      const checked = check(setupOnly, { ...setupOnly.files, [preflightPath]: JSON.stringify({ report: { task_binding: { facts } } }) });
+      assert.equal(verdictOf(checked), 'trusted', JSON.stringify(facts));
+    }
+  });
+
+  it('no one-letter change of a declaration key or of the mode, and no cut, raises a fixture (all of them where the declaration decides, one drawn elsewhere; seed 1079)', () => {
+    const random = seededRandom(1079);
+    const decisive = new Set(['setup-only-verifier', 'verifier-mode-not-declared', 'verifier-before-quiescence', 'healthy']);
+    let mutations = 0;
+    for (const subject of fixtures.filter((candidate) => candidate.files[preflightPath] !== undefined)) {
+      const all = damagedPreflights(subject.files[preflightPath]!);
+      for (const preflight of decisive.has(subject.name) ? all : [all[random.below(all.length)]!]) {
+        mutations++;
+        const verdict = verdictOf(check(subject, { ...subject.files, [preflightPath]: preflight }));
+        assert.ok(rank(verdict) <= rank(subject.verdict), `${subject.name}: ${subject.verdict} became ${verdict} with preflight ${JSON.stringify(preflight)}`);
+      }
+    }
+    assert.ok(mutations > 100, `${mutations} damaged preflights checked`);
+  });
+});
+
+/** The preflight cut in half, and with one letter changed at the start, middle and end of each declaration key and mode. */
+function damagedPreflights(text: string): string[] {
+  const words = ['"report"', '"task_binding"', '"facts"', '"verifier_environment_mode"', '"verifier_environment_mode_declared"', '"separate"', '"shared"'];
+  const damaged = [text.slice(0, text.length >> 1)];
+  for (const word of words.filter((candidate) => text.includes(candidate))) {
+    const at = text.indexOf(word);
+    // Inside the quotes: the first, a middle and the last letter.
+    for (const offset of [1, word.length >> 1, word.length - 2]) damaged.push(`${text.slice(0, at)}${flipped(word, offset)}${text.slice(at + word.length)}`);
+  }
+  return damaged;
+}
+
+describe('an action record of unknown kind fails closed', () => {
+  it('Verifz as the phase of the grading in the grading-before-quiescence bundle keeps it untrusted', () => {
+    const before = fixture('verifier-before-quiescence');
+    assert.equal(verdictOf(check(before, before.files)), 'untrusted');
+    const damaged = check(before, withRecord(before.files, lineOf(before.files, (record) => record['action_id'] === 'a-5'), (record) => ({ ...record, phase: 'Verifz' })));
+    assert.equal(verdictOf(damaged), 'untrusted');
+    assert.deepEqual(codes(damaged).filter((code) => code === 'action-kind-unknown' || code === 'verifier-before-quiescence'), ['action-kind-unknown', 'verifier-before-quiescence']);
+  });
+
+  it('SandboxExeC, or any other change of case, changes nothing', () => {
+    for (const subject of fixtures.filter((candidate) => candidate.files[actionsPath]?.includes('"SandboxExec"'))) {
+      const line = lineOf(subject.files, (record) => record['event_type'] === 'SandboxExec');
+      const cases = withRecord(subject.files, line, (record) => ({ ...record, event_type: 'SandboxExeC', ...(typeof record['phase'] === 'string' ? { phase: record['phase'].toUpperCase() } : {}) }));
+      assert.deepEqual(said(check(subject, cases)), said(check(subject, subject.files)), subject.name);
+    }
+  });
+
+  it('an observation whose event_type is damaged still reports its survivors', () => {
+    const survivors = fixture('survivors-with-reward');
+    const line = lineOf(survivors.files, (record) => record['event_type'] === 'SandboxUserQuiescence');
+    const damaged = check(survivors, withRecord(survivors.files, line, (record) => ({ ...record, event_type: 'SandboxUserQuiescencz' })));
+    assert.equal(verdictOf(damaged), 'untrusted');
+    assert.ok(codes(damaged).includes('quiescence-survivors'), codes(damaged).join(' '));
+  });
+
+  it('no one-letter change of an event_type or phase raises a fixture (two records drawn from each; seed 1079)', () => {
+    const random: SeededRandom = seededRandom(1079);
+    let mutations = 0;
+    for (const subject of fixtures.filter((candidate) => candidate.files[actionsPath] !== undefined)) {
+      const lines = subject.files[actionsPath]!.split('\n');
+      const records = lines.flatMap((text, line) => (text === '' ? [] : [line]));
+      for (const line of [records[random.below(records.length)]!, records[random.below(records.length)]!]) {
+        const record = JSON.parse(lines[line]!) as Record<string, unknown>;
+        for (const field of ['event_type', 'phase']) {
+          const value = record[field];
+          if (typeof value !== 'string' || value === '') continue;
+          const damagedValue = flipped(value, random.below(value.length));
+          mutations++;
+          const verdict = verdictOf(check(subject, withRecord(subject.files, line, (original) => ({ ...original, [field]: damagedValue }))));
+          assert.ok(rank(verdict) <= rank(subject.verdict), `${subject.name}: ${subject.verdict} became ${verdict} with ${field} ${JSON.stringify(damagedValue)} on line ${line + 1}`);
+        }
+      }
+    }
+    assert.ok(mutations > 100, `${mutations} damaged records checked`);
+  });
+});
