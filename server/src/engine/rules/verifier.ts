@@ -46,8 +46,10 @@ function declarationOf(context: RuleContext): Declaration {
     if (!isJsonObject(next)) return { kind: 'unreadable', place: context.inDocument(path, document, [...at, key]), why: `has ${describeValue(next)} as ${[...at, key].join('.')}, not an object` };
     facts = next;
   }
-  const lookAlike = Object.keys(facts).find((key) => key !== modeKey && key !== declaredKey && (shapedLike(key, modeKey) || shapedLike(key, declaredKey)));
-  if (lookAlike !== undefined) return { kind: 'unreadable', place: context.inDocument(path, document, [...factsPath, lookAlike], 'key'), why: `has the key ${describeValue(lookAlike)}, which is shaped like ${modeKey} but is not it` };
+  for (const name of [modeKey, declaredKey]) {
+    const lookAlike = Object.keys(facts).find((key) => key !== modeKey && key !== declaredKey && shapedLike(key, name));
+    if (lookAlike !== undefined) return { kind: 'unreadable', place: context.inDocument(path, document, [...factsPath, lookAlike], 'key'), why: `has the key ${describeValue(lookAlike)}, which is shaped like ${name} but is not it` };
+  }
   const mode = facts[modeKey];
   const modePlace = context.inDocument(path, document, [...factsPath, modeKey]);
   if (Object.prototype.hasOwnProperty.call(facts, modeKey) && !knownModes.includes(mode)) return { kind: 'unreadable', place: modePlace, why: `declares the mode ${describeValue(mode)}, which is neither "separate" nor "shared"` };
