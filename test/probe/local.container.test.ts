@@ -165,6 +165,22 @@ describe('probe --target local, in a pid namespace', { skip: process.getuid?.() 
     assert.doesNotMatch(hardened.stderr, /^left /m, 'the process is gone');
   });
 
+  it("a mount over a process's /proc entry, which shows another process there: exit 2, never quiet", { timeout }, async () => {
+    // Pid 1's entry bound over the sandbox process's: its status would read as root's.
+    const result = await inPidNamespace(`${asSandbox} sleep 100027 &\nmount --bind /proc/1 /proc/$!`, ['--user', sandboxUid]);
+    assert.equal(result.status, 2, result.stderr + result.stdout);
+    assert.match(result.stdout, /^Could not observe sandbox user "4242" in the local machine: something is mounted over \/proc\/\d+, which hides the process there\n$/);
+  });
+
+  it('harden with no sleep in the system folders is refused, and nothing is signalled', { timeout }, async () => {
+    // /bin is /usr/bin on this machine; /dev/null in sleep's place is not a program.
+    const result = await inPidNamespace(`${asSandbox} tail -f /dev/null &\nsleep 0.3\nmount --bind /dev/null /usr/bin/sleep`, ['--user', sandboxUid, '--mode', 'harden', '--format', 'json'], { reportLeft: true });
+    assert.equal(result.status, 2, result.stderr + result.stdout);
+    assert.match(outcomeOf(result).reason, /^harden needs sleep in \/usr\/sbin, \/usr\/bin, \/sbin or \/bin/);
+    assert.deepEqual(outcomeOf(result).signals, []);
+    assert.match(result.stderr, /^left tail$/m, 'the sandbox process is untouched');
+  });
+
   it('with no readable /proc: exit 2, could not observe', { timeout }, async () => {
     // A private mount namespace whose /proc is an empty tmpfs.
     const script = `mount -t tmpfs none /proc && exec "${process.execPath}" "${builtCli}" probe --target local --user ${sandboxUid}`;
