@@ -126,11 +126,14 @@ function judge(end: ExecEnd, output: ProbeOutput, stderr: readonly string[], tim
 }
 
 /**
- * A container exec outlives the client that started it: end the probe so it sends no more signals. The
- * shell's builtin kill (slim images have no kill program), and only if that pid still carries our mark.
+ * A container exec outlives the client that started it: end the probe so it sends no more signals, and
+ * only if that pid still carries our mark. Builtins only, as in the probe: the command line is read with
+ * read (which drops its NUL separators; the mark is on the last line, after the script), and kill is the
+ * shell's (slim images have no kill program).
  */
 async function stopAbandonedProbe(request: Required<ProbeRequest>, pid: number, mark: string, env: NodeJS.ProcessEnv, transcript: Transcript): Promise<void> {
-  const argv = [targetShell, '-c', 'case $(cat "/proc/$1/cmdline" 2>/dev/null) in *"$2"*) kill -KILL "$1" ;; *) exit 3 ;; esac', 'stop', String(pid), mark];
+  const stop = '{ while IFS= read -r line || [ -n "$line" ]; do case $line in *"$2"*) kill -KILL "$1"; exit ;; esac; done; } 2>/dev/null <"/proc/$1/cmdline"; exit 3';
+  const argv = [targetShell, '-c', stop, 'stop', String(pid), mark];
   const exec = execAsRoot(request.target, argv, argv, request.dockerAccess, env);
   transcript.add({ kind: 'note', text: 'stopping the abandoned probe in the target' });
   transcript.add({ kind: 'command', argv: exec.display });
