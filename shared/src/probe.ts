@@ -25,12 +25,19 @@ export interface ProbeRequest {
   readonly dockerAccess?: DockerAccess;
 }
 
-/** A process as the observation saw it in `/proc/<pid>/status`. */
+/**
+ * A process as the observation saw it in `/proc/<pid>/status`: the user's when any of its four uids (the
+ * `Uid:` fields) is the user's.
+ */
 export interface SeenProcess {
   readonly pid: number;
   readonly state: string;
   readonly ruid: number;
   readonly euid: number;
+  /** The saved uid: one the process can switch its effective uid back to. */
+  readonly suid: number;
+  /** The filesystem uid: the one file access is checked with. */
+  readonly fsuid: number;
   readonly name: string;
   /** Pid 1 of the target's pid namespace: signals sent inside the namespace cannot end it. */
   readonly pid1: boolean;
@@ -60,8 +67,6 @@ export interface ProbeOutcome {
   readonly uid: number | null;
   readonly signals: readonly SentSignal[];
   readonly survivors: readonly SeenProcess[];
-  /** The user's processes running with another effective uid (setuid): the kill cannot reach them. */
-  readonly setuidProcesses: readonly SeenProcess[];
   /**
    * True when the probe's own result arrived, and the exec's exit status agrees with it. False when the
    * exec failed, timed out, was cancelled or ended without that result: then nothing was observed.
@@ -103,23 +108,23 @@ function quoteForDisplay(argument: string): string {
 export function summarizeOutcome(outcome: ProbeOutcome): string {
   const who = `sandbox user "${outcome.request.user}"${outcome.uid !== null && String(outcome.uid) !== outcome.request.user ? ` (uid ${outcome.uid})` : ''}`;
   const where = describeTarget(outcome.request.target);
-  // Started by the user, running as someone else: not the user's to count, but worth a look.
-  const setuid =
-    outcome.setuidProcesses.length > 0
-      ? ` Also running with another effective uid, started by the user (setuid), which the probe neither counts nor signals: ${listProcesses(outcome.setuidProcesses)}.`
-      : '';
-  if (outcome.returnCode === 0) return `Quiescent: no live process of ${who} in ${where}.${setuid}`;
+  if (outcome.returnCode === 0) return `Quiescent: no live process of ${who} in ${where}.`;
   if (outcome.returnCode === 1) {
     const pid1 = outcome.survivors.some((process) => process.pid1)
       ? ' Pid 1 of the container runs as the sandbox user: the kernel shields it from signals sent inside the container, so only stopping the container ends it.'
       : '';
-    return `${outcome.survivors.length} survivor${outcome.survivors.length === 1 ? '' : 's'} of ${who} in ${where}: ${listProcesses(outcome.survivors)}.${pid1}${setuid}`;
+    return `${outcome.survivors.length} survivor${outcome.survivors.length === 1 ? '' : 's'} of ${who} in ${where}: ${listProcesses(outcome.survivors)}.${pid1}`;
   }
   return `Could not observe ${who} in ${where}: ${outcome.reason}`;
 }
 
 function listProcesses(processes: readonly SeenProcess[]): string {
-  return processes.map((process) => `${process.pid} ${process.name}${process.pid1 ? ' (pid 1)' : ''}`).join(', ');
+  return processes.map((process) => `${process.pid} ${process.name}${process.pid1 ? ' (pid 1)' : ''}${mixedUids(process)}`).join(', ');
+}
+
+/** A process that holds the user's uid in only some of its uids says which: it counts all the same. */
+function mixedUids({ ruid, euid, suid, fsuid }: SeenProcess): string {
+  return ruid === euid && euid === suid && suid === fsuid ? '' : ` (uids real ${ruid}, effective ${euid}, saved ${suid}, filesystem ${fsuid})`;
 }
 
 export function describeTarget(target: ProbeTarget): string {

@@ -61,7 +61,7 @@ describe('rollout-evidence probe', () => {
       const run = await cli(['probe', '--target', `docker:${container.name}`, '--user', 'sandbox', '--mode', 'harden', '--grace', '1', '--record', records]);
       assert.equal(run.status, 0, run.stderr);
       assert.equal(run.stdout, `Quiescent: no live process of sandbox user "sandbox" (uid ${sandboxUid}) in docker container "${container.name}".\n`);
-      assert.match(run.stderr, /^\$ engine-api:\/\S+\/docker.sock exec -u 0 re-test-\w+ sh -c <quiescence probe script> probe-[0-9a-f]{16} harden sandbox 1 3$/m, 'the transcript shows the command');
+      assert.match(run.stderr, /^\$ engine-api:\/\S+\/docker.sock exec -u 0 -e PATH=\/usr\/sbin:\/usr\/bin:\/sbin:\/bin re-test-\w+ \/bin\/sh -c <quiescence probe script> probe-[0-9a-f]{16} harden sandbox 1 3$/m, 'the transcript shows the command');
       assert.match(run.stderr, new RegExp(`"signal":"TERM","pid":${sleeper.pid}`));
       assert.match(run.stderr, /recorded as evidence in /);
 

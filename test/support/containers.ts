@@ -21,6 +21,8 @@ export interface TestContainer {
   readonly kind: EngineKind;
   /** Runs argv in the container (`exec`); `detach` returns as soon as it started (`exec -d`). */
   exec(argv: readonly string[], options?: { user?: string; detach?: boolean }): Promise<ExecResult>;
+  /** Copies a file of this machine into the container (`cp`), keeping its mode. */
+  copyIn(hostPath: string, containerPath: string): Promise<void>;
   /** Removes the container at once (`rm -f`); never throws, so it can sit in a finally. */
   remove(): Promise<void>;
 }
@@ -33,6 +35,8 @@ export interface ProcessStatus {
   state: string;
   uid: number;
   euid: number;
+  /** All four Uid: fields: real, effective, saved, filesystem. */
+  uids: readonly number[];
 }
 
 /** The label testContainers.mjs removes every container by at the end of the run. */
@@ -80,13 +84,14 @@ export function engineEnv(): NodeJS.ProcessEnv {
  */
 export async function startContainer(
   kind: EngineKind,
-  { image = 'busybox', user, command = ['sleep', '1000000'], init = true }: { image?: ImageName; user?: string; command?: string[]; init?: boolean } = {},
+  { image = 'busybox', user, command = ['sleep', '1000000'], init = true, capabilities = [] }: { image?: ImageName; user?: string; command?: string[]; init?: boolean; capabilities?: readonly string[] } = {},
 ): Promise<TestContainer> {
   requireEngine(kind);
   const name = `re-test-${randomBytes(6).toString('hex')}`;
   const args = ['run', '-d', '--network', 'none', '--label', containerLabel, '--name', name];
   if (init) args.push('--init');
   if (user !== undefined) args.push('--user', user);
+  for (const capability of capabilities) args.push('--cap-add', capability);
   const started = await runEngine(kind, [...args, images[image], ...command]);
   if (started.code !== 0) throw new Error(`${kind} ${args.join(' ')} ${images[image]} failed (${started.code}): ${started.stderr.trim()}`);
   return {
@@ -94,6 +99,10 @@ export async function startContainer(
     kind,
     exec: (argv, { user: execUser, detach = false } = {}) =>
       runEngine(kind, ['exec', ...(detach ? ['-d'] : []), ...(execUser !== undefined ? ['-u', execUser] : []), name, ...argv]),
+    copyIn: async (hostPath, containerPath) => {
+      const copied = await runEngine(kind, ['cp', hostPath, `${name}:${containerPath}`]);
+      if (copied.code !== 0) throw new Error(`${kind} cp ${hostPath} ${name}:${containerPath} failed (${copied.code}): ${copied.stderr.trim()}`);
+    },
     // podman waits 10 s for a graceful stop unless told otherwise; docker's rm -f kills at once.
     remove: async () => {
       await runEngine(kind, ['rm', '-f', ...(kind === 'podman' ? ['-t', '0'] : []), name]).catch(() => undefined);
@@ -133,7 +142,7 @@ function parseStatus(text: string): ProcessStatus | undefined {
   const pid = field('Pid');
   const uids = field('Uid')?.split(/\s+/);
   if (pid === undefined || uids === undefined || uids.length < 2) return undefined;
-  return { pid: Number(pid), name: field('Name') ?? '', state: (field('State') ?? '?').charAt(0), uid: Number(uids[0]), euid: Number(uids[1]) };
+  return { pid: Number(pid), name: field('Name') ?? '', state: (field('State') ?? '?').charAt(0), uid: Number(uids[0]), euid: Number(uids[1]), uids: uids.map(Number) };
 }
 
 /** Runs the engine's CLI with an argv array; resolves its exit code and output, whatever the code. */

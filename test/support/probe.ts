@@ -42,7 +42,7 @@ export function assertEndsOnObservation(outcome: ProbeOutcome): void {
   assert.ok(events.length > 0, 'the probe printed its events');
   assert.equal(events.at(-1), 'result', 'the last line is the result');
   const lastSignal = events.lastIndexOf('signal');
-  const firstFinal = events.findIndex((event) => event === 'survivor' || event === 'setuid' || event === 'result');
+  const firstFinal = events.findIndex((event) => event === 'survivor' || event === 'result');
   assert.ok(lastSignal < firstFinal, `every signal precedes the final observation: ${events.join(', ')}`);
   const resultAt = outcome.transcript.findIndex((entry) => entry.kind === 'stdout' && parseEvent(entry.line) === 'result');
   assert.deepEqual(

@@ -84,17 +84,17 @@ describe('the probe output', () => {
       '{"event":"start","probe_pid":42}',
       '{"event":"signal","signal":"HUP","pid":5,"round":1}',
       '{"event":"signal","signal":"TERM","pid":5,"round":1,"delivered":true}',
-      '{"event":"survivor","pid":"7","ruid":1000,"euid":1000}',
-      '{"event":"survivor","pid":7,"state":"S","ruid":1000,"euid":1000,"name":"sleep","pid1":false}',
-      '{"event":"setuid","pid":8,"state":"S","ruid":1000,"euid":0,"name":"su","pid1":false}',
+      '{"event":"survivor","pid":"7","ruid":1000,"euid":1000,"suid":1000,"fsuid":1000}',
+      '{"event":"survivor","pid":6,"state":"S","ruid":1000,"euid":1000,"name":"sleep","pid1":false}',
+      '{"event":"survivor","pid":7,"state":"S","ruid":1000,"euid":0,"suid":0,"fsuid":0,"name":"su","pid1":false}',
+      '{"event":"setuid","pid":8,"state":"S","ruid":1000,"euid":0,"suid":0,"fsuid":0,"name":"su","pid1":false}',
       '{"event":"result","return_code":3}',
     ]) {
       output.read(line);
     }
     assert.equal(output.probePid, 42);
     assert.deepEqual(output.signals, [{ signal: 'TERM', pid: 5, round: 1, delivered: true }]);
-    assert.deepEqual(output.survivors, [{ pid: 7, state: 'S', ruid: 1000, euid: 1000, name: 'sleep', pid1: false }]);
-    assert.equal(output.setuidProcesses.length, 1);
+    assert.deepEqual(output.survivors, [{ pid: 7, state: 'S', ruid: 1000, euid: 0, suid: 0, fsuid: 0, name: 'su', pid1: false }], 'a survivor needs all four uids');
     assert.equal(output.result, undefined, 'return code 3 is not one of the contract');
   });
 
@@ -148,6 +148,16 @@ describe('an exec that misbehaves is never quiet', () => {
 });
 
 describe('reaching the engines', () => {
+  it('runs /bin/sh by its absolute path with PATH set to the system folders, whatever PATH the engine has', async () => {
+    // The stand-in engine prints the argv it was given, up to the script, one argument a line.
+    const bin = fakeEngine('argv', `printf '%s\\n' "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" >&2; exit 125`);
+    const outcome = await probeWith(bin);
+    assert.deepEqual(
+      outcome.transcript.flatMap((entry) => (entry.kind === 'stderr' ? [entry.line] : [])),
+      ['exec', '-u', '0', '-e', 'PATH=/usr/sbin:/usr/bin:/sbin:/bin', 'fake', '/bin/sh', '-c'],
+    );
+  });
+
   it('docker: the Engine API when DOCKER_HOST names a unix socket, else the CLI; a clear error with neither', () => {
     assert.deepEqual(dockerRoute('auto', { DOCKER_HOST: 'unix:///run/x.sock', PATH: '' }), { kind: 'engine-api', socketPath: '/run/x.sock' });
     const bin = fakeEngine('docker-cli', 'exit 0', 'docker');
@@ -175,8 +185,7 @@ describe('the observation as evidence', () => {
     reason: '1 live process(es) of uid 1000 remain',
     uid: 1000,
     signals: [{ signal: 'TERM', pid: 7, round: 1, delivered: true }],
-    survivors: [{ pid: 7, state: 'S', ruid: 1000, euid: 1000, name: 'sleep', pid1: false }],
-    setuidProcesses: [],
+    survivors: [{ pid: 7, state: 'S', ruid: 1000, euid: 1000, suid: 1000, fsuid: 1000, name: 'sleep', pid1: false }],
     reported: true,
     startedAt: '2026-11-30T10:00:00.000Z',
     finishedAt: '2026-11-30T10:00:03.000Z',
@@ -184,13 +193,11 @@ describe('the observation as evidence', () => {
     transcript: [],
   };
 
-  it('says plainly what it found, naming setuid processes the kill cannot reach', () => {
+  it('says plainly what it found, with the uids of a survivor that holds the user\'s in only some of them', () => {
     assert.equal(summarizeOutcome(outcome), '1 survivor of sandbox user "agent" (uid 1000) in docker container "c1": 7 sleep.');
-    const quiet = { ...outcome, returnCode: 0, survivors: [], setuidProcesses: [{ pid: 9, state: 'S', ruid: 1000, euid: 0, name: 'passwd', pid1: false }] } as const;
-    assert.equal(
-      summarizeOutcome(quiet),
-      'Quiescent: no live process of sandbox user "agent" (uid 1000) in docker container "c1". Also running with another effective uid, started by the user (setuid), which the probe neither counts nor signals: 9 passwd.',
-    );
+    const mixed = { ...outcome, survivors: [...outcome.survivors, { pid: 9, state: 'S', ruid: 1000, euid: 0, suid: 0, fsuid: 0, name: 'passwd', pid1: false }] } as const;
+    assert.equal(summarizeOutcome(mixed), '2 survivors of sandbox user "agent" (uid 1000) in docker container "c1": 7 sleep, 9 passwd (uids real 1000, effective 0, saved 0, filesystem 0).');
+    assert.equal(summarizeOutcome({ ...outcome, returnCode: 0, survivors: [] }), 'Quiescent: no live process of sandbox user "agent" (uid 1000) in docker container "c1".');
   });
 
   it('is a SandboxUserQuiescence record our own schema accepts', () => {

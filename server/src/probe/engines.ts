@@ -33,6 +33,14 @@ export function dockerRoute(access: DockerAccess, env: NodeJS.ProcessEnv): Docke
   throw new EngineUnavailableError(`docker is not installed: looked for the docker CLI on PATH${access === 'auto' && host === undefined ? ` and for the Engine API socket ${defaultDockerSocket}` : ''}`);
 }
 
+/**
+ * How every command runs in a target: this shell by its absolute path, with PATH set to the system
+ * folders alone. The target's own PATH (a container's, or root's on this machine) may lead through a
+ * folder the sandbox user can write to, where a planted `sh` or `sleep` would run as root.
+ */
+export const targetShell = '/bin/sh';
+export const targetPath = '/usr/sbin:/usr/bin:/sbin:/bin';
+
 export function podmanProgram(env: NodeJS.ProcessEnv): string {
   const program = findProgram('podman', env);
   if (program === undefined) throw new EngineUnavailableError('podman is not installed: looked for the podman CLI on PATH');
@@ -40,17 +48,18 @@ export function podmanProgram(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * Runs `command` in the target: as root in a container, as this process's own user on the local machine
- * (the probe refuses to harden there without root). `shown` is the command as the transcript shows it
- * (the probe's script replaced by a placeholder).
+ * Runs `command` in the target with PATH set to `targetPath` and nothing else of this process's
+ * environment: as root in a container, as this process's own user on the local machine (the probe
+ * refuses to harden there without root). `shown` is the command as the transcript shows it (the probe's
+ * script replaced by a placeholder). `env` is where the engines are looked for.
  */
 export function execAsRoot(target: ProbeTarget, command: readonly string[], shown: readonly string[], access: DockerAccess, env: NodeJS.ProcessEnv): Exec {
-  if (target.kind === 'local') return processExec(command, shown, env);
-  const engineArgs = ['exec', '-u', '0', target.name];
+  if (target.kind === 'local') return processExec(command, shown, { PATH: targetPath });
+  const engineArgs = ['exec', '-u', '0', '-e', `PATH=${targetPath}`, target.name];
   if (target.kind === 'podman') return processExec([podmanProgram(env), ...engineArgs, ...command], ['podman', ...engineArgs, ...shown], env);
   const route = dockerRoute(access, env);
   if (route.kind === 'cli') return processExec([route.program, ...engineArgs, ...command], ['docker', ...engineArgs, ...shown], env);
-  return engineApiExec(route.socketPath, target.name, command, [`engine-api:${route.socketPath}`, ...engineArgs, ...shown]);
+  return engineApiExec(route.socketPath, target.name, command, [`PATH=${targetPath}`], [`engine-api:${route.socketPath}`, ...engineArgs, ...shown]);
 }
 
 export function engineRoute(engine: ContainerEngine, access: DockerAccess, env: NodeJS.ProcessEnv): DockerRoute {

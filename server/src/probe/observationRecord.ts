@@ -20,7 +20,6 @@ export function quiescenceRecord(outcome: ProbeOutcome): JsonObject {
     target: request.target.kind === 'local' ? { kind: 'local' } : { kind: request.target.kind, name: request.target.name },
     signals_sent: outcome.signals.map(({ signal, pid, round, delivered }) => ({ signal, pid, round, delivered })),
     survivors: outcome.survivors.map(processRecord),
-    setuid_processes: outcome.setuidProcesses.map(processRecord),
     return_code: outcome.returnCode,
     ...(outcome.returnCode === 2 ? { unobservable_reason: outcome.reason } : {}),
     started_at: outcome.startedAt,
@@ -32,7 +31,7 @@ export function quiescenceRecord(outcome: ProbeOutcome): JsonObject {
 }
 
 function processRecord(process: SeenProcess): JsonObject {
-  return { pid: process.pid, state: process.state, ruid: process.ruid, euid: process.euid, name: process.name, pid1: process.pid1 };
+  return { pid: process.pid, state: process.state, ruid: process.ruid, euid: process.euid, suid: process.suid, fsuid: process.fsuid, name: process.name, pid1: process.pid1 };
 }
 
 /** Appends the record as one new line; what the file already holds is never rewritten. */

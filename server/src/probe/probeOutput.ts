@@ -16,7 +16,6 @@ export interface ProbeResultLine {
 export class ProbeOutput {
   readonly signals: SentSignal[] = [];
   readonly survivors: SeenProcess[] = [];
-  readonly setuidProcesses: SeenProcess[] = [];
   /** The probe's own pid in the target, from its first line: what to stop if the exec is abandoned. */
   probePid: number | undefined;
   result: ProbeResultLine | undefined;
@@ -40,10 +39,9 @@ export class ProbeOutput {
         if ((signal === 'TERM' || signal === 'KILL') && pid !== undefined && round !== undefined) this.signals.push({ signal, pid, round, delivered: event['delivered'] === true });
         break;
       }
-      case 'survivor':
-      case 'setuid': {
+      case 'survivor': {
         const process = seenProcess(event);
-        if (process) (event['event'] === 'survivor' ? this.survivors : this.setuidProcesses).push(process);
+        if (process) this.survivors.push(process);
         break;
       }
       case 'result': {
@@ -61,8 +59,10 @@ function seenProcess(event: JsonObject): SeenProcess | undefined {
   const pid = positiveInteger(event['pid']);
   const ruid = wholeNumber(event['ruid']);
   const euid = wholeNumber(event['euid']);
-  if (pid === undefined || ruid === undefined || euid === undefined) return undefined;
-  return { pid, ruid, euid, state: typeof event['state'] === 'string' ? event['state'] : '?', name: typeof event['name'] === 'string' ? event['name'] : '?', pid1: event['pid1'] === true };
+  const suid = wholeNumber(event['suid']);
+  const fsuid = wholeNumber(event['fsuid']);
+  if (pid === undefined || ruid === undefined || euid === undefined || suid === undefined || fsuid === undefined) return undefined;
+  return { pid, ruid, euid, suid, fsuid, state: typeof event['state'] === 'string' ? event['state'] : '?', name: typeof event['name'] === 'string' ? event['name'] : '?', pid1: event['pid1'] === true };
 }
 
 function wholeNumber(value: unknown): number | undefined {

@@ -4,9 +4,11 @@
 #
 # MARK becomes $0: any word, which the host makes unique to tell this run's shell from a reused pid.
 #
-# Runs inside the target (as root to harden). Uses only shell builtins plus id, kill and sleep, so it
-# works on busybox and slim images without procps. Every argument arrives as argv; none is ever part of
-# the script text.
+# Runs inside the target (as root to harden), as /bin/sh with PATH set by the exec to the system folders
+# /usr/sbin:/usr/bin:/sbin:/bin. It trusts nothing else the sandbox user could have changed: it runs no
+# program but sleep (from those folders, and only to wait), resolves the user from /etc/passwd with the
+# shell's own read, and signals with the builtin kill, so it works on busybox and slim images without
+# procps. Every argument arrives as argv; none is ever part of the script text.
 #
 # MODE observe: one checked observation, no signals.
 # MODE harden:  TERM, up to GRACE_SECONDS for it to work, then KILL, in rounds, until two observations in a
@@ -40,14 +42,28 @@ grace=$number
 whole_number "$rounds" && [ "$number" -ge 1 ] || finish 2 "the number of rounds must be a whole number of at least 1"
 rounds=$number
 
+# Sets resolved to the uid of the login named $1 in the target's /etc/passwd, the first entry as getpwnam
+# finds it. Read with the shell's own read: the target's id could be one the sandbox user planted on
+# root's PATH, naming another uid. Fails when there is no such login, with 2 when the file cannot be read.
+passwd_uid() {
+  [ -r /etc/passwd ] || return 2
+  while IFS=: read -r login _password id _rest || [ -n "$login" ]; do
+    [ "$login" != "$1" ] || { resolved=$id && return 0; }
+  done </etc/passwd
+  return 1
+}
+
 # The user is validated as BenchFlow does (or is a numeric uid), then resolved inside the target.
 bad_user="the user must be a name matching ^[a-z_][a-z0-9_-]*$ or a numeric uid"
 case $user in
   '' | *[!a-z0-9_-]*) finish 2 "$bad_user" ;;
   [0-9]*) resolved=$user ;;
   [a-z_]*)
-    command -v id >/dev/null 2>&1 || finish 2 "id is not available in the target, so user $user cannot be resolved"
-    resolved=$(id -u "$user" 2>/dev/null) || finish 2 "user $user does not exist in the target"
+    passwd_uid "$user"
+    case $? in
+      1) finish 2 "user $user does not exist in the target: /etc/passwd has no such login (a user only a directory service knows must be given by uid)" ;;
+      2) finish 2 "the target's /etc/passwd cannot be read, so user $user cannot be resolved (give the uid instead)" ;;
+    esac
     ;;
   *) finish 2 "$bad_user" ;;
 esac
@@ -56,12 +72,9 @@ uid=$number
 [ "$uid" != 0 ] || { uid=null && finish 2 "uid 0 is root: the probe never observes or signals root"; }
 
 [ -r /proc/self/status ] || finish 2 "no readable /proc: the process table cannot be observed"
-# Mounted with hidepid, /proc hides other users' processes from a reader that is not root: an empty
-# listing would then prove nothing.
-[ -r /proc/1/status ] || finish 2 "/proc hides other users' processes from this user (hidepid): run the probe as root"
 
-# Reads one status file with a single open. Sets name, state, ruid and euid; fails when the file cannot be
-# opened or lacks the fields.
+# Reads one status file with a single open. Sets name, state and the four uids (real, effective, saved,
+# filesystem); fails when the file cannot be opened or lacks the fields.
 read_status() {
   name='' state='' ids=''
   {
@@ -77,13 +90,76 @@ read_status() {
   set -- $state
   state=$1
   set -- $ids
-  ruid=$1 euid=$2
-  [ -n "$euid" ]
+  ruid=$1 euid=$2 suid=$3 fsuid=$4
+  [ -n "$fsuid" ]
 }
 
+# Whether the process read last is the user's: any one of its uids is enough. A process whose real uid is
+# the user's can take the user's effective uid back at any time, and one that kept the user's uid only
+# as its saved uid can return to it too: each one can act as the user.
+users_process() {
+  [ "$ruid" = "$uid" ] || [ "$euid" = "$uid" ] || [ "$suid" = "$uid" ] || [ "$fsuid" = "$uid" ]
+}
+
+read_status /proc/self/status || finish 2 "cannot read the probe's own status"
+prober=$fsuid
+
+# Sets proc_type and proc_options to those of the /proc this probe sees (the last of the mounts at /proc
+# in /proc/self/mountinfo is the one on top), and covered to a mount point over a process's own entry,
+# which hides what is under it. Fails when mountinfo cannot be read.
+read_proc_mount() {
+  proc_type='' proc_options='' covered=''
+  {
+    while read -r _id _parent _device _root point options rest; do
+      case $point in
+        /proc) ;;
+        /proc/[0-9]*) covered=$point && continue ;;
+        *) continue ;;
+      esac
+      # After the optional fields come " - TYPE SOURCE SUPER_OPTIONS"; hidepid is a super option.
+      rest=" $rest "
+      set -f
+      set -- ${rest#* - }
+      set +f
+      proc_type=$1 proc_options="$options,$3"
+    done
+  } 2>/dev/null </proc/self/mountinfo || return 1
+}
+
+# Whether this probe can read the status of a process that is not its own: under hidepid that proves
+# /proc shows it every process (root in /proc's gid= group, 0 by default, or with CAP_SYS_PTRACE), since
+# another user's process is visible only through that exemption.
+sees_other_users() {
+  for dir in /proc/[0-9]*; do
+    [ "${dir#/proc/}" != "$$" ] && read_status "$dir/status" || continue
+    [ "$ruid" = "$prober" ] && [ "$euid" = "$prober" ] && [ "$suid" = "$prober" ] || return 0
+  done
+  return 1
+}
+
+# A listing of /proc that hides processes would prove nothing by being empty.
+read_proc_mount || finish 2 "cannot read /proc/self/mountinfo, so whether /proc hides processes cannot be told"
+[ "$proc_type" = proc ] || finish 2 "/proc is not a proc file system here (${proc_type:-no mount at /proc}), so the process table cannot be observed"
+[ -z "$covered" ] || finish 2 "something is mounted over $covered, which hides the process there"
+hidepid=off
+saved_ifs=$IFS
+IFS=,
+set -f
+for option in $proc_options; do
+  case $option in hidepid=*) hidepid=${option#hidepid=} ;; esac
+done
+set +f
+IFS=$saved_ifs
+case $hidepid in
+  off | 0) ;;
+  *)
+    sees_other_users || finish 2 "/proc is mounted with hidepid=$hidepid and the probe (uid $prober) can read no process of another user, so the user's processes may be hidden from it: run the probe as root with CAP_SYS_PTRACE, or with /proc mounted without hidepid"
+    ;;
+esac
+
 if [ "$mode" = harden ]; then
-  read_status /proc/self/status || finish 2 "cannot read the probe's own status"
-  [ "$euid" = 0 ] || finish 2 "harden needs root in the target: the probe runs as uid $euid"
+  [ "$prober" = 0 ] || finish 2 "harden needs root in the target: the probe runs as uid $prober"
+  command -v sleep >/dev/null 2>&1 || finish 2 "harden needs sleep in /usr/sbin, /usr/bin, /sbin or /bin, to give TERM its grace and to look again after a kill"
 fi
 
 # Process names come from the target; keep only characters that need no escaping in JSON.
@@ -99,7 +175,7 @@ json_safe() {
 max_passes=8
 
 # One observation, in this shell (no subshell, so the probe never counts its own helpers). Sets live (the
-# pids) and count; with "final", prints each survivor and each setuid process. Returns 2 when an entry
+# pids) and count; with "final", prints each survivor. Returns 2 when an entry
 # exists but cannot be read (an unknown process is not a quiet one), 3 when the process table never
 # settled. A listing of /proc is a moment already past when its entries are read: a process that forks a
 # replacement and exits is gone from it by then. So /proc is listed again, and only new pids read, until
@@ -130,12 +206,9 @@ inspect() {
   fi
   # A zombie leader can still have running threads (main called pthread_exit): that process is alive.
   case $state in Z | X) running_thread "$1" || return 0 ;; esac
-  if [ "$euid" = "$uid" ]; then
-    live="$live $pid" count=$((count + 1))
-    [ "$2" = final ] && report survivor
-  elif [ "$ruid" = "$uid" ] && [ "$2" = final ]; then
-    report setuid
-  fi
+  users_process || return 0
+  live="$live $pid" count=$((count + 1))
+  [ "$2" != final ] || report
   return 0
 }
 
@@ -158,7 +231,7 @@ report() {
   json_safe "$name"
   pid1=false
   [ "$pid" != 1 ] || pid1=true
-  printf '{"event":"%s","pid":%s,"state":"%s","ruid":%s,"euid":%s,"name":"%s","pid1":%s}\n' "$1" "$pid" "$state" "$ruid" "$euid" "$safe" "$pid1"
+  printf '{"event":"survivor","pid":%s,"state":"%s","ruid":%s,"euid":%s,"suid":%s,"fsuid":%s,"name":"%s","pid1":%s}\n' "$pid" "$state" "$ruid" "$euid" "$suid" "$fsuid" "$safe" "$pid1"
 }
 
 # observe [final|quiet]: the final observation reports each process; a plain one prints a count. Only
@@ -176,14 +249,16 @@ observe() {
 signal() {
   for pid in $live; do
     # The pid was the user's when observed; if it has since been reused, it is not ours to signal.
-    read_status "/proc/$pid/status" && [ "$euid" = "$uid" ] || continue
+    read_status "/proc/$pid/status" && users_process || continue
     if kill -s "$1" "$pid" 2>/dev/null; then delivered=true; else delivered=false; fi
     printf '{"event":"signal","signal":"%s","pid":%s,"round":%s,"delivered":%s}\n' "$1" "$pid" "$round" "$delivered"
   done
 }
 
+# sleep is the one program the probe runs: found in the system folders only, and it can change nothing
+# but how long a pause lasts (its output is discarded). Found wanting for harden, it was refused above.
 pause() {
-  sleep 0.2 2>/dev/null || sleep 1
+  sleep 0.2 >/dev/null 2>&1 || sleep 1 >/dev/null 2>&1
 }
 
 printf '{"event":"start","mode":"%s","user":"%s","uid":%s,"grace":%s,"rounds":%s,"probe_pid":%s}\n' "$mode" "$user" "$uid" "$grace" "$rounds" "$$"

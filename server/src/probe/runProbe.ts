@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { maxProbeTimeoutSeconds, probeScriptPlaceholder, probeSettingDefaults, type ProbeOutcome, type ProbeRequest, type ProbeReturnCode, type TranscriptEntry } from '../../../shared/src/probe';
-import { execAsRoot } from './engines';
+import { execAsRoot, targetShell } from './engines';
 import type { ExecEnd } from './exec/execution';
 import { ProbeOutput } from './probeOutput';
 import { probeRounds, quiescenceProbeScript } from './probeScript';
@@ -68,8 +68,7 @@ export async function runProbe(asked: ProbeRequest, options: ProbeRunOptions): P
   // process that reused its pid.
   const mark = `probe-${randomBytes(8).toString('hex')}`;
   const probeArgs = [request.mode, request.user, String(request.graceSeconds), String(probeRounds)];
-  const shell = request.target.kind === 'local' ? '/bin/sh' : 'sh';
-  const exec = execAsRoot(request.target, [shell, '-c', quiescenceProbeScript, mark, ...probeArgs], [shell, '-c', probeScriptPlaceholder, mark, ...probeArgs], request.dockerAccess, options.env);
+  const exec = execAsRoot(request.target, [targetShell, '-c', quiescenceProbeScript, mark, ...probeArgs], [targetShell, '-c', probeScriptPlaceholder, mark, ...probeArgs], request.dockerAccess, options.env);
 
   const timeout = AbortSignal.timeout(Math.ceil(request.timeoutSeconds * 1000));
   const signal = AbortSignal.any([timeout, flooded.signal, ...(options.signal ? [options.signal] : [])]);
@@ -101,7 +100,6 @@ export async function runProbe(asked: ProbeRequest, options: ProbeRunOptions): P
     signals: output.signals,
     // A probe that could not finish its observation leaves partial lists: they prove nothing either way.
     survivors: verdict.returnCode === 1 ? output.survivors : [],
-    setuidProcesses: verdict.returnCode === 2 ? [] : output.setuidProcesses,
     reported: verdict.reported,
     startedAt,
     finishedAt,
@@ -128,11 +126,14 @@ function judge(end: ExecEnd, output: ProbeOutput, stderr: readonly string[], tim
 }
 
 /**
- * A container exec outlives the client that started it: end the probe so it sends no more signals. The
- * shell's builtin kill (slim images have no kill program), and only if that pid still carries our mark.
+ * A container exec outlives the client that started it: end the probe so it sends no more signals, and
+ * only if that pid still carries our mark. Builtins only, as in the probe: the command line is read with
+ * read (which drops its NUL separators; the mark is on the last line, after the script), and kill is the
+ * shell's (slim images have no kill program).
  */
 async function stopAbandonedProbe(request: Required<ProbeRequest>, pid: number, mark: string, env: NodeJS.ProcessEnv, transcript: Transcript): Promise<void> {
-  const argv = ['sh', '-c', 'case $(cat "/proc/$1/cmdline" 2>/dev/null) in *"$2"*) kill -KILL "$1" ;; *) exit 3 ;; esac', 'stop', String(pid), mark];
+  const stop = '{ while IFS= read -r line || [ -n "$line" ]; do case $line in *"$2"*) kill -KILL "$1"; exit ;; esac; done; } 2>/dev/null <"/proc/$1/cmdline"; exit 3';
+  const argv = [targetShell, '-c', stop, 'stop', String(pid), mark];
   const exec = execAsRoot(request.target, argv, argv, request.dockerAccess, env);
   transcript.add({ kind: 'note', text: 'stopping the abandoned probe in the target' });
   transcript.add({ kind: 'command', argv: exec.display });

@@ -16,13 +16,14 @@ interface ApiAnswer {
 
 export class EngineApiError extends Error {}
 
-export function engineApiExec(socketPath: string, container: string, command: readonly string[], display: readonly string[]): Exec {
-  return { display, run: (hooks) => runExec(socketPath, container, command, hooks) };
+/** `env` is `NAME=value` entries, set for the command over the container's own. */
+export function engineApiExec(socketPath: string, container: string, command: readonly string[], env: readonly string[], display: readonly string[]): Exec {
+  return { display, run: (hooks) => runExec(socketPath, container, command, env, hooks) };
 }
 
-async function runExec(socketPath: string, container: string, command: readonly string[], hooks: ExecHooks): Promise<ExecEnd> {
+async function runExec(socketPath: string, container: string, command: readonly string[], env: readonly string[], hooks: ExecHooks): Promise<ExecEnd> {
   try {
-    const created = await call(socketPath, 'POST', `/containers/${encodeURIComponent(container)}/exec`, { User: '0', AttachStdout: true, AttachStderr: true, AttachStdin: false, Tty: false, Cmd: command }, hooks.signal);
+    const created = await call(socketPath, 'POST', `/containers/${encodeURIComponent(container)}/exec`, { User: '0', AttachStdout: true, AttachStderr: true, AttachStdin: false, Tty: false, Env: env, Cmd: command }, hooks.signal);
     const id = parseObject(created)['Id'];
     if (typeof id !== 'string' || !/^[0-9a-f]+$/.test(id)) throw new EngineApiError('the Engine API returned no exec id');
     await streamExec(socketPath, id, hooks);
