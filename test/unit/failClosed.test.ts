@@ -151,6 +151,16 @@ describe('an action record of unknown kind fails closed', () => {
     assert.ok(codes(damaged).includes('quiescence-survivors'), codes(damaged).join(' '));
   });
 
+  it("an earlier probe's setuid_processes are survivors: a process holding the user's uid only as its real uid can still write as the user", () => {
+    const healthy = fixture('healthy');
+    const line = lineOf(healthy.files, (record) => record['event_type'] === 'SandboxUserQuiescence');
+    const setuid = [{ pid: 77, state: 'S', ruid: 1001, euid: 0, name: 'su' }];
+    const legacy = check(healthy, withRecord(healthy.files, line, (record) => ({ ...record, survivors: [], setuid_processes: setuid, return_code: 0, final: true })));
+    assert.equal(verdictOf(legacy), 'untrusted');
+    assert.ok(codes(legacy).includes('quiescence-survivors'), codes(legacy).join(' '));
+    assert.equal(verdictOf(check(healthy, withRecord(healthy.files, line, (record) => ({ ...record, setuid_processes: [] })))), 'trusted');
+  });
+
   it('no one-letter change of an event_type or phase raises a fixture (two records drawn from each; seed 1079)', () => {
     const random: SeededRandom = seededRandom(1079);
     let mutations = 0;

@@ -89,7 +89,6 @@ export function standardActions(identity: RolloutIdentity): {
       target: { kind: 'docker', name: `${identity.task}-main` },
       signals_sent: [{ signal: 'TERM', pid: 212, round: 1 }],
       survivors: [],
-      setuid_processes: [],
       return_code: 0,
       observed_at: clock.isoTime(moments.observation + 1),
       final: true,

@@ -66,6 +66,8 @@ export interface QuiescenceFact {
   readonly uid: unknown;
   readonly mode: unknown;
   readonly survivors: unknown;
+  /** Written by earlier builds of the probe: processes holding the user's uid as their real uid only. They are the user's too. */
+  readonly setuidProcesses: unknown;
   readonly final: unknown;
 }
 

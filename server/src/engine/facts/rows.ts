@@ -94,7 +94,7 @@ function actionRecord(record: JsonObject): ActionRecord {
     // case-insensitively, and read one they do not know as each kind they know (rules/timeline.ts).
     quiescence:
       eventType !== 'SandboxExec'
-        ? { sandboxUser: record['sandbox_user'], uid: record['uid'], mode: record['mode'], survivors: record['survivors'], final: record['final'] }
+        ? { sandboxUser: record['sandbox_user'], uid: record['uid'], mode: record['mode'], survivors: record['survivors'], setuidProcesses: record['setuid_processes'], final: record['final'] }
         : undefined,
   };
 }

@@ -274,7 +274,9 @@ function reading(kind: ActionReading['kind'], traits: RecordTraits, parts: Parti
 function quiescenceReading(fact: QuiescenceFact, returnCode: unknown, user: SandboxUser | undefined, traits: RecordTraits): ActionReading {
   // An observation of another user proves nothing about this rollout's sandbox user.
   if (user && !observesUser(fact.sandboxUser, fact.uid, user)) return reading('quiescence', traits);
-  const survivors = Array.isArray(fact.survivors) ? fact.survivors : [];
+  // Earlier probes listed a process holding the user's uid as its real uid only apart, as not counted; it
+  // can still write as the user, so it is a survivor like the others.
+  const survivors = [fact.survivors, fact.setuidProcesses].flatMap((listed) => (Array.isArray(listed) ? listed : []));
   const survivorPids = survivors.flatMap((survivor) => (isJsonObject(survivor) && typeof survivor['pid'] === 'number' ? [survivor['pid']] : []));
   const outcome: ObservationOutcome = !traits.transportOk
     ? 'unobservable'
