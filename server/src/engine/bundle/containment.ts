@@ -53,8 +53,8 @@ const readFlags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.
  * Throws a Node.js system error (ENOENT, EACCES, EISDIR, …) when the file cannot be opened.
  */
 export function openInside(path: string, boundary: string): Containment {
-  const resolved = realpathSync(path);
-  if (!isInside(resolved, boundary)) return { outside: true };
+  const resolved = resolvedInside(path, boundary);
+  if (resolved === undefined) return { outside: true };
   const descriptor = openSync(resolved, readFlags);
   try {
     const stats = fstatSync(descriptor);
@@ -69,6 +69,15 @@ export function openInside(path: string, boundary: string): Containment {
     closeSync(descriptor);
     throw error;
   }
+}
+
+/**
+ * The real path of `path` when it lies inside `boundary`, else undefined: for text that an editor read
+ * (which follows links), whether it may stand for the rollout's file. Throws when `path` cannot be resolved.
+ */
+export function resolvedInside(path: string, boundary: string): string | undefined {
+  const resolved = realpathSync(path);
+  return isInside(resolved, boundary) ? resolved : undefined;
 }
 
 /** Runs `read` on the opened file and closes it, or answers `outside` without reading anything. */
