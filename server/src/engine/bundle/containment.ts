@@ -35,7 +35,7 @@ export type Containment = OpenedArtifact | { readonly outside: true };
  */
 export function boundaryOf(folder: string): string {
   try {
-    return realpathSync(folder);
+    return realpathSync.native(folder);
   } catch {
     return resolve(folder);
   }
@@ -76,7 +76,7 @@ export function openInside(path: string, boundary: string): Containment {
  * (which follows links), whether it may stand for the rollout's file. Throws when `path` cannot be resolved.
  */
 export function resolvedInside(path: string, boundary: string): string | undefined {
-  const resolved = realpathSync(path);
+  const resolved = realpathSync.native(path);
   return isInside(resolved, boundary) ? resolved : undefined;
 }
 
