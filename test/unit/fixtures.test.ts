@@ -24,7 +24,11 @@ const caches = new RuleCaches();
  * Codes no fixture bundle can raise, each with the test that raises it and its near miss instead: a
  * record over 64 MiB would have to be committed as a 64 MiB file, so that test writes it when it runs.
  */
-const raisedElsewhere: Partial<Record<DiagnosticCode, string>> = { 'record-too-large': 'test/unit/recordTooLarge.test.ts' };
+const raisedElsewhere: Partial<Record<DiagnosticCode, string>> = {
+  'record-too-large': 'test/unit/recordTooLarge.test.ts',
+  // A committed fixture cannot hold a symbolic link reliably; its near miss (a link inside) is there too.
+  'artifact-outside-bundle': 'test/cli/containment.test.ts',
+};
 
 function filesUnder(folder: string): string[] {
   return readdirSync(folder).flatMap((name) => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { linesOfFile, linesOfText, type SourceLine } from '../../server/src/engine/text/sourceLines';
@@ -15,7 +15,12 @@ function plain(lines: Iterable<SourceLine>) {
 function fileLines(content: string | Buffer, chunkBytes?: number, maxLineBytes = 1 << 20): SourceLine[] {
   const path = join(folder.path, `f${Math.random().toString(36).slice(2)}.jsonl`);
   writeFileSync(path, content);
-  return [...linesOfFile(path, { maxLineBytes, ...(chunkBytes ? { chunkBytes } : {}) })];
+  const descriptor = openSync(path, 'r');
+  try {
+    return [...linesOfFile(descriptor, { maxLineBytes, ...(chunkBytes ? { chunkBytes } : {}) })];
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 const samples: Record<string, string> = {

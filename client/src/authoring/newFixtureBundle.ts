@@ -66,9 +66,10 @@ export async function newFixtureBundle(server: ServerController, output: vscode.
     return undefined;
   }
   try {
-    const written = await writeScaffold(root, scaffold.files);
-    if (written.kind === 'exists') {
-      void vscode.window.showWarningMessage(`Rollout Evidence: ${root.fsPath} already exists, so nothing was written. Choose another name or folder.`);
+    const written = writeScaffold(root, scaffold.files);
+    if (written.kind !== 'written') {
+      const what = written.kind === 'symlink' ? 'is a symbolic link' : 'already exists';
+      void vscode.window.showWarningMessage(`Rollout Evidence: ${root.fsPath} ${what}, so nothing was written. Choose another name or folder.`);
       return undefined;
     }
   } catch (error) {

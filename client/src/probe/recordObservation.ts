@@ -1,10 +1,11 @@
 /**
- * "Record as evidence": appends the observation as one new line to the action records the user picks.
- * It goes through the editor, so an open, edited copy of the file gets the line too and nothing the
- * user wrote is lost; existing lines are never rewritten.
+ * "Record as evidence": appends the observation as one new line to the action records the user picks;
+ * existing lines are never rewritten. The line is written on disk, on an opened descriptor that refuses
+ * a symbolic link (`appendRecord.ts`); an editor showing the file reloads it. One with unsaved edits is
+ * refused instead, so that neither the record nor what the user wrote is lost when they save.
  */
 import * as vscode from 'vscode';
-import { textToAppend } from '../../../shared/src/probe';
+import { appendRecordToFile } from './appendRecord';
 
 /** The action records to offer: the active rollout's first, then the others in the workspace. */
 export async function pickRecordFile(defaultPath: string | null): Promise<vscode.Uri | undefined> {
@@ -22,19 +23,10 @@ export async function pickRecordFile(defaultPath: string | null): Promise<vscode
   return vscode.window.showSaveDialog({ defaultUri, filters: { 'JSON Lines': ['jsonl'] }, saveLabel: 'Append Here', title: 'Append the observation to (the file is never rewritten)' });
 }
 
-/** Appends `line` and saves, unless the user had unsaved edits: those stay theirs to save. Returns the new line's number. */
+/** Appends `line` to the file on disk. Returns the new line's number. */
 export async function appendRecordLine(uri: vscode.Uri, line: string): Promise<number> {
-  const edit = new vscode.WorkspaceEdit();
-  edit.createFile(uri, { ignoreIfExists: true });
-  if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`could not create ${uri.fsPath}`);
-  const document = await vscode.workspace.openTextDocument(uri);
-  const wasDirty = document.isDirty;
-  const end = document.lineAt(document.lineCount - 1).range.end;
-  const text = document.getText();
-  const append = new vscode.WorkspaceEdit();
-  append.insert(uri, end, textToAppend(text.slice(-1), line));
-  if (!(await vscode.workspace.applyEdit(append))) throw new Error(`could not append to ${uri.fsPath}`);
-  if (!wasDirty && !(await document.save())) throw new Error(`could not save ${uri.fsPath}`);
-  // The record sits on the line before the final newline.
-  return document.lineCount - 1;
+  if (uri.scheme !== 'file') throw new Error(`${uri.toString()} is not a file on this machine's disk`);
+  const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
+  if (open?.isDirty) throw new Error(`${uri.fsPath} has unsaved changes; save or revert them, then record again`);
+  return appendRecordToFile(uri.fsPath, line);
 }

@@ -3,11 +3,12 @@
  * BenchFlow's real layout. It never overwrites: an existing folder is refused and nothing is written.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../../../shared/src/errors';
 import { benchflowStyleRolloutName, type ScenarioSummary } from '../../../shared/src/scaffold';
+import { writeScaffoldFiles, type ScaffoldWriteOutcome } from '../../../shared/src/scaffoldWrite';
 import { scaffoldRollout, ScaffoldUsageError, scenarioSummaries } from '../authoring/scaffold/scaffold';
 import type { ExitStatus } from './checkRun';
 
@@ -62,25 +63,16 @@ export function newFixtureCommand(argv: readonly string[]): ExitStatus {
   const scenario = scenarioSummaries().find((candidate) => candidate.id === values.scenario)!;
 
   const root = join(values.out, name);
+  let written: ScaffoldWriteOutcome;
   try {
     mkdirSync(values.out, { recursive: true });
-    // Not recursive: creating the folder is the check that it did not exist, with no gap for a race.
-    mkdirSync(root);
+    written = writeScaffoldFiles(root, scaffold.files);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new ScaffoldUsageError(`${root} already exists: nothing was written (choose another --name or --out)`);
-    process.stderr.write(`rollout-evidence: could not create ${root}: ${errorMessage(error)}\n`);
+    process.stderr.write(`rollout-evidence: could not write ${root}: ${errorMessage(error)}\n`);
     return 2;
   }
-  for (const file of scaffold.files) {
-    const path = join(root, file.path);
-    try {
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, file.content, { flag: 'wx' });
-    } catch (error) {
-      process.stderr.write(`rollout-evidence: could not write ${path}: ${errorMessage(error)}\n`);
-      return 2;
-    }
-  }
+  if (written.kind === 'symlink') throw new ScaffoldUsageError(`${root} is a symbolic link: nothing was written (choose another --name or --out)`);
+  if (written.kind === 'exists') throw new ScaffoldUsageError(`${root} already exists: nothing was written (choose another --name or --out)`);
   const shown = quoteForDisplay(root);
   const flags = scenario.requiredSettings.map((setting) => ` --${kebabCase(setting)}`).join('');
   process.stdout.write(

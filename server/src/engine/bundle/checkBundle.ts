@@ -2,7 +2,6 @@
  * Checks every artifact of a discovered bundle on its own, then, for a rollout, reads it as a whole:
  * the evidence rules and its verdict.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { verifierRewardFiles } from '../../../../shared/src/artifactKinds';
 import type { ArtifactChecker, FileCheckOptions } from '../check/artifactChecker';
@@ -10,8 +9,9 @@ import { listFindings, type BundleFinding } from '../findings';
 import type { RuleCaches, RuleOptions } from '../rules/context';
 import { evaluateRollout, type RolloutEvaluation } from '../rules/evaluate';
 import type { DiscoveredBundle } from './discover';
+import { boundaryOf, readInside, readPrefix } from './containment';
 import { describeFileError } from './fileErrors';
-import { RolloutBundle, type BundleFile, type VerifierFile } from './rollout';
+import { RolloutBundle, type BundleFile, type VerifierFile, type VerifierReward } from './rollout';
 
 export interface CheckedBundle {
   readonly root: string;
@@ -28,10 +28,12 @@ export interface BundleCheckOptions extends FileCheckOptions {
 }
 
 export function checkBundle(bundle: DiscoveredBundle, checker: ArtifactChecker, options: BundleCheckOptions): CheckedBundle {
+  // Loose files too stay inside the folder that holds them.
+  const boundary = boundaryOf(bundle.root);
   const files = bundle.files.map((file): BundleFile => {
     options.onFileStart?.(file.path);
     try {
-      return { ...file, report: checker.checkFile(file.path, file.kind, options) };
+      return { ...file, report: checker.checkFile(file.path, file.kind, { ...options, boundary }) };
     } catch (error) {
       return { ...file, ioError: describeFileError(error) };
     }
@@ -44,24 +46,27 @@ export function checkBundle(bundle: DiscoveredBundle, checker: ArtifactChecker, 
 /** Read of verifier/reward.*: a reward is a number, and the file may be anything. */
 const rewardBytes = 4096;
 
-/** verifier/reward.txt and reward.json: small files the verifier writes; absent or unreadable is fine. */
-export function readVerifierReward(root: string): { text?: VerifierFile; json?: VerifierFile } {
+/**
+ * verifier/reward.txt and reward.json: small files the verifier writes; absent or unreadable is fine,
+ * one that resolves outside the rollout is listed as such and not read.
+ */
+export function readVerifierReward(root: string): VerifierReward {
+  const boundary = boundaryOf(root);
+  const outside: string[] = [];
   const read = (name: string): VerifierFile | undefined => {
     const path = join(root, 'verifier', name);
-    let descriptor: number | undefined;
     try {
-      descriptor = openSync(path, 'r');
-      const bytes = Buffer.alloc(rewardBytes);
-      return { path, text: bytes.subarray(0, readSync(descriptor, bytes, 0, rewardBytes, 0)).toString('utf8') };
+      const text = readInside(path, boundary, (file) => readPrefix(file, rewardBytes));
+      if (typeof text === 'string') return { path, text };
+      outside.push(path);
     } catch {
-      return undefined;
-    } finally {
-      if (descriptor !== undefined) closeSync(descriptor);
+      // Absent or unreadable: no reward from this file.
     }
+    return undefined;
   };
   const text = read(verifierRewardFiles.text);
   const json = read(verifierRewardFiles.json);
-  return { ...(text ? { text } : {}), ...(json ? { json } : {}) };
+  return { ...(text ? { text } : {}), ...(json ? { json } : {}), ...(outside.length > 0 ? { outside } : {}) };
 }
 
 export interface ListedFindings {

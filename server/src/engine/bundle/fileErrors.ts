@@ -7,5 +7,7 @@ export function describeFileError(error: unknown): string {
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   if (code === 'EISDIR') return 'is a folder, not a file';
   if (code === 'ENOTDIR') return 'a part of the path is not a folder';
+  // O_NOFOLLOW met a link: one appeared where a file was just resolved, or where a write must not follow.
+  if (code === 'ELOOP') return 'is a symbolic link, which is not followed here';
   return errorMessage(error);
 }

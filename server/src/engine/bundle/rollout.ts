@@ -21,6 +21,13 @@ export interface VerifierFile {
   readonly text: string;
 }
 
+/** The verifier's reward files that were read, and those that resolve outside the rollout (not read). */
+export interface VerifierReward {
+  readonly text?: VerifierFile;
+  readonly json?: VerifierFile;
+  readonly outside?: readonly string[];
+}
+
 /** The roles of the BenchFlow layout, with the paths that can play each, in the validator's order. */
 export const roles = {
   result: ['result.json'],
@@ -43,7 +50,7 @@ export class RolloutBundle {
   constructor(
     readonly root: string,
     readonly files: readonly BundleFile[],
-    readonly verifierReward: { readonly text?: VerifierFile; readonly json?: VerifierFile } = {},
+    readonly verifierReward: VerifierReward = {},
   ) {
     this.byPath = new Map(files.map((file) => [file.path, file]));
   }

@@ -2,8 +2,9 @@
  * The engine's entry point for single files: check an artifact held in memory (the editor) or on disk
  * (the CLI), against the schema of its kind.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, readFileSync } from 'node:fs';
 import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { openInside, ownFolderBoundary, readInside, type OpenedArtifact } from '../bundle/containment';
 import type { Finding } from '../findings';
 import { SchemaRegistry } from '../schema/validators';
 import { isTerminated, layoutOf, lineCount, lineText, relayout, type LineLayout } from '../text/lineLayout';
@@ -13,10 +14,15 @@ import { LineIndex } from '../text/lineIndex';
 import { checkJsonDocument } from './jsonCheck';
 import { FindingCollector } from './collector';
 import { JsonlCheck, type LineOutcomes } from './jsonlCheck';
-import { maxRecordBytes, recordTooLarge, type CheckOptions, type FileReport } from './report';
+import { artifactOutsideBundle, maxRecordBytes, recordTooLarge, type CheckOptions, type FileReport } from './report';
 
 export interface FileCheckOptions extends CheckOptions {
   readonly onBytesRead?: (bytesRead: number) => void;
+  /**
+   * The real path of the folder the file must resolve inside (`boundaryOf` the rollout folder); a file
+   * that resolves outside it is reported, not read. Without one, the file's own folder: the strictest.
+   */
+  readonly boundary?: string;
 }
 
 /**
@@ -97,28 +103,41 @@ export class ArtifactChecker {
   async checkFileCancellable(path: string, kind: ArtifactKind, options: FileCheckOptions, isCancelled: () => boolean): Promise<FileReport | undefined> {
     if (isCancelled()) return undefined;
     if (artifactKindInfo(kind).format === 'json') return this.checkFile(path, kind, options);
-    const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options);
-    const turns = new EventLoopTurns(isCancelled);
-    for (const line of linesOfFile(path, { maxLineBytes: maxRecordBytes, onBytesRead: options.onBytesRead })) {
-      check.addLine(line);
-      if (turns.due(analysedLineWork) && (await turns.take())) return undefined;
+    const opened = openInside(path, options.boundary ?? ownFolderBoundary(path));
+    if ('outside' in opened) return outsideBundleReport(kind, options);
+    try {
+      const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options);
+      const turns = new EventLoopTurns(isCancelled);
+      for (const line of linesOfFile(opened.descriptor, { maxLineBytes: maxRecordBytes, onBytesRead: options.onBytesRead })) {
+        check.addLine(line);
+        if (turns.due(analysedLineWork) && (await turns.take())) return undefined;
+      }
+      const report = check.finish();
+      return isCancelled() ? undefined : report;
+    } finally {
+      closeSync(opened.descriptor);
     }
-    const report = check.finish();
-    return isCancelled() ? undefined : report;
   }
 
-  /** Throws a Node.js system error (ENOENT, EISDIR, EACCES, …) when the file cannot be read. */
+  /**
+   * Throws a Node.js system error (ENOENT, EISDIR, EACCES, …) when the file cannot be read; a file that
+   * resolves outside its boundary is not read, and its report says so.
+   */
   checkFile(path: string, kind: ArtifactKind, options: FileCheckOptions): FileReport {
+    const checked = readInside(path, options.boundary ?? ownFolderBoundary(path), (file) => this.checkOpened(file, kind, options));
+    return 'outside' in checked ? outsideBundleReport(kind, options) : checked;
+  }
+
+  private checkOpened(file: OpenedArtifact, kind: ArtifactKind, options: FileCheckOptions): FileReport {
     if (artifactKindInfo(kind).format === 'jsonl') {
-      return this.checkLines(linesOfFile(path, { maxLineBytes: maxRecordBytes, onBytesRead: options.onBytesRead }), kind, options);
+      return this.checkLines(linesOfFile(file.descriptor, { maxLineBytes: maxRecordBytes, onBytesRead: options.onBytesRead }), kind, options);
     }
-    const size = statSync(path).size;
-    if (size > maxRecordBytes) {
+    if (file.size > maxRecordBytes) {
       const collector = new FindingCollector(options.maxFindings);
-      collector.add(recordTooLarge('file', size, 0));
+      collector.add(recordTooLarge('file', file.size, 0));
       return collector.report(kind, 0);
     }
-    const bytes = readFileSync(path);
+    const bytes = readFileSync(file.descriptor);
     options.onBytesRead?.(bytes.length);
     const text = bytes.toString('utf8');
     return checkJsonDocument(text, kind, this.schemas.validatorFor(kind), options, isUtf8(bytes) ? [] : [invalidUtf8Finding(bytes)]);
@@ -129,6 +148,13 @@ export class ArtifactChecker {
     for (const line of lines) check.addLine(line);
     return check.finish();
   }
+}
+
+/** One finding and no facts: the rules see a file they cannot read, and nothing of it is kept. */
+function outsideBundleReport(kind: ArtifactKind, options: CheckOptions): FileReport {
+  const collector = new FindingCollector(options.maxFindings);
+  collector.add(artifactOutsideBundle());
+  return collector.report(kind, 0);
 }
 
 /** For a file that is not UTF-8. */

@@ -34,6 +34,15 @@ export function recordTooLarge(what: 'line' | 'file', bytes: number, line: numbe
   };
 }
 
+export function artifactOutsideBundle(): Finding {
+  return {
+    code: 'artifact-outside-bundle',
+    severity: 'error',
+    message: 'This path resolves, through a symbolic link, outside its rollout folder, so it is not read: the evidence of a rollout is the files inside it.',
+    range: rangeOnLine(0, 0, 0),
+  };
+}
+
 function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;

@@ -4,7 +4,7 @@
  * `SandboxExec Verify benchguard-verifier · rc 0 · setup-only`. The outline and hovers use the names.
  */
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
-import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
+import { describeValue, isJsonObject, shownPrefix, type JsonObject } from '../parse/jsonKind';
 
 /** What a record is, coarsely: editors show each category with its own symbol icon. */
 export type RecordCategory =
@@ -27,8 +27,11 @@ export interface RecordName {
   readonly category: RecordCategory;
 }
 
-/** Longest quoted text kept in a name: enough to recognise a command or a prompt. */
-const maxQuoted = 48;
+/**
+ * Characters of text kept in a name before the cut: enough to recognise a command or a prompt. More than
+ * a message shows, since the outline stays in the editor of the person who has the bundle open.
+ */
+const maxQuoted = 47;
 
 /**
  * `reading`: what the rules read in the record beyond its own fields (for an action record: kill
@@ -123,14 +126,14 @@ function suffix(status: unknown): string {
 }
 
 function text(value: unknown): string | undefined {
-  if (typeof value === 'string') return value.length > maxQuoted ? `${value.slice(0, maxQuoted - 1)}…` : value;
+  if (typeof value === 'string') return shownPrefix(value, maxQuoted);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return undefined;
 }
 
 function quoted(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const shown = value.length > maxQuoted ? `${value.slice(0, maxQuoted - 1)}…` : value;
+  const shown = shownPrefix(value, maxQuoted);
   // Quoted as JSON, so a newline shows as \n and the name stays on one line; JSON.stringify only when
   // something needs escaping, since it costs a microsecond a call on 100,000-line files.
   return needsEscape.test(shown) ? JSON.stringify(shown) : `"${shown}"`;

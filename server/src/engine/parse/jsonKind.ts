@@ -40,8 +40,30 @@ export function withArticle(type: JsonTypeName | string): string {
   return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
 }
 
-/** Longest a string from a bundle is quoted in a message. */
-const quotedCharacters = 60;
+/**
+ * Longest a string from a bundle is shown in a message. Messages reach CI logs and SARIF uploads, and a
+ * bundle may hold a secret the agent printed: a message says what kind of value it found and shows a
+ * prefix that identifies it, never the whole of a value that could be one.
+ */
+const shownCharacters = 12;
+
+/**
+ * The one cut of bundle text: at most `characters` characters (`shownCharacters` in messages; views that
+ * stay in the editor, as the outline, may show more), with an ellipsis when more followed, never
+ * splitting a surrogate pair. Everything that shows bundle text goes through here, directly or by
+ * `quotedText` and `describeValue`.
+ */
+export function shownPrefix(text: string, characters = shownCharacters): string {
+  if (text.length <= characters) return text;
+  // Enough UTF-16 units for one character more than shown, however many units each takes.
+  const leading = Array.from(text.slice(0, (characters + 1) * 2));
+  return leading.length > characters ? `${leading.slice(0, characters).join('')}…` : text;
+}
+
+/** Bundle text as a message quotes it: the prefix of `shownPrefix`, as a JSON string. */
+export function quotedText(text: string): string {
+  return JSON.stringify(shownPrefix(text));
+}
 
 /**
  * A value read from a bundle as a message shows it: strings quoted and cut short, other scalars as JSON,
@@ -50,7 +72,7 @@ const quotedCharacters = 60;
  */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
-  if (typeof value === 'string') return JSON.stringify(value.length > quotedCharacters ? `${value.slice(0, quotedCharacters - 1)}…` : value);
+  if (typeof value === 'string') return quotedText(value);
   if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? '' : 's'}`;
   if (isJsonObject(value)) return 'an object';
   return String(value);

@@ -4,6 +4,7 @@
  */
 import { ParseErrorCode, parse as parseTolerant, type ParseError } from 'jsonc-parser';
 import { errorMessage } from '../../../../shared/src/errors';
+import { quotedText } from './jsonKind';
 
 export type JsonParseOutcome =
   | { readonly ok: true; readonly value: unknown }
@@ -81,8 +82,9 @@ function describeTextAt(text: string, offset: number): string {
   if (character === '\u0000') return 'a NUL byte';
   const code = character.charCodeAt(0);
   if (code < 0x20) return `control character ${codeUnitLabel(code)}`;
-  const token = /^[A-Za-z0-9_.+-]{1,24}/.exec(text.slice(offset, offset + 24))?.[0] ?? character;
-  return JSON.stringify(token);
+  // One character past what is shown, so that a longer word is marked as cut.
+  const token = /^[A-Za-z0-9_.+-]{1,13}/.exec(text.slice(offset, offset + 13))?.[0] ?? character;
+  return quotedText(token);
 }
 
 function explainParseError(code: ParseErrorCode): string {

@@ -5,6 +5,7 @@
  * timeout contract and validator parity. Whether the rollout timed out is decided once, up front.
  */
 import type { RolloutBundle } from '../bundle/rollout';
+import { artifactOutsideBundle } from '../check/report';
 import type { BundleFinding } from '../findings';
 import { isJsonObject } from '../parse/jsonKind';
 import { verdictOf, type Verdict } from '../verdict';
@@ -50,6 +51,8 @@ export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, cac
   checkResultsRow(context, { timeout });
   checkResult(context);
   checkRewardPreconditions(context, [...quiescence.failures, ...verifierFailures]);
+  // A reward file that leads outside the rollout was not read; the artifacts' own reports say the same.
+  for (const path of bundle.verifierReward.outside ?? []) context.report('artifact-outside-bundle', context.atStart(path), artifactOutsideBundle().message);
 
   const fileFindings = bundle.files.flatMap((file) => file.report?.findings ?? []);
   const incompleteEvidence = bundle.files.some((file) => file.ioError !== undefined || (file.report?.omitted ?? 0) > 0);

@@ -86,7 +86,7 @@ export function checkQuiescence(context: RuleContext, timeline: TimelineLists, s
     const grading = sequence[firstGrading]!.step;
     const observation = sequence[postKill[0]!]!.step;
     failures.push(
-      context.report('verifier-before-quiescence', context.inRecord(file, grading.action.ref, ['command_preview']), `This grading attempt ran before the sandbox user "${user}" was observed quiescent (line ${observation.action.ref.line + 1}): anything still running could have changed what it graded.`, {
+      context.report('verifier-before-quiescence', context.inRecord(file, grading.action.ref, ['command_preview']), `This grading attempt ran before the sandbox user ${describeValue(user)} was observed quiescent (line ${observation.action.ref.line + 1}): anything still running could have changed what it graded.`, {
         related: [context.related(context.inRecord(file, observation.action.ref), 'the positive observation, made only after grading')],
       }),
     );
@@ -94,7 +94,7 @@ export function checkQuiescence(context: RuleContext, timeline: TimelineLists, s
     const kill = sequence[lastKill]!.step;
     const observation = sequence[lastPositive]!.step;
     failures.push(
-      context.report('quiescence-stale', killPlace(context, file, kill), `The last positive observation of "${user}" (line ${observation.action.ref.line + 1}) was made before this kill attempt, so nothing checked the result of the last kill.`, {
+      context.report('quiescence-stale', killPlace(context, file, kill), `The last positive observation of ${describeValue(user)} (line ${observation.action.ref.line + 1}) was made before this kill attempt, so nothing checked the result of the last kill.`, {
         related: [context.related(context.inRecord(file, observation.action.ref), 'the observation, made before the last kill')],
       }),
     );
@@ -103,7 +103,7 @@ export function checkQuiescence(context: RuleContext, timeline: TimelineLists, s
     const hardening = sequence.some((item) => item.kind === 'kill' || item.kind === 'observation');
     const place = lastKill !== -1 ? killPlace(context, file, sequence[lastKill]!.step) : firstGrading !== -1 ? context.inRecord(file, sequence[firstGrading]!.step.action.ref) : sandboxUserPlace(context);
     const what = lastKill !== -1 ? 'after this kill attempt' : firstGrading !== -1 ? 'before this grading attempt' : 'anywhere in benchguard/action_records.jsonl';
-    context.report('quiescence-unproven', place, `Sandbox user "${user}" is set, but no checked observation ${what} found their processes gone${firstGrading !== -1 && lastKill !== -1 ? ' before grading' : ''}. A kill that was only sent proves nothing; record a SandboxUserQuiescence observation.`, {
+    context.report('quiescence-unproven', place, `Sandbox user ${describeValue(user)} is set, but no checked observation ${what} found their processes gone${firstGrading !== -1 && lastKill !== -1 ? ' before grading' : ''}. A kill that was only sent proves nothing; record a SandboxUserQuiescence observation.`, {
       severity: hardening ? 'error' : 'warning',
     });
   }

@@ -6,7 +6,7 @@
 import type { ErrorObject } from 'ajv';
 import type { Finding, TextRange } from '../findings';
 import { keyOfValue, nodeAtPath, parseTreeSafely, propertyKeyNode, propertyValueNode, type SyntaxNode } from '../parse/jsonTree';
-import { isJsonObject, jsonTypeOf, withArticle } from '../parse/jsonKind';
+import { describeValue, isJsonObject, jsonTypeOf, quotedText, shownPrefix, withArticle } from '../parse/jsonKind';
 
 export interface RecordText {
   /** The record's JSON text: one JSONL line, or a whole JSON document. */
@@ -87,7 +87,7 @@ function describeError(error: ErrorObject, root: unknown): string {
   const params = error.params as Record<string, unknown>;
 
   if (error.propertyName !== undefined) {
-    return `Property name ${quote(error.propertyName)} in ${field}: ${expectation(error)}.`;
+    return `Property name ${quotedText(error.propertyName)} in ${field}: ${expectation(error)}.`;
   }
   switch (error.keyword) {
     case 'required': {
@@ -97,7 +97,7 @@ function describeError(error: ErrorObject, root: unknown): string {
         : `${field} is missing the required property ${missing}.`;
     }
     default:
-      return `${field}: ${expectation(error)}, found ${describeValue(value)}.`;
+      return `${field}: ${expectation(error)}, found ${describeFound(value)}.`;
   }
 }
 
@@ -134,7 +134,7 @@ function recordLabel(root: unknown): string {
   if (isJsonObject(root)) {
     for (const name of discriminators) {
       const variant = root[name];
-      if (typeof variant === 'string' && variant !== '') return `A ${variant} record`;
+      if (typeof variant === 'string' && variant !== '') return `A ${shownPrefix(variant)} record`;
     }
   }
   return 'The record';
@@ -166,19 +166,14 @@ function valueAtPointer(root: unknown, segments: readonly string[]): unknown {
   return value;
 }
 
-const maxShownCharacters = 40;
-
-function describeValue(value: unknown): string {
+/** A found value with its type named: `string "abc"`, `number 42`, `an object`. */
+function describeFound(value: unknown): string {
   const type = jsonTypeOf(value);
   switch (type) {
-    case 'string': {
-      const text = value as string;
-      const shown = text.length > maxShownCharacters ? `${text.slice(0, maxShownCharacters)}…` : text;
-      return `string ${JSON.stringify(shown)}`;
-    }
+    case 'string':
     case 'number':
     case 'boolean':
-      return `${type} ${String(value)}`;
+      return `${type} ${describeValue(value)}`;
     case 'null':
       return 'null';
     case 'array':

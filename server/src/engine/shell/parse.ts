@@ -17,6 +17,7 @@ import {
   type Word,
 } from './syntax';
 import { tokenize, type SubstitutionParsers, type Token } from './tokens';
+import { shownPrefix } from '../parse/jsonKind';
 
 const redirectionOperators = new Set(['<', '>', '>>', '<<', '<<-', '<&', '>&', '<>', '>|']);
 const listTerminators = new Set(['then', 'elif', 'else', 'fi', 'do', 'done', 'esac', '}', 'in']);
@@ -346,7 +347,7 @@ class Parser {
     // there (`{ { :; } >/dev/null }` is refused) — but for `esac`, which it looks for by its text.
     const next = redirections.length > 0 ? this.peek() : undefined;
     if (next?.type === 'word' && !next.word.quoted && listTerminators.has(next.word.text) && next.word.text !== 'esac') {
-      throw new ShellSyntaxError(`unexpected "${next.word.text}" after a redirection: ";" or a newline was expected`, next.word.start);
+      throw new ShellSyntaxError(`unexpected "${describe(next)}" after a redirection: ";" or a newline was expected`, next.word.start);
     }
     return { ...command, redirections, end: redirections.at(-1)?.end ?? command.end };
   }
@@ -422,6 +423,7 @@ function start(token: Token): number {
   return token.type === 'word' ? token.word.start : token.start;
 }
 
+/** A token as a syntax error names it; a word only by its prefix, since it is bundle text. */
 function describe(token: Token): string {
-  return token.type === 'word' ? token.word.text : token.value === '\n' ? 'newline' : token.value;
+  return token.type === 'word' ? shownPrefix(token.word.text) : token.value === '\n' ? 'newline' : token.value;
 }

@@ -3,7 +3,7 @@
  * CLI). Both yield the same line numbering: LF or CRLF endings, a leading UTF-8 byte order mark
  * dropped, and a last line without a newline kept and marked as unterminated.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { readSync } from 'node:fs';
 import { isTerminated, layoutOf, lineCount, lineText } from './lineLayout';
 import { invalidUtf8In, isUtf8, utf8ByteOrderMarkLength } from './utf8';
 
@@ -34,55 +34,51 @@ export interface FileLineOptions {
 }
 
 /**
- * Streams a file in fixed-size chunks so that memory stays bounded by the longest line, not by the file.
- * Throws the underlying error when the file cannot be opened or read.
+ * Streams a file, opened by the caller (who closes it: the opening is where containment is checked), in
+ * fixed-size chunks so that memory stays bounded by the longest line, not by the file. Throws the
+ * underlying error when the file cannot be read.
  */
-export function* linesOfFile(path: string, options: FileLineOptions): Generator<SourceLine> {
+export function* linesOfFile(descriptor: number, options: FileLineOptions): Generator<SourceLine> {
   const chunk = Buffer.allocUnsafe(options.chunkBytes ?? 1 << 20);
-  const descriptor = openSync(path, 'r');
-  try {
-    const pending: Buffer[] = [];
-    let pendingBytes = 0;
-    let fileOffsetOfLine = 0;
-    let number = 0;
-    let bytesRead = 0;
+  const pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let fileOffsetOfLine = 0;
+  let number = 0;
+  let bytesRead = 0;
 
-    const makeLine = (parts: Buffer[], lineBytes: number, terminated: boolean): SourceLine => {
-      const line = lineOfBytes(parts, lineBytes, number, fileOffsetOfLine, terminated, options.maxLineBytes);
-      fileOffsetOfLine += lineBytes + (terminated ? 1 : 0);
-      number++;
-      return line;
-    };
+  const makeLine = (parts: Buffer[], lineBytes: number, terminated: boolean): SourceLine => {
+    const line = lineOfBytes(parts, lineBytes, number, fileOffsetOfLine, terminated, options.maxLineBytes);
+    fileOffsetOfLine += lineBytes + (terminated ? 1 : 0);
+    number++;
+    return line;
+  };
 
+  for (;;) {
+    const count = readSync(descriptor, chunk, 0, chunk.length, null);
+    if (count === 0) break;
+    bytesRead += count;
+    let start = 0;
     for (;;) {
-      const count = readSync(descriptor, chunk, 0, chunk.length, null);
-      if (count === 0) break;
-      bytesRead += count;
-      let start = 0;
-      for (;;) {
-        const newline = chunk.indexOf(10, start);
-        if (newline === -1 || newline >= count) break;
-        const piece = chunk.subarray(start, newline);
-        if (pendingBytes === 0) {
-          yield makeLine([piece], piece.length, true);
-        } else {
-          pending.push(piece);
-          yield makeLine(pending.splice(0), pendingBytes + piece.length, true);
-          pendingBytes = 0;
-        }
-        start = newline + 1;
+      const newline = chunk.indexOf(10, start);
+      if (newline === -1 || newline >= count) break;
+      const piece = chunk.subarray(start, newline);
+      if (pendingBytes === 0) {
+        yield makeLine([piece], piece.length, true);
+      } else {
+        pending.push(piece);
+        yield makeLine(pending.splice(0), pendingBytes + piece.length, true);
+        pendingBytes = 0;
       }
-      if (start < count) {
-        // Copy: the chunk buffer is reused by the next read.
-        pending.push(Buffer.from(chunk.subarray(start, count)));
-        pendingBytes += count - start;
-      }
-      options.onBytesRead?.(bytesRead);
+      start = newline + 1;
     }
-    if (pendingBytes > 0) yield makeLine(pending, pendingBytes, false);
-  } finally {
-    closeSync(descriptor);
+    if (start < count) {
+      // Copy: the chunk buffer is reused by the next read.
+      pending.push(Buffer.from(chunk.subarray(start, count)));
+      pendingBytes += count - start;
+    }
+    options.onBytesRead?.(bytesRead);
   }
+  if (pendingBytes > 0) yield makeLine(pending, pendingBytes, false);
 }
 
 function lineOfBytes(

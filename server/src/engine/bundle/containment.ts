@@ -1,0 +1,124 @@
+/**
+ * Reads stay inside the bundle. An artifact is opened only when its path, after every symbolic link,
+ * lies inside its rollout folder; a link that leads out of it is reported, and nothing behind it is read
+ * or quoted. The boundary is the rollout folder's own real path, so a rollout reached through a linked
+ * `jobs/` folder, or one that is itself a link, is read where it really lies, and links between its own
+ * files are fine.
+ *
+ * How the check and the open are made one (Node has no openat or O_BENEATH):
+ * 1. `realpath` first, and nothing outside is opened at all: opening is not harmless (a FIFO blocks, a
+ *    device may act on open).
+ * 2. The resolved path is opened with O_NOFOLLOW, so its last component cannot be swapped for a link
+ *    after the check, and O_NONBLOCK, so a FIFO swapped in cannot stall the checker; fstat then demands
+ *    a regular file.
+ * 3. A swapped parent folder is the remaining race, so the opened descriptor itself is checked: where
+ *    the kernel names it (`/proc/self/fd`, Linux) its path must still lie inside; elsewhere the file at
+ *    the resolved path must still be the one opened (device and inode), which leaves only a second swap
+ *    back in between, a window of two system calls.
+ */
+import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { isInside } from '../../../../shared/src/paths';
+
+/** A file opened for reading inside its boundary; the caller closes `descriptor`. */
+export interface OpenedArtifact {
+  readonly descriptor: number;
+  readonly size: number;
+}
+
+/** What `openInside` found: the file opened, or a path that leads outside (nothing was opened). */
+export type Containment = OpenedArtifact | { readonly outside: true };
+
+/**
+ * The real path of a rollout folder, which its files must resolve inside. A folder that cannot be
+ * resolved keeps its own path: its files then fail to open with the error that says why.
+ */
+export function boundaryOf(folder: string): string {
+  try {
+    return realpathSync.native(folder);
+  } catch {
+    return resolve(folder);
+  }
+}
+
+/** The boundary of a file checked without a rollout around it: its own folder. */
+export function ownFolderBoundary(path: string): string {
+  return boundaryOf(dirname(path));
+}
+
+const readFlags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * Opens `path` for reading when it resolves inside `boundary` (a real path, from `boundaryOf`).
+ * Throws a Node.js system error (ENOENT, EACCES, EISDIR, …) when the file cannot be opened.
+ */
+export function openInside(path: string, boundary: string): Containment {
+  const resolved = resolvedInside(path, boundary);
+  if (resolved === undefined) return { outside: true };
+  const descriptor = openSync(resolved, readFlags);
+  try {
+    const stats = fstatSync(descriptor);
+    if (stats.isDirectory()) throw systemError('EISDIR', `EISDIR: illegal operation on a directory, open '${path}'`);
+    if (!stats.isFile()) throw new Error('not a regular file (a FIFO, socket or device)');
+    if (!stillInside(descriptor, resolved, stats, boundary)) {
+      closeSync(descriptor);
+      return { outside: true };
+    }
+    return { descriptor, size: stats.size };
+  } catch (error) {
+    closeSync(descriptor);
+    throw error;
+  }
+}
+
+/**
+ * The real path of `path` when it lies inside `boundary`, else undefined: for text that an editor read
+ * (which follows links), whether it may stand for the rollout's file. Throws when `path` cannot be resolved.
+ */
+export function resolvedInside(path: string, boundary: string): string | undefined {
+  const resolved = realpathSync.native(path);
+  return isInside(resolved, boundary) ? resolved : undefined;
+}
+
+/** Runs `read` on the opened file and closes it, or answers `outside` without reading anything. */
+export function readInside<T>(path: string, boundary: string, read: (file: OpenedArtifact) => T): T | { readonly outside: true } {
+  const opened = openInside(path, boundary);
+  if ('outside' in opened) return opened;
+  try {
+    return read(opened);
+  } finally {
+    closeSync(opened.descriptor);
+  }
+}
+
+/** The first `maxBytes` of an opened file, decoded as UTF-8. */
+export function readPrefix(file: OpenedArtifact, maxBytes: number): string {
+  const bytes = Buffer.alloc(Math.min(maxBytes, file.size));
+  let filled = 0;
+  while (filled < bytes.length) {
+    const count = readSync(file.descriptor, bytes, filled, bytes.length - filled, filled);
+    if (count === 0) break;
+    filled += count;
+  }
+  return bytes.subarray(0, filled).toString('utf8');
+}
+
+function stillInside(descriptor: number, resolved: string, opened: Stats, boundary: string): boolean {
+  const named = kernelPathOf(descriptor);
+  if (named !== undefined) return isInside(named, boundary);
+  const current = statSync(resolved, { throwIfNoEntry: false });
+  return current !== undefined && current.dev === opened.dev && current.ino === opened.ino;
+}
+
+/** The path the kernel holds for an open descriptor, where it tells (Linux); else undefined. */
+function kernelPathOf(descriptor: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/self/fd/${descriptor}`);
+  } catch {
+    return undefined;
+  }
+}
+
+function systemError(code: string, message: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(message), { code });
+}
