@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createConnection,
+  DidChangeWatchedFilesNotification,
   TextDocuments,
   TextDocumentSyncKind,
   type InitializeParams,
@@ -30,6 +31,7 @@ import { SettingsCache } from './lsp/settingsCache';
 import { registerTimelineRequests } from './lsp/timelineRequests';
 import { diagnosticConverter } from './lsp/toDiagnostic';
 import { isFileUri, pathOfUri, rolloutRootOfUri } from './lsp/uris';
+import { didChangeWatchedFilesParams, withCheckedNotification } from './lsp/requestParams';
 import { WorkspaceFolders } from './lsp/workspaceFolders';
 import { version } from './version';
 
@@ -117,7 +119,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     features?.rolloutChanged();
   });
   // A run still writing its bundle, or a file changed outside the editor: its rollout's rules change.
-  connection.onDidChangeWatchedFiles((params) => {
+  connection.onDidChangeWatchedFiles(withCheckedNotification(didChangeWatchedFilesParams, connection.console, DidChangeWatchedFilesNotification.method, (params) => {
     // Only rollouts with an open document have diagnostics to change; the Rollouts view watches for itself.
     const touched = documents.all().length > 0 && params.changes.some((change) => {
       const root = rolloutRootOf(pathOfUri(change.uri));
@@ -126,7 +128,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     if (!touched) return;
     delivery?.refresh();
     features?.rolloutChanged();
-  });
+  }));
   registerProbeRequests(connection, { workspaceTrusted: typeof options.workspaceTrusted === 'boolean' ? options.workspaceTrusted : undefined, settings, workspace });
   features = registerLanguageFeatures(connection, documents, validator, settings, capabilities);
   registerScaffoldRequests(connection);

@@ -94,6 +94,20 @@ describe('language server: malformed params', () => {
     }
   });
 
+  it('logs and drops malformed notifications', async () => {
+    for (const params of [null, { changes: [{ uri: 3 }] }, { changes: 'all' }]) {
+      await client.connection.sendNotification('workspace/didChangeWatchedFiles', params);
+      await client.connection.sendNotification(DidChangeWorkspaceFoldersNotification.method, params);
+    }
+    const dropped = await client.until(() => {
+      const messages = client.serverMessages.filter((message) => message.startsWith('Ignored a malformed'));
+      return messages.length === 6 && messages;
+    }, 'six malformed notifications logged');
+    assert.match(dropped[0]!, /workspace\/didChangeWatchedFiles: the params must be an object, not null/);
+    assert.match(dropped[2]!, /"changes\[0\].uri" must be a string, not number 3/);
+    assert.match(dropped[3]!, /workspace\/didChangeWorkspaceFolders: "event" must be an object/);
+  });
+
   it('answers correctly after all of that', async () => {
     const listed = await client.connection.sendRequest(rolloutsRequest, { folders: [workspace], maxRollouts: 10 });
     assert.deepEqual(listedRoots(listed), [rollout]);

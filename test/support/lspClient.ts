@@ -232,6 +232,11 @@ export class LspTestClient {
     }, `published diagnostics for ${uri} that the test accepts`);
   }
 
+  /** What the server has logged (window/logMessage) so far. */
+  get serverMessages(): readonly string[] {
+    return this.serverLog;
+  }
+
   private wake(): void {
     for (const check of [...this.probes]) check();
   }

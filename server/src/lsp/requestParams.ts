@@ -111,6 +111,7 @@ const diagnosticCode: Check<string | number> = (value, field) => {
   throw new ParamsError(field, 'a string or an integer', value);
 };
 export const diagnostic = objectOf({ range, message: string, source: optional(string), code: optional(diagnosticCode) });
+export const didChangeWatchedFilesParams = objectOf({ changes: arrayOf(objectOf({ uri: string })) });
 export const codeActionParams = objectOf({ textDocument: objectOf({ uri: string }), range, context: objectOf({ diagnostics: arrayOf(diagnostic) }) });
 
 type Answer<R> = R | ResponseError<void> | Promise<R | ResponseError<void>>;
@@ -130,6 +131,24 @@ export function withCheckedParams<P, R>(check: Check<P>, handler: (params: P, to
       throw error;
     }
     return handler(checked, token);
+  };
+}
+
+/**
+ * The same for a notification, which has no answer to carry the error: it is logged and dropped, and
+ * the handler never runs.
+ */
+export function withCheckedNotification<P>(check: Check<P>, logger: { warn(message: string): void }, method: string, handler: (params: P) => void): (params: unknown) => void {
+  return (params) => {
+    let checked: P;
+    try {
+      checked = check(params, '');
+    } catch (error) {
+      if (!(error instanceof ParamsError)) throw error;
+      logger.warn(`Ignored a malformed ${method}: ${error.message}`);
+      return;
+    }
+    handler(checked);
   };
 }
 

@@ -7,7 +7,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { DidChangeWorkspaceFoldersNotification, type Connection, type InitializeParams, type WorkspaceFolder } from 'vscode-languageserver/node';
 import { isInside } from '../../../shared/src/paths';
-import { arrayOf, mapped, objectOf, ParamsError, string, type Check } from './requestParams';
+import { arrayOf, mapped, objectOf, ParamsError, string, withCheckedNotification, type Check } from './requestParams';
 import { isFileUri, pathOfUri } from './uris';
 
 const workspaceFolderEvent = objectOf({ event: objectOf({ added: arrayOf(objectOf({ uri: string })), removed: arrayOf(objectOf({ uri: string })) }) });
@@ -30,20 +30,19 @@ export class WorkspaceFolders {
     }
   }
 
-  /** Follows the client's changes; a malformed notification is logged and changes nothing. */
+  /**
+   * Follows the client's changes; a malformed notification is logged and changes nothing. This handler
+   * takes the place of vscode-languageserver's own for the notification, which only feeds an event.
+   */
   listen(connection: Connection): void {
-    connection.onNotification(DidChangeWorkspaceFoldersNotification.type, (params: unknown) => {
-      let change;
-      try {
-        change = workspaceFolderEvent(params, '');
-      } catch (error) {
-        if (!(error instanceof ParamsError)) throw error;
-        connection.console.warn(`Ignored a malformed ${DidChangeWorkspaceFoldersNotification.method}: ${error.message}`);
-        return;
-      }
-      for (const folder of change.event.removed) this.remove(folder.uri);
-      for (const folder of change.event.added) this.add(folder.uri);
-    });
+    const method = DidChangeWorkspaceFoldersNotification.method;
+    connection.onNotification(
+      DidChangeWorkspaceFoldersNotification.type,
+      withCheckedNotification(workspaceFolderEvent, connection.console, method, ({ event }) => {
+        for (const folder of event.removed) this.remove(folder.uri);
+        for (const folder of event.added) this.add(folder.uri);
+      }),
+    );
   }
 
   /**
