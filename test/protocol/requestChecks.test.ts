@@ -117,6 +117,9 @@ describe('language server: malformed params', () => {
     const context = await client.connection.sendRequest(probeContextRequest, { uri: pathToFileURL(trajectory).href });
     assert.equal(context.rolloutRoot, rollout);
     assert.ok((await client.connection.sendRequest(scaffoldScenariosRequest)).some((scenario) => scenario.id === 'healthy'));
+    const scaffold = await client.connection.sendRequest(scaffoldFilesRequest, { scenario: 'masked-quiescence-probe', rolloutName: 'made__00000001' });
+    assert.equal(scaffold.focusFile, 'benchguard/action_records.jsonl');
+    assert.ok(scaffold.files.some((file) => file.path === 'benchguard/action_records.jsonl'));
   });
 });
 
