@@ -50,6 +50,7 @@ describe('manifest', () => {
     assert.deepEqual(properties['rolloutEvidence.artifacts']!.default, defaultSettings.artifacts);
     assert.deepEqual(properties['rolloutEvidence.artifacts']!.additionalProperties!.enum, [...artifactKindNames]);
     assert.equal(properties['rolloutEvidence.inlayHints.elapsedTime']!.default, defaultSettings.elapsedTimeHints);
+    assert.equal(properties['rolloutEvidence.probe.trustedWorkspace']!.default, defaultSettings.probeTrustedWorkspace);
     assert.equal(properties[`rolloutEvidence.${timeBudgetSetting}`]!.default, defaultTimeBudgetMs);
     for (const [key, value] of Object.entries(probeSettingDefaults)) assert.deepEqual(properties[`rolloutEvidence.probe.${key}`]?.default, value, key);
   });

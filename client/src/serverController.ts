@@ -4,7 +4,13 @@
  */
 import * as vscode from 'vscode';
 import { LanguageClient, RevealOutputChannelOn, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { probeTranscriptNotification, validationReportNotification, type InitializationOptions, type ProbeTranscriptParams } from '../../shared/src/protocol';
+import {
+  probeTranscriptNotification,
+  validationReportNotification,
+  workspaceTrustGrantedNotification,
+  type InitializationOptions,
+  type ProbeTranscriptParams,
+} from '../../shared/src/protocol';
 import { sanitizeSettings, settingsSection, type RolloutEvidenceSettings } from '../../shared/src/settings';
 import { documentSelector, watchedFilesPattern, type ArtifactDocumentSelector } from './documentSelector';
 import type { ServerState, ServerStatus } from './serverStatus';
@@ -19,6 +25,14 @@ export class ServerController implements vscode.Disposable {
   private readonly stateEmitter = new vscode.EventEmitter<ServerState>();
   /** The server's state, whichever client runs it: after "Restart Server", the new client's. */
   readonly onDidChangeState = this.stateEmitter.event;
+  /**
+   * The server runs the probe only in a trusted workspace, as the client tells it at start; trust
+   * granted later is sent as a notification rather than by a restart, which would drop every document's
+   * state. VS Code never takes trust back from a running window.
+   */
+  private readonly trustListener = vscode.workspace.onDidGrantWorkspaceTrust(() => {
+    void this.client?.sendNotification(workspaceTrustGrantedNotification).catch((error: unknown) => this.output.warn(`Telling the server that the workspace is trusted: ${errorMessage(error)}`));
+  });
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -76,6 +90,7 @@ export class ServerController implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.trustListener.dispose();
     this.probeTranscriptEmitter.dispose();
     this.stateEmitter.dispose();
     void this.stop();
@@ -87,7 +102,7 @@ export class ServerController implements vscode.Disposable {
       run: { module, transport: TransportKind.ipc },
       debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
     };
-    const initializationOptions: InitializationOptions = { jsonDocumentsValidatedByClient: true };
+    const initializationOptions: InitializationOptions = { jsonDocumentsValidatedByClient: true, workspaceTrusted: vscode.workspace.isTrusted };
     this.watcher = vscode.workspace.createFileSystemWatcher(watchedFilesPattern(settings));
     const clientOptions: LanguageClientOptions = {
       documentSelector: selector,

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createConnection,
+  DidChangeWatchedFilesNotification,
   TextDocuments,
   TextDocumentSyncKind,
   type InitializeParams,
@@ -30,6 +31,8 @@ import { SettingsCache } from './lsp/settingsCache';
 import { registerTimelineRequests } from './lsp/timelineRequests';
 import { diagnosticConverter } from './lsp/toDiagnostic';
 import { isFileUri, pathOfUri, rolloutRootOfUri } from './lsp/uris';
+import { didChangeWatchedFilesParams, withCheckedNotification } from './lsp/requestParams';
+import { WorkspaceFolders } from './lsp/workspaceFolders';
 import { version } from './version';
 
 const transports = ['--stdio', '--node-ipc', '--socket=', '--pipe='];
@@ -80,7 +83,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const capabilities = params.capabilities;
   const options = (params.initializationOptions ?? {}) as InitializationOptions & { settings?: unknown };
   const usePull = capabilities.textDocument?.diagnostic !== undefined;
-  const settings = new SettingsCache(connection, capabilities.workspace?.configuration === true, options.settings, (problem) => {
+  const settings = new SettingsCache(connection.workspace, capabilities.workspace?.configuration === true, options.settings, (problem) => {
     void connection.window.showWarningMessage(`Rollout Evidence: ${problem.setting}: ${problem.message}`);
   });
   const validator = new DocumentValidator(evaluator, settings, diagnosticConverter(readme), options.jsonDocumentsValidatedByClient === true, {
@@ -93,7 +96,10 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       delivery?.revalidate(open.filter((uri) => uri !== by));
       features?.rolloutChanged();
     },
+    logError: (message) => connection.console.error(message),
   });
+  const workspace = new WorkspaceFolders(params, (root) => openDocumentsIn(root).length > 0);
+  workspace.listen(connection);
 
   delivery = usePull
     ? registerPullDiagnostics(connection, documents, validator, capabilities.workspace?.diagnostics?.refreshSupport === true)
@@ -113,7 +119,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     features?.rolloutChanged();
   });
   // A run still writing its bundle, or a file changed outside the editor: its rollout's rules change.
-  connection.onDidChangeWatchedFiles((params) => {
+  connection.onDidChangeWatchedFiles(withCheckedNotification(didChangeWatchedFilesParams, connection.console, DidChangeWatchedFilesNotification.method, (params) => {
     // Only rollouts with an open document have diagnostics to change; the Rollouts view watches for itself.
     const touched = documents.all().length > 0 && params.changes.some((change) => {
       const root = rolloutRootOf(pathOfUri(change.uri));
@@ -122,17 +128,19 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     if (!touched) return;
     delivery?.refresh();
     features?.rolloutChanged();
-  });
-  registerProbeRequests(connection);
+  }));
+  registerProbeRequests(connection, { workspaceTrusted: typeof options.workspaceTrusted === 'boolean' ? options.workspaceTrusted : undefined, settings, workspace });
   features = registerLanguageFeatures(connection, documents, validator, settings, capabilities);
   registerScaffoldRequests(connection);
-  registerRolloutsRequests(connection, documents, validator);
-  registerTimelineRequests(connection, validator);
+  registerRolloutsRequests(connection, documents, validator, workspace);
+  registerTimelineRequests(connection, validator, workspace);
 
   return {
     serverInfo: { name: 'rollout-evidence', version },
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
+      // Requests may walk only the workspace's folders, so the server follows them as they change.
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       ...features.capabilities,
       ...(usePull ? { diagnosticProvider: { identifier: 'rollout-evidence', interFileDependencies: true, workspaceDiagnostics: false } } : {}),
     },

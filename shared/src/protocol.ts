@@ -1,8 +1,17 @@
 /**
  * Messages between the extension and the language server beyond standard LSP.
  */
-import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import { NotificationType, NotificationType0, ParameterStructures, RequestType } from 'vscode-languageserver-protocol';
 import type { ContainerListing, DockerAccess, ProbeOutcome, ProbeRequest, TranscriptEntry } from './probe';
+
+/**
+ * Our requests take one object of named params, as LSP's own do: declared so, params sent by position
+ * (an array) are refused with InvalidParams by the protocol library before any handler sees them, instead
+ * of being spread into the handler's arguments.
+ */
+export function requestWithNamedParams<P, R>(method: string): RequestType<P, R, void> {
+  return new RequestType<P, R, void>(method, ParameterStructures.byName);
+}
 
 /** Sent by the client at start-up. Other editors send nothing and get every diagnostic. */
 export interface InitializationOptions {
@@ -11,7 +20,22 @@ export interface InitializationOptions {
    * the server leaves their syntax and schema problems to it rather than reporting them twice.
    */
   readonly jsonDocumentsValidatedByClient?: boolean;
+  /**
+   * Whether the user trusts the workspace (VS Code's workspace trust). The server runs the probe only
+   * when this is true, or, for a client that does not send it, when `rolloutEvidence.probe.trustedWorkspace`
+   * says so. Trust granted later arrives as `workspaceTrustGrantedNotification`.
+   */
+  readonly workspaceTrusted?: boolean;
 }
+
+/**
+ * The user granted the workspace trust after the server started. VS Code never takes trust back from a
+ * running window (it reloads instead), so trust only ever goes this one way.
+ */
+export const workspaceTrustGrantedNotification = new NotificationType0('rolloutEvidence/workspaceTrustGranted');
+
+/** The code of the error that refuses `runProbe` in a workspace the client did not say it trusts. */
+export const workspaceNotTrustedErrorCode = -31001;
 
 /** What one validation of one document cost and found; drives the language status item. */
 export interface ValidationReport {
@@ -48,13 +72,13 @@ export interface ProbeContext {
   readonly actionRecords: string | null;
 }
 
-export const probeContextRequest = new RequestType<ProbeContextParams, ProbeContext, void>('rolloutEvidence/probeContext');
+export const probeContextRequest = requestWithNamedParams<ProbeContextParams, ProbeContext>('rolloutEvidence/probeContext');
 
 export interface ProbeTargetsParams {
   readonly dockerAccess: DockerAccess;
 }
 
-export const probeTargetsRequest = new RequestType<ProbeTargetsParams, ContainerListing, void>('rolloutEvidence/probeTargets');
+export const probeTargetsRequest = requestWithNamedParams<ProbeTargetsParams, ContainerListing>('rolloutEvidence/probeTargets');
 
 export interface RunProbeParams {
   readonly request: ProbeRequest;
@@ -69,7 +93,7 @@ export interface RunProbeResult {
 }
 
 /** Runs the probe; cancelling the request cancels the probe, which then reports that nothing was observed. */
-export const runProbeRequest = new RequestType<RunProbeParams, RunProbeResult, void>('rolloutEvidence/runProbe');
+export const runProbeRequest = requestWithNamedParams<RunProbeParams, RunProbeResult>('rolloutEvidence/runProbe');
 
 export interface ProbeTranscriptParams {
   readonly transcriptId: string;

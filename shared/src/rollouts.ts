@@ -2,7 +2,7 @@
  * The Rollouts view's request: every rollout under some folders, grouped into jobs, each with its
  * verdict, its problem counts and its files, evaluated as the diagnostics are.
  */
-import { RequestType } from 'vscode-languageserver-protocol';
+import { requestWithNamedParams } from './protocol';
 
 /** The engine's verdicts, worst first. */
 export const rolloutVerdicts = ['untrusted', 'incomplete', 'trusted-timeout', 'trusted'] as const;
@@ -68,7 +68,7 @@ export interface RolloutsResult {
 }
 
 /** Cancelling it stops the evaluation between files. */
-export const rolloutsRequest = new RequestType<RolloutsParams, RolloutsResult, void>('rolloutEvidence/rollouts');
+export const rolloutsRequest = requestWithNamedParams<RolloutsParams, RolloutsResult>('rolloutEvidence/rollouts');
 
 /** VS Code does not hand files larger than this to extensions (`TextModel._MODEL_SYNC_LIMIT`). */
 export const editorSyncLimitBytes = 50 * 1024 * 1024;

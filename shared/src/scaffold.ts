@@ -2,7 +2,8 @@
  * Fixture scaffolds: complete rollout folders, in BenchFlow's real layout, for the situations the
  * evidence rules judge. The server makes the files; the extension and the CLI write them.
  */
-import { RequestType0, RequestType } from 'vscode-languageserver-protocol';
+import { RequestType0 } from 'vscode-languageserver-protocol';
+import { requestWithNamedParams } from './protocol';
 
 /** What the rules say of one scenario's rollout, so the pick list can promise it. */
 export interface ScenarioSummary {
@@ -41,7 +42,7 @@ export interface ScaffoldFiles {
 export const scaffoldScenariosRequest = new RequestType0<readonly ScenarioSummary[], void>('rolloutEvidence/scaffoldScenarios');
 
 /** Refused with InvalidParams, saying why, for an unknown scenario or an unsafe rollout name. */
-export const scaffoldFilesRequest = new RequestType<ScaffoldFilesParams, ScaffoldFiles, void>('rolloutEvidence/scaffoldFiles');
+export const scaffoldFilesRequest = requestWithNamedParams<ScaffoldFilesParams, ScaffoldFiles>('rolloutEvidence/scaffoldFiles');
 
 /** BenchFlow names a rollout `<task directory>__<8 hex characters>`, e.g. `regex-log__bab1cbf6`. */
 const benchflowRolloutName = /^(.+)__[0-9a-f]{8}$/;

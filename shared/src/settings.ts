@@ -18,6 +18,11 @@ export interface RolloutEvidenceSettings {
   readonly allowNativeSubscriptionWithoutLlm: boolean;
   /** Inlay hints with the time since the rollout started, after each timestamp (off by default: noisy). */
   readonly elapsedTimeHints: boolean;
+  /**
+   * `probe.trustedWorkspace`: for an editor that does not tell the server whether the user trusts the
+   * workspace (VS Code does), the user's opt-in to the probe, which runs commands as root.
+   */
+  readonly probeTrustedWorkspace: boolean;
 }
 
 export const defaultSettings: RolloutEvidenceSettings = {
@@ -26,6 +31,7 @@ export const defaultSettings: RolloutEvidenceSettings = {
   allowOracleWithoutLlm: false,
   allowNativeSubscriptionWithoutLlm: false,
   elapsedTimeHints: false,
+  probeTrustedWorkspace: false,
 };
 
 /**
@@ -80,13 +86,14 @@ export function sanitizeSettings(raw: unknown): { settings: RolloutEvidenceSetti
     problems.push({ setting: `${settingsSection}.artifacts`, message: 'expected an object of glob → kind; ignored' });
   }
 
-  const flag = (name: 'allowOracleWithoutLlm' | 'allowNativeSubscriptionWithoutLlm' | 'elapsedTimeHints', key: string, value: unknown): boolean => {
+  const flag = (name: 'allowOracleWithoutLlm' | 'allowNativeSubscriptionWithoutLlm' | 'elapsedTimeHints' | 'probeTrustedWorkspace', key: string, value: unknown): boolean => {
     if (value === undefined || value === null) return defaultSettings[name];
     if (typeof value === 'boolean') return value;
     problems.push({ setting: `${settingsSection}.${key}`, message: `expected true or false, found ${JSON.stringify(value)}; using ${defaultSettings[name]}` });
     return defaultSettings[name];
   };
   const inlayHints = source['inlayHints'];
+  const probe = source['probe'];
 
   return {
     settings: {
@@ -95,6 +102,7 @@ export function sanitizeSettings(raw: unknown): { settings: RolloutEvidenceSetti
       allowOracleWithoutLlm: flag('allowOracleWithoutLlm', 'allowOracleWithoutLlm', source['allowOracleWithoutLlm']),
       allowNativeSubscriptionWithoutLlm: flag('allowNativeSubscriptionWithoutLlm', 'allowNativeSubscriptionWithoutLlm', source['allowNativeSubscriptionWithoutLlm']),
       elapsedTimeHints: flag('elapsedTimeHints', 'inlayHints.elapsedTime', isJsonObject(inlayHints) ? inlayHints['elapsedTime'] : undefined),
+      probeTrustedWorkspace: flag('probeTrustedWorkspace', 'probe.trustedWorkspace', isJsonObject(probe) ? probe['trustedWorkspace'] : undefined),
     },
     problems,
   };

@@ -6,7 +6,7 @@
  * and elements with findings up to the element bound, and the rest counted in bins; asking again with
  * a narrower range gives that range in detail.
  */
-import { RequestType } from 'vscode-languageserver-protocol';
+import { requestWithNamedParams } from './protocol';
 
 export type TimelineAxis = 'time' | 'order';
 
@@ -97,7 +97,7 @@ export interface TimelineParams {
 }
 
 /** The picture of a rollout, evaluated as its diagnostics are; fails with a message when `root` is no rollout. */
-export const timelineRequest = new RequestType<TimelineParams, TimelinePicture, void>('rolloutEvidence/timeline');
+export const timelineRequest = requestWithNamedParams<TimelineParams, TimelinePicture>('rolloutEvidence/timeline');
 
 /** Messages the timeline webview posts to the extension. */
 export type TimelineViewMessage =

@@ -37,7 +37,8 @@ describe('probe requests to the language server', () => {
   it('gives the rollout context, lists the container, runs the probe with its transcript, and the record proves quiescence', { timeout }, async () => {
     requireEngine('docker');
     const container = await startContainer('docker');
-    const { client } = await LspTestClient.start({ pull: true });
+    // The server runs the probe only for a client that says the workspace is trusted.
+    const { client } = await LspTestClient.start({ pull: true, initializationOptions: { workspaceTrusted: true } });
     try {
       const sleeper = await startProcess(container, 'sandbox', 'exec sleep 100040', isSandbox('sleep'));
       await client.open(actions, killLine);
@@ -75,7 +76,7 @@ describe('probe requests to the language server', () => {
   it('refuses a bad request with a message for the user, and a cancelled probe could not observe', { timeout }, async () => {
     requireEngine('docker');
     const container = await startContainer('docker', { user: String(sandboxUid), init: false });
-    const { client } = await LspTestClient.start({ pull: true });
+    const { client } = await LspTestClient.start({ pull: true, initializationOptions: { workspaceTrusted: true } });
     try {
       const request = { target: { kind: 'docker', name: container.name }, user: '0', mode: 'harden', timeoutSeconds: 60 } as const;
       await assert.rejects(client.connection.sendRequest(runProbeRequest, { transcriptId: 'refused', request }), (error: unknown) => {

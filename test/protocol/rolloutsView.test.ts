@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, createWriteStream, readFileSync, statSync } from 'node:fs';
 import { once } from 'node:events';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -49,7 +50,8 @@ describe('the Rollouts view request', () => {
   const request = (params: RolloutsParams, token?: CancellationTokenSource) => client.connection.sendRequest(rolloutsRequest, params, token?.token);
 
   before(async () => {
-    client = (await LspTestClient.start({ pull: true, settings: {} })).client;
+    // The examples and fixtures, and the temporary folders the tests write rollouts into.
+    client = (await LspTestClient.start({ pull: true, settings: {}, workspaceFolders: [repoRoot, tmpdir()] })).client;
   });
   after(async () => {
     await client.stop();
@@ -105,7 +107,7 @@ describe('the Rollouts view request', () => {
   it('answers malformed params from another editor with a clear error, and lists again afterwards', async () => {
     for (const [params, expected] of [
       [{ maxRollouts: 10 }, /"folders" must be an array/],
-      [{ folders: [examplesDir, 3], maxRollouts: 10 }, /"folders" must be an array/],
+      [{ folders: [examplesDir, 3], maxRollouts: 10 }, /"folders\[1\]" must be a string/],
       [{ folders: [examplesDir] }, /"maxRollouts" must be a whole number/],
       [{ folders: [examplesDir], maxRollouts: -1 }, /"maxRollouts" must be a whole number/],
     ] as const) {

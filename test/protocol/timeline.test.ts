@@ -24,7 +24,7 @@ describe('language server: timeline request', () => {
   const timeline = (params: TimelineParams) => client.connection.sendRequest(timelineRequest, params) as Promise<TimelinePicture>;
 
   before(async () => {
-    ({ client } = await LspTestClient.start({ pull: true, settings: {} }));
+    ({ client } = await LspTestClient.start({ pull: true, settings: {}, workspaceFolders: [folder.path] }));
   });
   after(async () => client.stop());
 
@@ -63,10 +63,10 @@ describe('language server: timeline request', () => {
     // What another editor may send: the request's type does not bind it.
     const send = (range: unknown) => client.connection.sendRequest('rolloutEvidence/timeline', { root, range });
     for (const range of [null, 'all', 7]) {
-      await assert.rejects(send(range), (error: unknown) => error instanceof ResponseError && error.code === -32602 && /must be an object \{ from, to \}/.test(error.message), JSON.stringify(range));
+      await assert.rejects(send(range), (error: unknown) => error instanceof ResponseError && error.code === -32602 && /"range" must be an object/.test(error.message), JSON.stringify(range));
     }
-    await assert.rejects(send({ from: 1 }), (error: unknown) => error instanceof ResponseError && /from before to/.test(error.message));
-    await assert.rejects(send({ from: '1', to: '5' }), (error: unknown) => error instanceof ResponseError && /from before to/.test(error.message));
+    await assert.rejects(send({ from: 1 }), (error: unknown) => error instanceof ResponseError && /"range.to" must be a finite number, not nothing/.test(error.message));
+    await assert.rejects(send({ from: '1', to: '5' }), (error: unknown) => error instanceof ResponseError && /"range.from" must be a finite number/.test(error.message));
     assert.equal((await timeline({ root })).root, root, 'the server still answers');
   });
 });

@@ -4,6 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   createProtocolConnection,
   DidChangeConfigurationNotification,
@@ -25,6 +27,10 @@ import {
   type DocumentDiagnosticReport,
   type FullDocumentDiagnosticReport,
   type InitializeResult,
+  type Message,
+  type MessageReader,
+  type RequestMessage,
+  type ResponseMessage,
   type ProtocolConnection,
   type PublishDiagnosticsParams,
   type ShowMessageParams,
@@ -39,6 +45,14 @@ export interface StartOptions {
   readonly initializationOptions?: unknown;
   /** What the client answers to `workspace/configuration` for the `rolloutEvidence` section. */
   readonly settings?: unknown;
+  /** Folders declared as the workspace at initialization (`workspaceFolders`); none when absent. */
+  readonly workspaceFolders?: readonly string[];
+}
+
+/** The answer to a request sent as raw JSON-RPC: exactly one of the two. */
+export interface RawResponse {
+  readonly result?: unknown;
+  readonly error?: { readonly code: number; readonly message: string };
 }
 
 export class LspTestClient {
@@ -52,10 +66,13 @@ export class LspTestClient {
   private serverStderr = '';
   /** The probes of pending until() calls, run again after everything the server sends. */
   private readonly probes = new Set<() => void>();
+  private rawRequests = 0;
+  private readonly rawAnswers = new Map<string, (response: RawResponse) => void>();
 
   private constructor(
     readonly process: ChildProcessWithoutNullStreams,
     readonly connection: ProtocolConnection,
+    private readonly writer: StreamMessageWriter,
     options: StartOptions,
   ) {
     this.settings = options.settings;
@@ -95,11 +112,22 @@ export class LspTestClient {
 
   static async start(options: StartOptions): Promise<{ client: LspTestClient; initialize: InitializeResult }> {
     const child = spawn(process.execPath, [builtServer, '--stdio'], { stdio: 'pipe' });
-    const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-    const client = new LspTestClient(child, connection, options);
+    const reader = new StreamMessageReader(child.stdout);
+    const writer = new StreamMessageWriter(child.stdin);
+    // The answers to raw requests are taken out before the connection, which knows nothing of their ids.
+    let client: LspTestClient | undefined;
+    const filtered: MessageReader = {
+      onError: reader.onError,
+      onClose: reader.onClose,
+      onPartialMessage: reader.onPartialMessage,
+      listen: (callback) => reader.listen((message) => client?.takeRawAnswer(message) || callback(message)),
+      dispose: () => reader.dispose(),
+    };
+    const connection = createProtocolConnection(filtered, writer);
+    client = new LspTestClient(child, connection, writer, options);
     connection.listen();
     const capabilities: ClientCapabilities = {
-      workspace: { configuration: true, ...(options.pull ? { diagnostics: { refreshSupport: true } } : {}) },
+      workspace: { configuration: true, workspaceFolders: true, ...(options.pull ? { diagnostics: { refreshSupport: true } } : {}) },
       textDocument: {
         synchronization: { dynamicRegistration: false },
         ...(options.pull ? { diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false } } : { publishDiagnostics: { relatedInformation: true } }),
@@ -108,11 +136,34 @@ export class LspTestClient {
     const initialize = await connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
       rootUri: null,
+      workspaceFolders: options.workspaceFolders?.map((folder) => ({ uri: pathToFileURL(folder).href, name: basename(folder) })) ?? null,
       capabilities,
       initializationOptions: options.initializationOptions,
     });
     await connection.sendNotification(InitializedNotification.type, {});
     return { client, initialize };
+  }
+
+  /**
+   * Sends a request exactly as given, `params` included (the connection would wrap a null or a number in
+   * an array), as a careless or hostile client might; `params` undefined sends none.
+   */
+  sendRaw(method: string, params: unknown): Promise<RawResponse> {
+    const id = `raw-${++this.rawRequests}`;
+    return new Promise((resolve, reject) => {
+      this.rawAnswers.set(id, resolve);
+      const message = { jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) } as RequestMessage;
+      this.writer.write(message).catch(reject);
+    });
+  }
+
+  private takeRawAnswer(message: Message): boolean {
+    const { id } = message as Partial<ResponseMessage>;
+    const answer = typeof id === 'string' ? this.rawAnswers.get(id) : undefined;
+    if (!answer || typeof id !== 'string') return false;
+    this.rawAnswers.delete(id);
+    answer(message as RawResponse);
+    return true;
   }
 
   async open(uri: string, text: string, languageId = 'jsonl', version = 1): Promise<void> {
@@ -179,6 +230,11 @@ export class LspTestClient {
       const current = this.published.get(uri);
       return current && accept(current) ? current : undefined;
     }, `published diagnostics for ${uri} that the test accepts`);
+  }
+
+  /** What the server has logged (window/logMessage) so far. */
+  get serverMessages(): readonly string[] {
+    return this.serverLog;
   }
 
   private wake(): void {

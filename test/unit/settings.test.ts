@@ -28,6 +28,17 @@ describe('settings from the user', () => {
     assert.match(problems[1]!.message, /"trajectory", which is not an artifact kind/);
   });
 
+  it('opt in to the probe only with probe.trustedWorkspace true, and say what else was ignored', () => {
+    assert.equal(defaultSettings.probeTrustedWorkspace, false);
+    assert.equal(sanitizeSettings({ probe: { trustedWorkspace: true } }).settings.probeTrustedWorkspace, true);
+    for (const value of ['true', 1, {}]) {
+      const { settings, problems } = sanitizeSettings({ probe: { trustedWorkspace: value } });
+      assert.equal(settings.probeTrustedWorkspace, false, JSON.stringify(value));
+      assert.deepEqual(problems.map((problem) => problem.setting), ['rolloutEvidence.probe.trustedWorkspace']);
+    }
+    assert.equal(sanitizeSettings({ probe: true }).settings.probeTrustedWorkspace, false);
+  });
+
   it('accept a whole number of at least one', () => {
     assert.equal(sanitizeSettings({ maxNumberOfProblems: 7 }).settings.maxNumberOfProblems, 7);
     assert.equal(sanitizeSettings({ maxNumberOfProblems: 2.5 }).problems.length, 1);

@@ -2,13 +2,15 @@
  * The one validator behind both pull and push diagnostics. A document that belongs to a rollout gets
  * its own file's problems and every rule finding placed in it, from an evaluation of the whole rollout;
  * any other artifact is checked on its own. Results are remembered per document, so an unchanged
- * document is answered from the cache.
+ * document is answered from the cache. A failure of the checker on one document is that document's
+ * `internal-error` diagnostic: the others are validated as ever.
  */
 import { createHash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { artifactKindInfo, type ArtifactKind } from '../../../shared/src/artifactKinds';
+import { errorDetail } from '../../../shared/src/errors';
 import type { ValidationReport } from '../../../shared/src/protocol';
 import type { RolloutEvidenceSettings } from '../../../shared/src/settings';
 import { ArtifactClassifier } from '../engine/artifacts/classify';
@@ -16,8 +18,8 @@ import type { RolloutBundle } from '../engine/bundle/rollout';
 import { limitNotice } from '../engine/check/collector';
 import type { KeptCheck } from '../engine/check/artifactChecker';
 import type { FileReport } from '../engine/check/report';
-import type { DiagnosticCode } from '../engine/codes';
-import { listFindings, type Finding } from '../engine/findings';
+import { codeInfo, type DiagnosticCode } from '../engine/codes';
+import { listFindings, rangeOnLine, type Finding } from '../engine/findings';
 import type { EvaluatedRollout, RolloutEvaluator } from './rolloutEvaluator';
 import type { SettingsCache } from './settingsCache';
 import { diagnosticSource, type DiagnosticConverter } from './toDiagnostic';
@@ -38,6 +40,8 @@ export interface ValidatorHooks {
   readonly onValidated: (report: ValidationReport) => void;
   /** A rollout was evaluated anew (while validating document `by`, if any): its other open documents may have new diagnostics. */
   readonly onRolloutChanged: (rollout: RolloutBundle, by: string | undefined) => void;
+  /** For a developer: what failed, with its stack. */
+  readonly logError: (message: string) => void;
 }
 
 export class DocumentValidator {
@@ -48,6 +52,8 @@ export class DocumentValidator {
    */
   private readonly classifiers = new Map<string, ArtifactClassifier>();
   private settingsGeneration = 0;
+  /** Makes each failed validation's result id new, so a pull never answers a failure "unchanged". */
+  private failures = 0;
 
   constructor(
     private readonly evaluator: RolloutEvaluator,
@@ -57,8 +63,17 @@ export class DocumentValidator {
     private readonly hooks: ValidatorHooks,
   ) {}
 
-  /** Resolves to undefined when cancelled. */
+  /** Resolves to undefined when cancelled; never rejects. */
   async validate(document: TextDocument, isCancelled: () => boolean): Promise<DocumentValidation | undefined> {
+    const startedAt = performance.now();
+    try {
+      return await this.validateChecked(document, isCancelled);
+    } catch (error) {
+      return this.failed(document, error, startedAt);
+    }
+  }
+
+  private async validateChecked(document: TextDocument, isCancelled: () => boolean): Promise<DocumentValidation | undefined> {
     const settings = await this.settings.get(document.uri);
     const classifier = this.classifierFor(settings);
     const path = pathOfUri(document.uri);
@@ -167,6 +182,36 @@ export class DocumentValidator {
     this.cache.clear();
     this.classifiers.clear();
     this.settings.clear();
+  }
+
+  /**
+   * One `internal-error` on the document instead of what it would have had: no stale or partial
+   * diagnostics, and a rollout verdict that cannot be better than incomplete. Not cached: the next
+   * validation tries again.
+   */
+  private failed(document: TextDocument, error: unknown, startedAt: number): DocumentValidation {
+    this.hooks.logError(`Validating ${document.uri} failed: ${errorDetail(error)}`);
+    const code: DiagnosticCode = 'internal-error';
+    const finding: Finding = {
+      code,
+      severity: codeInfo(code).severity,
+      // The error's kind only: its message may quote the document, and the log has it whole.
+      message: `The checker failed on this document (${error instanceof Error ? error.name : 'a thrown value'}), so what it proves is unknown and its rollout is incomplete. The output of Rollout Evidence has the details.`,
+      range: rangeOnLine(0, 0, 0),
+    };
+    this.cache.delete(document.uri);
+    const report: ValidationReport = {
+      uri: document.uri,
+      version: document.version,
+      kind: null,
+      durationMs: performance.now() - startedAt,
+      problemCount: 1,
+      omittedCount: 0,
+      rollout: null,
+      verdict: 'incomplete',
+    };
+    this.hooks.onValidated(report);
+    return { resultId: `internal-error.${++this.failures}`, diagnostics: [this.toDiagnostic(finding)], report };
   }
 
   private ownFindings(report: FileReport, kind: ArtifactKind): readonly Finding[] {

@@ -1,50 +1,122 @@
 /**
  * The live probe, served to the extension: the rollout context that picks its defaults, the running
- * containers, and the probe itself with a streamed transcript. The client asks only in a trusted
- * workspace; the probe runs our own script and nothing found in a bundle.
+ * containers, and the probe itself with a streamed transcript. The probe runs commands as root, so the
+ * server runs it only in a workspace the client says the user trusts; it runs our own script and nothing
+ * found in a bundle.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ResponseError, ErrorCodes, type Connection } from 'vscode-languageserver/node';
 import { isJsonObject } from '../../../shared/src/jsonObject';
-import { probeContextRequest, probeTargetsRequest, probeTranscriptNotification, runProbeRequest, type ProbeContext } from '../../../shared/src/protocol';
+import { dockerAccesses } from '../../../shared/src/probe';
+import {
+  probeContextRequest,
+  probeTargetsRequest,
+  probeTranscriptNotification,
+  runProbeRequest,
+  workspaceNotTrustedErrorCode,
+  workspaceTrustGrantedNotification,
+  type ProbeContext,
+} from '../../../shared/src/protocol';
 import { sandboxUserInConfig } from '../engine/rules/timeline';
 import { listRunningContainers } from '../probe/containers';
 import { quiescenceRecord } from '../probe/observationRecord';
 import { runProbe } from '../probe/runProbe';
 import { ProbeUsageError } from '../probe/validation';
 import { EngineUnavailableError } from '../probe/engines';
+import { objectOf, oneOf, optional, string, withCheckedParams } from './requestParams';
+import type { SettingsCache } from './settingsCache';
 import { rolloutRootOfUri } from './uris';
+import type { WorkspaceFolders } from './workspaceFolders';
 
-export function registerProbeRequests(connection: Connection): void {
-  connection.onRequest(probeContextRequest, (params) => probeContextOf(params.uri));
-
-  connection.onRequest(probeTargetsRequest, (params, token) => {
-    const cancel = new AbortController();
-    token.onCancellationRequested(() => cancel.abort());
-    return listRunningContainers(params.dockerAccess, process.env, cancel.signal);
-  });
-
-  connection.onRequest(runProbeRequest, async (params, token) => {
-    const cancel = new AbortController();
-    token.onCancellationRequested(() => cancel.abort());
-    try {
-      const outcome = await runProbe(params.request, {
-        env: process.env,
-        signal: cancel.signal,
-        onTranscript: (entry) => void connection.sendNotification(probeTranscriptNotification, { transcriptId: params.transcriptId, entry }),
-      });
-      return { outcome, recordLine: JSON.stringify(quiescenceRecord(outcome)) };
-    } catch (error) {
-      // Refused before anything ran: the message is for the user, as it stands.
-      if (error instanceof ProbeUsageError || error instanceof EngineUnavailableError) return new ResponseError(ErrorCodes.InvalidParams, error.message);
-      throw error;
-    }
-  });
+export interface ProbeRequestOptions {
+  /** What the client said of workspace trust at initialization; undefined when it said nothing. */
+  readonly workspaceTrusted: boolean | undefined;
+  readonly settings: SettingsCache;
+  readonly workspace: WorkspaceFolders;
 }
 
-function probeContextOf(uri: string | undefined): ProbeContext {
-  const root = uri === undefined ? undefined : rolloutRootOfUri(uri);
+const probeContextParams = objectOf({ uri: optional(string) });
+const probeTargetsParams = objectOf({ dockerAccess: oneOf(dockerAccesses) });
+// The probe request itself is checked field by field by the probe, which says what is wrong in its words.
+const runProbeParams = objectOf({ request: objectOf({}), transcriptId: string });
+
+const untrustedRefusal = new ResponseError<void>(
+  workspaceNotTrustedErrorCode,
+  'the probe runs commands as root, so the language server runs it only in a workspace the editor says is trusted. ' +
+    'In VS Code, trust the workspace; in another editor, set rolloutEvidence.probe.trustedWorkspace to true.',
+);
+
+export function registerProbeRequests(connection: Connection, options: ProbeRequestOptions): void {
+  const trust = new ProbeTrust(options.workspaceTrusted, options.settings);
+  connection.onNotification(workspaceTrustGrantedNotification, () => trust.granted());
+
+  connection.onRequest(
+    probeContextRequest,
+    withCheckedParams(probeContextParams, ({ uri }) => {
+      const root = uri === undefined ? undefined : rolloutRootOfUri(uri);
+      if (root !== undefined && !options.workspace.mayRead(root)) {
+        return new ResponseError(ErrorCodes.InvalidParams, `"uri" must be a document in a workspace folder, or one the editor has open; ${root} is neither`);
+      }
+      return probeContextOf(root);
+    }),
+  );
+
+  connection.onRequest(
+    probeTargetsRequest,
+    withCheckedParams(probeTargetsParams, ({ dockerAccess }, token) => {
+      const cancel = new AbortController();
+      token.onCancellationRequested(() => cancel.abort());
+      return listRunningContainers(dockerAccess, process.env, cancel.signal);
+    }),
+  );
+
+  connection.onRequest(
+    runProbeRequest,
+    withCheckedParams(runProbeParams, async ({ request, transcriptId }, token) => {
+      // Before anything of the request is looked at further: an untrusted workspace runs nothing.
+      if (!(await trust.allows())) return untrustedRefusal;
+      const cancel = new AbortController();
+      token.onCancellationRequested(() => cancel.abort());
+      try {
+        // runProbe checks every field of the request before anything runs (ProbeUsageError otherwise).
+        const outcome = await runProbe(request as Parameters<typeof runProbe>[0], {
+          env: process.env,
+          signal: cancel.signal,
+          onTranscript: (entry) => void connection.sendNotification(probeTranscriptNotification, { transcriptId, entry }),
+        });
+        return { outcome, recordLine: JSON.stringify(quiescenceRecord(outcome)) };
+      } catch (error) {
+        // Refused before anything ran: the message is for the user, as it stands.
+        if (error instanceof ProbeUsageError || error instanceof EngineUnavailableError) return new ResponseError(ErrorCodes.InvalidParams, error.message);
+        throw error;
+      }
+    }),
+  );
+}
+
+/**
+ * Whether the user trusts the workspace: as the client said (VS Code reports its workspace trust, and a
+ * later grant), else as the user's `rolloutEvidence.probe.trustedWorkspace` says, asked anew each time
+ * (settings are cached until they change).
+ */
+class ProbeTrust {
+  constructor(
+    private reported: boolean | undefined,
+    private readonly settings: SettingsCache,
+  ) {}
+
+  granted(): void {
+    this.reported = true;
+  }
+
+  async allows(): Promise<boolean> {
+    if (this.reported !== undefined) return this.reported;
+    return (await this.settings.get()).probeTrustedWorkspace;
+  }
+}
+
+function probeContextOf(root: string | undefined): ProbeContext {
   if (root === undefined) return { rolloutRoot: null, actionRecords: null };
   const actionRecords = join(root, 'benchguard', 'action_records.jsonl');
   let config: unknown;

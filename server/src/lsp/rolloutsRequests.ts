@@ -25,37 +25,33 @@ import type { Severity } from '../engine/findings';
 import type { DocumentValidator } from './documentValidator';
 import type { EvaluatedRollout } from './rolloutEvaluator';
 import { cancelledError, runSafeAsync } from './runner';
+import { arrayOf, objectOf, wholeNumber, withCheckedParams, type Check } from './requestParams';
 import { isFileUri, pathOfUri } from './uris';
+import type { WorkspaceFolders } from './workspaceFolders';
 
 /** An error, not an empty listing: the view then says that listing failed rather than that there is nothing. */
 const failedListing = new ResponseError<void>(ErrorCodes.InternalError, 'The rollouts could not be listed: the output of Rollout Evidence says why.');
 
-export function registerRolloutsRequests(connection: Connection, documents: TextDocuments<TextDocument>, validator: DocumentValidator): void {
+export function registerRolloutsRequests(connection: Connection, documents: TextDocuments<TextDocument>, validator: DocumentValidator, workspace: WorkspaceFolders): void {
   const largeFiles = new LargeFileDiagnostics(connection, documents, validator);
   const summaries = new SummaryCache();
-  connection.onRequest(rolloutsRequest, (params, token) =>
-    runSafeAsync(
-      async () => {
-        const problem = paramsProblem(params);
-        if (problem) return new ResponseError<void>(ErrorCodes.InvalidParams, problem);
-        const result = await listRollouts(params, validator, largeFiles, summaries, () => token.isCancellationRequested);
-        return result ?? cancelledError<void>();
-      },
-      failedListing,
-      'Listing the rollouts',
-      token,
-      connection.console,
+  // Other editors call this request too. It walks every folder it is given, so only workspace folders.
+  const rolloutsParams: Check<RolloutsParams> = objectOf({ folders: arrayOf(workspace.walkableFolder), maxRollouts: wholeNumber });
+  connection.onRequest(
+    rolloutsRequest,
+    withCheckedParams(rolloutsParams, (params, token) =>
+      runSafeAsync(
+        async () => {
+          const result = await listRollouts(params, validator, largeFiles, summaries, () => token.isCancellationRequested);
+          return result ?? cancelledError<void>();
+        },
+        failedListing,
+        'Listing the rollouts',
+        token,
+        connection.console,
+      ),
     ),
   );
-}
-
-/** Other editors call this request too: what is wrong with their params, if anything. */
-function paramsProblem(params: unknown): string | undefined {
-  if (typeof params !== 'object' || params === null) return 'The rollouts request takes { folders, maxRollouts }.';
-  const { folders, maxRollouts } = params as Partial<Record<keyof RolloutsParams, unknown>>;
-  if (!Array.isArray(folders) || !folders.every((folder) => typeof folder === 'string')) return '"folders" must be an array of folder paths.';
-  if (typeof maxRollouts !== 'number' || !Number.isInteger(maxRollouts) || maxRollouts < 0) return '"maxRollouts" must be a whole number, 0 or more.';
-  return undefined;
 }
 
 /** Resolves to undefined when cancelled. */

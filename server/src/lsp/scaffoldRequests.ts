@@ -5,18 +5,24 @@
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
 import { scaffoldFilesRequest, scaffoldScenariosRequest, type ScaffoldFilesParams } from '../../../shared/src/scaffold';
 import { scaffoldRollout, ScaffoldUsageError, scenarioSummaries } from '../authoring/scaffold/scaffold';
+import { objectOf, optional, string, withCheckedParams, withoutParams, type Check } from './requestParams';
+
+// Which scenarios exist, which rollout names are safe and which times are dates, the scaffold says.
+const scaffoldFilesParams: Check<ScaffoldFilesParams> = objectOf({ scenario: string, rolloutName: string, startedAt: optional(string) });
 
 export function registerScaffoldRequests(connection: Connection): void {
-  connection.onRequest(scaffoldScenariosRequest, () => scenarioSummaries());
+  connection.onRequest(scaffoldScenariosRequest.method, withoutParams(() => scenarioSummaries()));
 
-  connection.onRequest(scaffoldFilesRequest, (params: Partial<ScaffoldFilesParams> | null) => {
-    const { scenario, rolloutName, startedAt } = params ?? {};
-    if (typeof scenario !== 'string' || typeof rolloutName !== 'string') return new ResponseError(ErrorCodes.InvalidParams, 'a scaffold needs a scenario id and a rollout name');
-    try {
-      return scaffoldRollout(scenario, rolloutName, typeof startedAt === 'string' ? new Date(startedAt) : new Date());
-    } catch (error) {
-      if (error instanceof ScaffoldUsageError) return new ResponseError(ErrorCodes.InvalidParams, error.message);
-      throw error;
-    }
-  });
+  connection.onRequest(
+    scaffoldFilesRequest,
+    withCheckedParams(scaffoldFilesParams, ({ scenario, rolloutName, startedAt }) => {
+      try {
+        return scaffoldRollout(scenario, rolloutName, startedAt !== undefined ? new Date(startedAt) : new Date());
+      } catch (error) {
+        // An unknown scenario or an unsafe rollout name: said as the scaffold says it.
+        if (error instanceof ScaffoldUsageError) return new ResponseError(ErrorCodes.InvalidParams, error.message);
+        throw error;
+      }
+    }),
+  );
 }

@@ -4,7 +4,9 @@
  */
 import {
   CodeActionKind,
+  CodeActionRequest,
   CompletionItemKind,
+  CompletionRequest,
   InsertTextFormat,
   MarkupKind,
   type CodeAction,
@@ -17,7 +19,9 @@ import { completeRecord, type CompletionProposal } from '../../authoring/complet
 import { quickFixesFor } from '../../authoring/quickFixes';
 import { isDiagnosticCode } from '../../engine/codes';
 import { schemaGuideFor } from '../../engine/inspect/schemaGuide';
+import { codeActionParams, textDocumentPositionParams } from '../requestParams';
 import { diagnosticSource } from '../toDiagnostic';
+import { featureRequest } from './featureRequest';
 import { uriOfPath, type ArtifactDocuments } from './artifactDocuments';
 
 const completionKinds: Record<CompletionProposal['kind'], CompletionItemKind> = {
@@ -27,7 +31,7 @@ const completionKinds: Record<CompletionProposal['kind'], CompletionItemKind> = 
 };
 
 export function registerAuthoring(connection: Connection, artifacts: ArtifactDocuments): void {
-  connection.onCompletion(async (params, token): Promise<CompletionItem[] | null> => {
+  connection.onRequest(CompletionRequest.type, featureRequest(connection.console, 'Completion', textDocumentPositionParams, async (params, token): Promise<CompletionItem[] | null> => {
     const artifact = await artifacts.get(params.textDocument.uri, token);
     // JSON artifacts get completion from VS Code's JSON support, with our schemas.
     if (!artifact || artifactKindInfo(artifact.kind).format !== 'jsonl') return null;
@@ -45,9 +49,9 @@ export function registerAuthoring(connection: Connection, artifacts: ArtifactDoc
       ...(proposal.detail ? { detail: proposal.detail } : {}),
       ...(proposal.documentation ? { documentation: { kind: MarkupKind.Markdown, value: proposal.documentation } } : {}),
     }));
-  });
+  }));
 
-  connection.onCodeAction(async (params, token): Promise<CodeAction[] | null> => {
+  connection.onRequest(CodeActionRequest.type, featureRequest(connection.console, 'Quick fixes', codeActionParams, async (params, token): Promise<CodeAction[] | null> => {
     const ours = params.context.diagnostics.flatMap((diagnostic) => (diagnostic.source === diagnosticSource && isDiagnosticCode(diagnostic.code) ? [{ code: diagnostic.code, line: diagnostic.range.start.line, diagnostic }] : []));
     if (ours.length === 0) return null;
     const artifact = await artifacts.get(params.textDocument.uri, token);
@@ -61,5 +65,5 @@ export function registerAuthoring(connection: Connection, artifacts: ArtifactDoc
       const uri = fix.file === artifact.path ? params.textDocument.uri : uriOfPath(fix.file);
       return { title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: answered, edit: { changes: { [uri]: [...fix.edits] } } };
     });
-  });
+  }));
 }

@@ -5,7 +5,7 @@
  */
 import { relative } from 'node:path';
 import { findNodeAtOffset, getLocation } from 'jsonc-parser';
-import { MarkupKind, type Connection, type Hover } from 'vscode-languageserver/node';
+import { HoverRequest, MarkupKind, type Connection, type Hover } from 'vscode-languageserver/node';
 import { artifactKindInfo } from '../../../../shared/src/artifactKinds';
 import { actionReadingLabels } from '../../engine/inspect/actionReadings';
 import { idAt, idOccurrences, type IdAt, type IdOccurrence } from '../../engine/inspect/ids';
@@ -13,14 +13,16 @@ import { nameRecord } from '../../engine/inspect/recordNames';
 import { schemaGuideFor, type PropertyGuide, type SchemaGuide } from '../../engine/inspect/schemaGuide';
 import { isJsonObject } from '../../engine/parse/jsonKind';
 import { parseTreeSafely } from '../../engine/parse/jsonTree';
+import { textDocumentPositionParams } from '../requestParams';
 import { uriOfPath, type ArtifactDocument, type ArtifactDocuments } from './artifactDocuments';
+import { featureRequest } from './featureRequest';
 import { inDocument, recordAt, type RecordText } from './recordAt';
 
 /** Occurrences listed in an id's hover; the rest are counted. */
 const maxListedOccurrences = 8;
 
 export function registerHover(connection: Connection, artifacts: ArtifactDocuments): void {
-  connection.onHover(async (params, token): Promise<Hover | null> => {
+  connection.onRequest(HoverRequest.type, featureRequest(connection.console, 'Hover', textDocumentPositionParams, async (params, token): Promise<Hover | null> => {
     const artifact = await artifacts.get(params.textDocument.uri, token);
     if (!artifact) return null;
     const record = recordAt(artifact.document, artifact.kind, params.position);
@@ -31,7 +33,7 @@ export function registerHover(connection: Connection, artifacts: ArtifactDocumen
       return token.isCancellationRequested ? null : { contents: { kind: MarkupKind.Markdown, value: idHover(id, occurrences, artifact) }, range: inDocument(record, id.range) };
     }
     return fieldHover(artifact, record, schemaGuideFor(artifact.kind));
-  });
+  }));
 }
 
 function idHover(id: IdAt, occurrences: readonly IdOccurrence[], artifact: ArtifactDocument): string {

@@ -3,18 +3,20 @@
  * or result.json's started_at, else the first timestamped action). Off unless
  * `rolloutEvidence.inlayHints.elapsedTime` is on: on a long action log they are many.
  */
-import { InlayHintKind, type Connection, type InlayHint } from 'vscode-languageserver/node';
+import { InlayHintKind, InlayHintRequest, type Connection, type InlayHint } from 'vscode-languageserver/node';
 import { artifactKindInfo } from '../../../../shared/src/artifactKinds';
 import { isJsonObject } from '../../engine/parse/jsonKind';
 import { parseTimestamp } from '../../engine/parse/timestamps';
 import type { EvaluatedRollout } from '../rolloutEvaluator';
+import { textDocumentRangeParams } from '../requestParams';
 import type { ArtifactDocuments } from './artifactDocuments';
+import { featureRequest } from './featureRequest';
 
 /** The first of these in a record is the one hinted: when the record's action started, else happened. */
 const timestampPattern = /"(started_at|timestamp|observed_at|created_at|finished_at)"\s*:\s*"([^"\\]{10,40})"/;
 
 export function registerInlayHints(connection: Connection, artifacts: ArtifactDocuments): void {
-  connection.languages.inlayHint.on(async (params, token): Promise<InlayHint[] | null> => {
+  connection.onRequest(InlayHintRequest.type, featureRequest(connection.console, 'Inlay hints', textDocumentRangeParams, async (params, token): Promise<InlayHint[] | null> => {
     const settings = await artifacts.settings.get(params.textDocument.uri);
     if (!settings.elapsedTimeHints) return null;
     const artifact = await artifacts.get(params.textDocument.uri, token);
@@ -37,7 +39,7 @@ export function registerInlayHints(connection: Connection, artifacts: ArtifactDo
       });
     }
     return token.isCancellationRequested ? null : hints;
-  });
+  }));
 }
 
 function rolloutStart(rollout: EvaluatedRollout): { time: number; source: string } | undefined {

@@ -2,10 +2,12 @@
  * Document symbols (the outline and breadcrumbs) and folding ranges of the artifacts, both from one
  * outline per document version, which is kept: VS Code asks for both after every edit.
  */
-import { FoldingRangeKind, SymbolKind, type Connection, type DocumentSymbol, type FoldingRange } from 'vscode-languageserver/node';
+import { DocumentSymbolRequest, FoldingRangeKind, FoldingRangeRequest, SymbolKind, type Connection, type DocumentSymbol, type FoldingRange } from 'vscode-languageserver/node';
 import { actionReadingLabels } from '../../engine/inspect/actionReadings';
 import { outlineOf, outlineOfCheckedLines, type OutlineEntry } from '../../engine/inspect/outline';
+import { textDocumentParams } from '../requestParams';
 import type { ArtifactDocument, ArtifactDocuments } from './artifactDocuments';
+import { featureRequest } from './featureRequest';
 
 const symbolKinds: Record<OutlineEntry['category'], SymbolKind> = {
   prompt: SymbolKind.Module,
@@ -33,18 +35,24 @@ export class OutlineProvider {
   constructor(private readonly artifacts: ArtifactDocuments) {}
 
   register(connection: Connection): void {
-    connection.onDocumentSymbol(async (params, token) => {
-      const artifact = await this.artifacts.get(params.textDocument.uri, token);
-      if (!artifact) return null;
-      const entries = this.outline(artifact);
-      return token.isCancellationRequested ? null : entries.map(toSymbol);
-    });
-    connection.onFoldingRanges(async (params, token) => {
-      const artifact = await this.artifacts.get(params.textDocument.uri, token);
-      if (!artifact) return null;
-      const ranges = foldingRanges(this.outline(artifact));
-      return token.isCancellationRequested ? null : ranges;
-    });
+    connection.onRequest(
+      DocumentSymbolRequest.type,
+      featureRequest(connection.console, 'The outline', textDocumentParams, async (params, token) => {
+        const artifact = await this.artifacts.get(params.textDocument.uri, token);
+        if (!artifact) return null;
+        const entries = this.outline(artifact);
+        return token.isCancellationRequested ? null : entries.map(toSymbol);
+      }),
+    );
+    connection.onRequest(
+      FoldingRangeRequest.type,
+      featureRequest(connection.console, 'Folding', textDocumentParams, async (params, token) => {
+        const artifact = await this.artifacts.get(params.textDocument.uri, token);
+        if (!artifact) return null;
+        const ranges = foldingRanges(this.outline(artifact));
+        return token.isCancellationRequested ? null : ranges;
+      }),
+    );
     this.artifacts.documents.onDidClose((event) => this.kept.delete(event.document.uri));
   }
 
