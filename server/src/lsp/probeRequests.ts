@@ -4,11 +4,11 @@
  * server runs it only in a workspace the client says the user trusts; it runs our own script and nothing
  * found in a bundle.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ResponseError, ErrorCodes, type Connection } from 'vscode-languageserver/node';
 import { isJsonObject } from '../../../shared/src/jsonObject';
 import { dockerAccesses } from '../../../shared/src/probe';
+import { boundaryOf, readInside, readPrefix } from '../engine/bundle/containment';
 import {
   probeContextRequest,
   probeTargetsRequest,
@@ -116,12 +116,17 @@ class ProbeTrust {
   }
 }
 
+/** config.json is a few hundred bytes; a larger one is not a config the probe can take a user from. */
+const maxConfigBytes = 1024 * 1024;
+
 function probeContextOf(root: string | undefined): ProbeContext {
   if (root === undefined) return { rolloutRoot: null, actionRecords: null };
   const actionRecords = join(root, 'benchguard', 'action_records.jsonl');
   let config: unknown;
   try {
-    config = JSON.parse(readFileSync(join(root, 'config.json'), 'utf8').replace(/^\uFEFF/, ''));
+    const text = readInside(join(root, 'config.json'), boundaryOf(root), (file) => readPrefix(file, maxConfigBytes));
+    if (typeof text !== 'string') return { rolloutRoot: root, actionRecords };
+    config = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
     return { rolloutRoot: root, actionRecords };
   }

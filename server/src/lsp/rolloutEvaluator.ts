@@ -12,6 +12,7 @@ import { isInside } from '../../../shared/src/paths';
 import type { RolloutEvidenceSettings } from '../../../shared/src/settings';
 import type { ArtifactClassifier } from '../engine/artifacts/classify';
 import { readVerifierReward } from '../engine/bundle/checkBundle';
+import { boundaryOf, resolvedInside } from '../engine/bundle/containment';
 import { rolloutFiles, type ArtifactFile } from '../engine/bundle/discover';
 import { describeFileError } from '../engine/bundle/fileErrors';
 import { RolloutBundle, type BundleFile } from '../engine/bundle/rollout';
@@ -70,7 +71,7 @@ export class RolloutEvaluator {
     openDocument: (path: string) => TextDocument | undefined,
     isCancelled: () => boolean,
   ): Promise<EvaluatedRollout | undefined> {
-    const { key, sources, reward } = this.stateOf(root, settings, classifier, settingsGeneration, openDocument);
+    const { key, sources, reward, boundary } = this.stateOf(root, settings, classifier, settingsGeneration, openDocument);
     const cached = this.rollouts.get(root);
     if (cached?.key === key) {
       this.markUsed(root, cached);
@@ -82,7 +83,7 @@ export class RolloutEvaluator {
       const checked =
         'document' in file
           ? await this.checkDocument(file.document, file.kind, settings.maxNumberOfProblems, isCancelled)
-          : await this.checkDisk(file.path, file.diskStamp, file.kind, settings.maxNumberOfProblems, isCancelled);
+          : await this.checkDisk(file.path, file.diskStamp, file.kind, settings.maxNumberOfProblems, boundary, isCancelled);
       if (!checked) return undefined;
       files.push({ path: file.path, kind: file.kind, ...checked });
     }
@@ -103,14 +104,17 @@ export class RolloutEvaluator {
   }
 
   private stateOf(root: string, settings: RolloutEvidenceSettings, classifier: ArtifactClassifier, settingsGeneration: number, openDocument: (path: string) => TextDocument | undefined) {
+    const boundary = boundaryOf(root);
     const sources = rolloutFiles(root, classifier).map((file): FileSource => {
-      const document = openDocument(file.path);
+      // The editor follows links: an open file that leads out of the rollout is read from disk instead,
+      // where the check reports it and reads nothing behind it.
+      const document = isInsideRollout(file.path, boundary) ? openDocument(file.path) : undefined;
       return document ? { ...file, document } : { ...file, diskStamp: diskStamp(file.path) };
     });
     const stamps = sources.map((file) => `${file.path}@${'document' in file ? file.document.version : `disk:${file.diskStamp}`}`);
     const reward = readVerifierReward(root);
     const key = [settingsGeneration, settings.maxNumberOfProblems, settings.allowOracleWithoutLlm, settings.allowNativeSubscriptionWithoutLlm, ...stamps, reward.text?.text ?? '', reward.json?.text ?? ''].join('\n');
-    return { key, sources, reward };
+    return { key, sources, reward, boundary };
   }
 
   /** The map's order is the order of use: a rollout used again moves to the end. */
@@ -164,12 +168,12 @@ export class RolloutEvaluator {
   }
 
   /** `stamp`: the file's size and time when the rollout was looked up, which its key holds. */
-  private async checkDisk(path: string, stamp: string, kind: ArtifactKind, maxFindings: number, isCancelled: () => boolean): Promise<{ report?: FileReport; ioError?: string } | undefined> {
+  private async checkDisk(path: string, stamp: string, kind: ArtifactKind, maxFindings: number, boundary: string, isCancelled: () => boolean): Promise<{ report?: FileReport; ioError?: string } | undefined> {
     const previous = this.disk.get(path);
     if (previous && previous.stamp === stamp && previous.kind === kind && previous.maxFindings === maxFindings) return previous;
     let entry: DiskEntry;
     try {
-      const report = await this.checker.checkFileCancellable(path, kind, { maxFindings }, isCancelled);
+      const report = await this.checker.checkFileCancellable(path, kind, { maxFindings, boundary }, isCancelled);
       if (!report) return undefined;
       entry = { stamp, kind, maxFindings, report };
     } catch (error) {
@@ -182,6 +186,15 @@ export class RolloutEvaluator {
 
 /** A file of the rollout, with where it is read from: the editor's document, or the disk as stamped. */
 type FileSource = ArtifactFile & ({ readonly document: TextDocument } | { readonly diskStamp: string });
+
+function isInsideRollout(path: string, boundary: string): boolean {
+  try {
+    return resolvedInside(path, boundary) !== undefined;
+  } catch {
+    // Gone since it was listed: its check from disk says so.
+    return false;
+  }
+}
 
 function diskStamp(path: string): string {
   try {

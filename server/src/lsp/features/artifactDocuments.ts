@@ -3,11 +3,11 @@
  * evaluation (shared with the diagnostics, so asking again costs nothing), and the text of the
  * rollout's other files, from the editor when open and from disk otherwise.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { CancellationToken, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { boundaryOf, readInside, readPrefix, resolvedInside } from '../../engine/bundle/containment';
 import type { KeptCheck } from '../../engine/check/artifactChecker';
 import type { SourceFile } from '../../engine/inspect/ids';
 import type { DocumentValidator } from '../documentValidator';
@@ -57,19 +57,23 @@ export class ArtifactDocuments {
     if (this.keptSources?.key === key) return this.keptSources.sources;
     const sources: SourceFile[] = [];
     for (const file of bundle.files) {
-      const text = this.textOf(file.path);
+      const text = this.textOf(file.path, bundle.root);
       if (text !== undefined) sources.push({ path: file.path, kind: file.kind, text });
     }
     this.keptSources = { key, sources };
     return sources;
   }
 
-  private textOf(path: string): string | undefined {
-    const open = this.documents.all().find((document) => isFileUri(document.uri) && pathOfUri(document.uri) === path);
-    if (open) return open.getText();
+  private textOf(path: string, root: string): string | undefined {
     try {
+      // A file that leads out of its rollout is neither read nor navigated, open in the editor or not.
+      const boundary = boundaryOf(root);
+      if (resolvedInside(path, boundary) === undefined) return undefined;
+      const open = this.documents.all().find((document) => isFileUri(document.uri) && pathOfUri(document.uri) === path);
+      if (open) return open.getText();
       // The size first: a 1 GB log is not read to be thrown away.
-      return statSync(path).size > maxNavigatedFileBytes ? undefined : readFileSync(path, 'utf8');
+      const text = readInside(path, boundary, (file) => (file.size > maxNavigatedFileBytes ? undefined : readPrefix(file, file.size)));
+      return typeof text === 'string' ? text : undefined;
     } catch {
       // Gone or unreadable since the rollout was evaluated: its diagnostics already say so.
       return undefined;
