@@ -5,14 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  createConnection,
-  TextDocuments,
-  TextDocumentSyncKind,
-  type InitializeParams,
-  type InitializeResult,
-} from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import { createConnection, TextDocumentSyncKind, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
 import { errorDetail } from '../../shared/src/errors';
 import { isInside } from '../../shared/src/paths';
 import { validationReportNotification, type InitializationOptions } from '../../shared/src/protocol';
@@ -20,9 +13,11 @@ import { rolloutRootOf } from './engine/bundle/discover';
 import type { RolloutBundle } from './engine/bundle/rollout';
 import { ArtifactChecker } from './engine/check/artifactChecker';
 import { registerPullDiagnostics, registerPushDiagnostics, type DiagnosticsDelivery } from './lsp/diagnosticsDelivery';
+import { createDocumentStore } from './lsp/documentStore';
 import { DocumentValidator } from './lsp/documentValidator';
 import { registerLanguageFeatures, type LanguageFeatures } from './lsp/features/languageFeatures';
 import { registerProbeRequests } from './lsp/probeRequests';
+import { registerProcessUsageRequest } from './lsp/processUsageRequest';
 import { registerRolloutsRequests } from './lsp/rolloutsRequests';
 import { RolloutEvaluator } from './lsp/rolloutEvaluator';
 import { registerScaffoldRequests } from './lsp/scaffoldRequests';
@@ -39,7 +34,8 @@ if (!process.argv.slice(2).some((argument) => transports.some((transport) => arg
 }
 
 const connection = createConnection();
-const documents = new TextDocuments(TextDocument);
+const store = createDocumentStore(connection, connection.console);
+const documents = store.documents;
 // Compiling the schemas is the slow part of start-up; do it before the first document arrives.
 const checker = new ArtifactChecker();
 // Rollouts with a document open are kept; of the others (listed by the Rollouts view, drawn as a
@@ -96,7 +92,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   });
 
   delivery = usePull
-    ? registerPullDiagnostics(connection, documents, validator, capabilities.workspace?.diagnostics?.refreshSupport === true)
+    ? registerPullDiagnostics(connection, store, validator, capabilities.workspace?.diagnostics?.refreshSupport === true)
     : registerPushDiagnostics(connection, documents, validator);
   documents.onDidClose((event) => {
     validator.forget(event.document.uri);
@@ -124,6 +120,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     features?.rolloutChanged();
   });
   registerProbeRequests(connection);
+  registerProcessUsageRequest(connection);
   features = registerLanguageFeatures(connection, documents, validator, settings, capabilities);
   registerScaffoldRequests(connection);
   registerRolloutsRequests(connection, documents, validator);
@@ -143,5 +140,4 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
 process.on('uncaughtException', (error) => connection.console.error(`Uncaught exception: ${errorDetail(error)}`));
 process.on('unhandledRejection', (reason) => connection.console.error(`Unhandled rejection: ${errorDetail(reason)}`));
 
-documents.listen(connection);
 connection.listen();
