@@ -1,6 +1,6 @@
 /**
  * `npm run bench`, the edit storm: the real language server with a 100,000-line action log open.
- * - Typing at 1,000 edits a second for 1,000 edits, a pull after each that the client cancels when the
+ * - Typing into one record at 1,000 edits a second for 1,000 edits, a pull after each that the client cancels when the
  *   next edit comes (as VS Code does): the server's CPU time for the storm, and how long the pull sent
  *   after the last edit takes to be answered. The floor for the same traffic is measured in the same
  *   run: the same storm on a document the server stores but does not validate (not an artifact).
@@ -43,9 +43,17 @@ function figuresOf(pid: number): ProcessFigures {
   return { cpuMilliseconds: (ticks * 1000) / ticksPerSecond, rssBytes: Number(rss?.[1] ?? 0) * 1024 };
 }
 
-/** One character typed into an action id, on another line each time. */
-function typed(edit: number): { range: { start: { line: number; character: number }; end: { line: number; character: number } }; text: string } {
+type Change = { range: { start: { line: number; character: number }; end: { line: number; character: number } }; text: string };
+
+/** One character typed into an action id, on another line each time (each such edit is validated). */
+function typed(edit: number): Change {
   const at = { line: 1_000 + ((edit * 337) % (lines - 2_000)), character: actionIdDigitsColumn };
+  return { range: { start: at, end: at }, text: 'x' };
+}
+
+/** The storm is typing: character after character into one action id in the middle of the log. */
+function typedInOneRecord(edit: number): Change {
+  const at = { line: lines / 2, character: actionIdDigitsColumn + edit - 1 };
   return { range: { start: at, end: at }, text: 'x' };
 }
 
@@ -77,7 +85,7 @@ async function storm(client: LspTestClient, uri: string): Promise<{ cpuMilliseco
   for (let edit = 1; edit <= stormEdits; edit++) {
     while (performance.now() < started + edit) await new Promise((resolve) => setImmediate(resolve));
     pending?.cancel();
-    await client.edit(uri, edit + 1, [typed(edit)]);
+    await client.edit(uri, edit + 1, [typedInOneRecord(edit)]);
     pending = new CancellationTokenSource();
     if (edit < stormEdits) settled.push(client.pull(uri, undefined, pending).catch(() => undefined));
   }
@@ -147,8 +155,8 @@ async function main(): Promise<void> {
     console.log(`Edit storm: a ${lines.toLocaleString('en')}-line action log (${(text.length / megabyte).toFixed(1)} MB) open in the real server; ${stormEdits} edits at 1,000/s.`);
 
     // The library rebuilds the whole text per edit: 50 of its edits tell its cost well enough.
-    const chunked = storeCostPerEdit((content) => ChunkedDocument.create(uri, 'jsonl', 1, content), (document, edit) => document.withChanges([typed(edit)], edit + 1), text, stormEdits);
-    const library = storeCostPerEdit((content) => TextDocument.create(uri, 'jsonl', 1, content), (document, edit) => TextDocument.update(document, [typed(edit)], edit + 1), text, 50);
+    const chunked = storeCostPerEdit((content) => ChunkedDocument.create(uri, 'jsonl', 1, content), (document, edit) => document.withChanges([typedInOneRecord(edit)], edit + 1), text, stormEdits);
+    const library = storeCostPerEdit((content) => TextDocument.create(uri, 'jsonl', 1, content), (document, edit) => TextDocument.update(document, [typedInOneRecord(edit)], edit + 1), text, 50);
     console.log(`  document store alone, CPU per edit: ChunkedDocument ${(chunked * 1000).toFixed(0)} µs (${stormEdits} edits); vscode-languageserver-textdocument ${library.toFixed(1)} ms (50 edits)`);
 
     const floor = await serverStorm(floorUri, text);

@@ -56,7 +56,7 @@ describe('server memory across edits', () => {
     assert.equal(client.process.exitCode, null, 'the server is still running');
     assert.equal(client.reports.filter((report) => report.uri === uri).at(-1)?.version, edits + 1, 'the last edit was validated');
     const growth = afterLast - afterFirst!;
-    // The document is 12 MB: keeping one old version in every 25 edits would already pass this bound.
+    // The document is 16 MB: keeping a single old version of it would exceed this bound twice over.
     assert.ok(growth < 8 * megabyte, `heap after the first edit ${(afterFirst! / megabyte).toFixed(1)} MB, after the last ${(afterLast / megabyte).toFixed(1)} MB`);
   });
 });
