@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { DidChangeTextDocumentNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification, DocumentDiagnosticReportKind, DocumentSymbolRequest, type DocumentSymbol } from 'vscode-languageserver-protocol/node';
+import { DidChangeTextDocumentNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification, DocumentDiagnosticReportKind, DocumentSymbolRequest, ErrorCodes, type DocumentSymbol } from 'vscode-languageserver-protocol/node';
 import { jsonl } from '../support/files';
 import { LspTestClient } from '../support/lspClient';
 
@@ -121,5 +121,20 @@ describe('document synchronisation: a storm of edits', () => {
     const validations = client.reports.filter((report) => report.uri === stormUri).slice(validationsBefore);
     assert.ok(validations.length <= 5, `${validations.length} validations for ${line.length + 1} edits`);
     assert.equal(validations.at(-1)!.version, 2 + line.length);
+  });
+});
+
+describe('document synchronisation: a malformed pull', () => {
+  it('answers InvalidParams to a diagnostic pull without a string uri, and goes on answering', async () => {
+    const { client } = await LspTestClient.start({ pull: true, settings: {} });
+    try {
+      for (const params of [{ textDocument: { uri: 5 } }, { textDocument: null }, {}]) {
+        await assert.rejects(client.connection.sendRequest('textDocument/diagnostic', params), (error: { code?: number }) => error.code === ErrorCodes.InvalidParams);
+      }
+      await client.open(stormUri, rows);
+      assert.deepEqual((await client.pullFull(stormUri)).items, []);
+    } finally {
+      await client.stop();
+    }
   });
 });

@@ -7,6 +7,8 @@
  */
 import {
   DocumentDiagnosticReportKind,
+  ErrorCodes,
+  ResponseError,
   type Connection,
   type DiagnosticServerCancellationData,
   type DocumentDiagnosticReport,
@@ -31,10 +33,12 @@ const refreshDelayMs = 100;
 export function registerPullDiagnostics(connection: Connection, store: DocumentStore, validator: DocumentValidator, clientCanRefresh: boolean): DiagnosticsDelivery {
   const emptyReport: DocumentDiagnosticReport = { kind: DocumentDiagnosticReportKind.Full, items: [] };
   const { documents } = store;
-  connection.languages.diagnostics.on((params, token) =>
-    runSafeAsync<DocumentDiagnosticReport, DiagnosticServerCancellationData>(
+  connection.languages.diagnostics.on((params, token) => {
+    // Checked here, since the parameters come from the client as they are.
+    const uri = (params as { textDocument?: { uri?: unknown } } | null)?.textDocument?.uri;
+    if (typeof uri !== 'string') return new ResponseError(ErrorCodes.InvalidParams, 'textDocument/diagnostic needs params.textDocument.uri, a string.');
+    return runSafeAsync<DocumentDiagnosticReport, DiagnosticServerCancellationData>(
       async () => {
-        const uri = params.textDocument.uri;
         const isCancelled = () => token.isCancellationRequested;
         // A pull asked for an older version is answered with the latest: each edit replaces the document,
         // and an edit that arrives while this one is validated starts it again on the new version.
@@ -56,11 +60,11 @@ export function registerPullDiagnostics(connection: Connection, store: DocumentS
       },
       // Stale problems must not stay on screen when validation itself failed.
       emptyReport,
-      `Validating ${params.textDocument.uri}`,
+      `Validating ${uri}`,
       token,
       connection.console,
-    ),
-  );
+    );
+  });
   let pending: NodeJS.Timeout | undefined;
   const refresh = () => {
     if (!clientCanRefresh || pending) return;
