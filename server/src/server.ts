@@ -5,15 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  createConnection,
-  DidChangeWatchedFilesNotification,
-  TextDocuments,
-  TextDocumentSyncKind,
-  type InitializeParams,
-  type InitializeResult,
-} from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import { createConnection, DidChangeWatchedFilesNotification, TextDocumentSyncKind, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
 import { errorDetail } from '../../shared/src/errors';
 import { isInside } from '../../shared/src/paths';
 import { validationReportNotification, type InitializationOptions } from '../../shared/src/protocol';
@@ -21,9 +13,11 @@ import { rolloutRootOf } from './engine/bundle/discover';
 import type { RolloutBundle } from './engine/bundle/rollout';
 import { ArtifactChecker } from './engine/check/artifactChecker';
 import { registerPullDiagnostics, registerPushDiagnostics, type DiagnosticsDelivery } from './lsp/diagnosticsDelivery';
+import { createDocumentStore } from './lsp/documentStore';
 import { DocumentValidator } from './lsp/documentValidator';
 import { registerLanguageFeatures, type LanguageFeatures } from './lsp/features/languageFeatures';
 import { registerProbeRequests } from './lsp/probeRequests';
+import { registerProcessUsageRequest } from './lsp/processUsageRequest';
 import { registerRolloutsRequests } from './lsp/rolloutsRequests';
 import { RolloutEvaluator } from './lsp/rolloutEvaluator';
 import { registerScaffoldRequests } from './lsp/scaffoldRequests';
@@ -42,7 +36,8 @@ if (!process.argv.slice(2).some((argument) => transports.some((transport) => arg
 }
 
 const connection = createConnection();
-const documents = new TextDocuments(TextDocument);
+const store = createDocumentStore(connection, connection.console);
+const documents = store.documents;
 // Compiling the schemas is the slow part of start-up; do it before the first document arrives.
 const checker = new ArtifactChecker();
 // Rollouts with a document open are kept; of the others (listed by the Rollouts view, drawn as a
@@ -102,7 +97,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   workspace.listen(connection);
 
   delivery = usePull
-    ? registerPullDiagnostics(connection, documents, validator, capabilities.workspace?.diagnostics?.refreshSupport === true)
+    ? registerPullDiagnostics(connection, store, validator, capabilities.workspace?.diagnostics?.refreshSupport === true)
     : registerPushDiagnostics(connection, documents, validator);
   documents.onDidClose((event) => {
     validator.forget(event.document.uri);
@@ -130,6 +125,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     features?.rolloutChanged();
   }));
   registerProbeRequests(connection, { workspaceTrusted: typeof options.workspaceTrusted === 'boolean' ? options.workspaceTrusted : undefined, settings, workspace });
+  registerProcessUsageRequest(connection);
   features = registerLanguageFeatures(connection, documents, validator, settings, capabilities);
   registerScaffoldRequests(connection);
   registerRolloutsRequests(connection, documents, validator, workspace);
@@ -151,5 +147,4 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
 process.on('uncaughtException', (error) => connection.console.error(`Uncaught exception: ${errorDetail(error)}`));
 process.on('unhandledRejection', (reason) => connection.console.error(`Unhandled rejection: ${errorDetail(reason)}`));
 
-documents.listen(connection);
 connection.listen();

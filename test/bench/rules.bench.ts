@@ -17,6 +17,7 @@ import { RolloutEvaluator } from '../../server/src/lsp/rolloutEvaluator';
 import { fixtures } from '../fixtures/definitions';
 import { writeTree } from '../support/files';
 import { temporaryFolder } from '../support/repo';
+import { actionLogPath, largeActionLog } from '../support/largeActionLog';
 import { discoverRollout } from '../support/rollout';
 import { benchmark, medianOf, megabyte, stringHeavyRow, writeTrajectory, type Measured } from './support';
 
@@ -92,20 +93,7 @@ function buildBundle(root: string): void {
   result.trajectory_summary = { ...result.trajectory_summary, steps: rows, tool_call_steps: toolCalls, tool_call_status_counts: { completed: toolCalls } };
   writeFileSync(join(root, 'result.json'), JSON.stringify(result, null, 2));
 
-  const commands = [
-    'cd /app && python3 -m pytest -q tests/unit',
-    'ls -la /app/src',
-    'mkdir -p /app/build && chmod 755 /app/build',
-    'bash -lc "make -C /app all"',
-    'cat /app/README.md',
-  ];
-  const lines: string[] = [];
-  for (let index = 0; index < actionLines - 5; index++) {
-    lines.push(JSON.stringify({ event_type: 'SandboxExec', action_id: `a-${index}`, phase: 'Agent', service: 'main', status: 'ok', command_preview: commands[index % commands.length], return_code: 0 }));
-  }
-  const tail = healthy.files['benchguard/action_records.jsonl']!.trimEnd().split('\n');
-  const stripped = tail.map((line) => JSON.stringify({ ...(JSON.parse(line) as Record<string, unknown>), started_at: undefined, finished_at: undefined }));
-  writeFileSync(join(root, 'benchguard/action_records.jsonl'), `${[...lines, ...stripped].join('\n')}\n`);
+  writeFileSync(join(root, actionLogPath), largeActionLog(actionLines));
 }
 
 async function main(): Promise<void> {

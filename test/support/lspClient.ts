@@ -33,9 +33,11 @@ import {
   type ResponseMessage,
   type ProtocolConnection,
   type PublishDiagnosticsParams,
+  type Range,
   type ShowMessageParams,
 } from 'vscode-languageserver-protocol/node';
 import { CancellationTokenSource, ConfigurationRequest, DiagnosticRefreshRequest } from 'vscode-languageserver-protocol/node';
+import { processUsageRequest, type ProcessUsage } from '../../shared/src/processUsage';
 import { validationReportNotification, type ValidationReport } from '../../shared/src/protocol';
 import { builtServer } from './repo';
 
@@ -45,6 +47,8 @@ export interface StartOptions {
   readonly initializationOptions?: unknown;
   /** What the client answers to `workspace/configuration` for the `rolloutEvidence` section. */
   readonly settings?: unknown;
+  /** Options for the server's node process, before the script (`--max-old-space-size=400`, `--expose-gc`). */
+  readonly nodeArguments?: readonly string[];
   /** Folders declared as the workspace at initialization (`workspaceFolders`); none when absent. */
   readonly workspaceFolders?: readonly string[];
 }
@@ -111,7 +115,7 @@ export class LspTestClient {
   }
 
   static async start(options: StartOptions): Promise<{ client: LspTestClient; initialize: InitializeResult }> {
-    const child = spawn(process.execPath, [builtServer, '--stdio'], { stdio: 'pipe' });
+    const child = spawn(process.execPath, [...(options.nodeArguments ?? []), builtServer, '--stdio'], { stdio: 'pipe' });
     const reader = new StreamMessageReader(child.stdout);
     const writer = new StreamMessageWriter(child.stdin);
     // The answers to raw requests are taken out before the connection, which knows nothing of their ids.
@@ -172,6 +176,11 @@ export class LspTestClient {
 
   async replace(uri: string, text: string, version: number): Promise<void> {
     await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+  }
+
+  /** Incremental changes, applied by the server in order. */
+  async edit(uri: string, version: number, contentChanges: readonly { range: Range; text: string }[]): Promise<void> {
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [...contentChanges] });
   }
 
   async close(uri: string): Promise<void> {
@@ -245,6 +254,16 @@ export class LspTestClient {
     const log = this.serverLog.length > 0 ? `\nserver log:\n${this.serverLog.join('\n')}` : '';
     const stderr = this.serverStderr ? `\nserver stderr:\n${this.serverStderr}` : '';
     return `timed out after ${timeoutMs / 1000} s waiting for ${what}${log}${stderr}`;
+  }
+
+  /** What the server logged (window/logMessage), in order. */
+  get log(): readonly string[] {
+    return this.serverLog;
+  }
+
+  /** The server process's heap, RSS and CPU time, after a full collection when it runs under --expose-gc. */
+  processUsage(): Promise<ProcessUsage> {
+    return this.connection.sendRequest(processUsageRequest);
   }
 
   async stop(): Promise<number | null> {

@@ -1,16 +1,21 @@
 /**
  * Delivers the validator's diagnostics the way the client wants them: pulled (LSP 3.17
  * `textDocument/diagnostic`, the client decides when) or, for older clients, pushed after a short
- * pause in typing. Both paths call the same DocumentValidator.
+ * pause in typing. Both paths call the same DocumentValidator, and both validate only the latest
+ * version after a pause: a typing storm of a thousand edits a second costs one validation, not one per
+ * edit.
  */
 import {
   DocumentDiagnosticReportKind,
+  ErrorCodes,
+  ResponseError,
   type Connection,
   type DiagnosticServerCancellationData,
   type DocumentDiagnosticReport,
   type TextDocuments,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { DocumentStore } from './documentStore';
 import type { DocumentValidator } from './documentValidator';
 import { cancelledError, runSafeAsync } from './runner';
 import { errorDetail } from '../../../shared/src/errors';
@@ -25,32 +30,41 @@ export interface DiagnosticsDelivery {
 /** Refreshes coalesce: an edit that changes a rollout asks once, not once per document. */
 const refreshDelayMs = 100;
 
-export function registerPullDiagnostics(
-  connection: Connection,
-  documents: TextDocuments<TextDocument>,
-  validator: DocumentValidator,
-  clientCanRefresh: boolean,
-): DiagnosticsDelivery {
+export function registerPullDiagnostics(connection: Connection, store: DocumentStore, validator: DocumentValidator, clientCanRefresh: boolean): DiagnosticsDelivery {
   const emptyReport: DocumentDiagnosticReport = { kind: DocumentDiagnosticReportKind.Full, items: [] };
-  connection.languages.diagnostics.on((params, token) =>
-    runSafeAsync<DocumentDiagnosticReport, DiagnosticServerCancellationData>(
+  const { documents } = store;
+  connection.languages.diagnostics.on((params, token) => {
+    // Checked here, since the parameters come from the client as they are.
+    const uri = (params as { textDocument?: { uri?: unknown } } | null)?.textDocument?.uri;
+    if (typeof uri !== 'string') return new ResponseError(ErrorCodes.InvalidParams, 'textDocument/diagnostic needs params.textDocument.uri, a string.');
+    return runSafeAsync<DocumentDiagnosticReport, DiagnosticServerCancellationData>(
       async () => {
-        const document = documents.get(params.textDocument.uri);
-        if (!document) return emptyReport;
-        const validation = await validator.validate(document, () => token.isCancellationRequested);
-        if (!validation) return cancelledError();
-        if (params.previousResultId === validation.resultId) {
-          return { kind: DocumentDiagnosticReportKind.Unchanged, resultId: validation.resultId };
+        const isCancelled = () => token.isCancellationRequested;
+        // A pull asked for an older version is answered with the latest: each edit replaces the document,
+        // and an edit that arrives while this one is validated starts it again on the new version.
+        for (;;) {
+          if (!(await store.whenQuiet(uri, isCancelled))) return cancelledError();
+          const document = documents.get(uri);
+          if (!document) return emptyReport;
+          const validation = await validator.validate(document, () => isCancelled() || documents.get(uri) !== document);
+          if (isCancelled()) return cancelledError();
+          if (!validation) {
+            if (documents.get(uri) !== document) continue;
+            return cancelledError();
+          }
+          if (params.previousResultId === validation.resultId) {
+            return { kind: DocumentDiagnosticReportKind.Unchanged, resultId: validation.resultId };
+          }
+          return { kind: DocumentDiagnosticReportKind.Full, resultId: validation.resultId, items: validation.diagnostics };
         }
-        return { kind: DocumentDiagnosticReportKind.Full, resultId: validation.resultId, items: validation.diagnostics };
       },
       // Stale problems must not stay on screen when validation itself failed.
       emptyReport,
-      `Validating ${params.textDocument.uri}`,
+      `Validating ${uri}`,
       token,
       connection.console,
-    ),
-  );
+    );
+  });
   let pending: NodeJS.Timeout | undefined;
   const refresh = () => {
     if (!clientCanRefresh || pending) return;

@@ -3,8 +3,11 @@
  * (LF or CRLF, a leading byte order mark dropped, a last line without a newline kept). A layout is
  * carried from one version of a document to the next: after an edit, only the lines between the
  * unchanged start and the unchanged end are looked at again, so a one-line edit of a 100,000-line
- * document does not split the other 99,999 lines anew.
+ * document does not split the other 99,999 lines anew. A line taken out of a layout is a copy of its
+ * own, so that what is kept of it across edits never keeps an old version of the whole text alive.
  */
+import { detachedCopy } from './detachedCopy';
+
 /** 1 when the text starts with a byte order mark, which is not part of its first line; else 0. */
 export function byteOrderMarkLength(text: string): number {
   return text.startsWith('\uFEFF') ? 1 : 0;
@@ -39,11 +42,14 @@ export function lineCount(layout: LineLayout): number {
   return layout.starts.length - 1;
 }
 
-/** Line `index` without its line ending. */
+/**
+ * Line `index` without its line ending, as a string of its own: the checks keep lines (and slices of
+ * them, in findings and facts) across edits, and a plain slice would keep the whole text alive.
+ */
 export function lineText(layout: LineLayout, index: number): string {
   const start = layout.starts[index]!;
   const end = Math.min(layout.starts[index + 1]! - 1, layout.text.length);
-  return end > start && layout.text.charCodeAt(end - 1) === 13 ? layout.text.slice(start, end - 1) : layout.text.slice(start, end);
+  return detachedCopy(layout.text.slice(start, end > start && layout.text.charCodeAt(end - 1) === 13 ? end - 1 : end));
 }
 
 /** The length of line `index` without its line ending, without slicing it out. */
