@@ -49,6 +49,13 @@ describe('fuzz damage rule', () => {
     assert.equal(damaging('action-records', original, Buffer.concat([original.subarray(0, 10), Buffer.from([0xff]), original.subarray(11)])), true, 'not UTF-8');
   });
 
+  it('a value changed to another type its schema allows, or a schema break repaired, is a legitimate edit', () => {
+    const original = actions(exec);
+    assert.equal(damaging('action-records', original, actions({ ...exec, return_code: null })), false, 'integer or null');
+    assert.equal(damaging('action-records', actions({ ...exec, return_code: 'one' }), original), false, 'repaired');
+    assert.equal(damaging('action-records', original, actions({ ...exec, return_code: true })), true, 'not a type it allows');
+  });
+
   it('deleting a whole line or an optional key is a legitimate edit', () => {
     const original = actions(exec, { ...exec, return_code: 0 });
     assert.equal(damaging('action-records', original, actions({ ...exec, return_code: 0 })), false);

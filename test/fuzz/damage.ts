@@ -11,8 +11,9 @@
  *   - a changed record no longer parses as JSON, or is no longer an object, or its original did not
  *     parse (there is no reading of it to compare against);
  *   - a changed record breaks its schema in more places than before (the engine's own compiled
- *     validators, from `schemas/`);
- *   - a changed record has a value whose JSON type changed, an array whose length changed, a key the
+ *     validators, from `schemas/`); one that breaks it in fewer places was repaired, not damaged;
+ *   - a changed record has a value whose JSON type changed (to a type its schema does not allow
+ *     both before and after), an array whose length changed, a key the
  *     schema does not know at that place (`SchemaKnowledge.isKnownKey`), a kind field
  *     (`kindFields`) whose value is not exactly one the schema names, or a timestamp that no longer
  *     reads as one.
@@ -113,7 +114,10 @@ export class DamageClassifier {
     if (!original.ok) return damage(`${where}: a change to a record that did not parse`);
     if (!mutated.ok) return damage(`${where}: no longer JSON`);
     if (isObject(original.value) && !isObject(mutated.value)) return damage(`${where}: no longer an object`);
-    if (this.validate(mutated.value).length > this.validate(original.value).length) return damage(`${where}: breaks its schema`);
+    const errorsBefore = this.validate(original.value).length;
+    const errorsAfter = this.validate(mutated.value).length;
+    if (errorsAfter > errorsBefore) return damage(`${where}: breaks its schema`);
+    if (errorsAfter < errorsBefore) return legitimate(`${where}: repairs a schema break`);
     const found = this.compare(original.value, mutated.value, this.knowledge.rootNodes(), []);
     return found ? damage(`${where}: ${found}`) : legitimate(`${where}: edited within types and known values`);
   }
@@ -121,7 +125,11 @@ export class DamageClassifier {
   /** The first damaging difference between two values at `path`, or undefined. */
   private compare(before: unknown, after: unknown, nodes: ReturnType<SchemaKnowledge['rootNodes']>, path: readonly (string | number)[]): string | undefined {
     const at = path.length === 0 ? 'the record' : path.join('.');
-    if (jsonType(before) !== jsonType(after)) return `${at} changed type (${jsonType(before)} → ${jsonType(after)})`;
+    if (jsonType(before) !== jsonType(after)) {
+      const allowed = this.knowledge.allowedTypes(nodes);
+      if (allowed?.has(jsonType(before)) && allowed.has(jsonType(after))) return undefined;
+      return `${at} changed type (${jsonType(before)} → ${jsonType(after)})`;
+    }
     if (Array.isArray(before) && Array.isArray(after)) {
       if (before.length !== after.length) return `${at} changed length (${before.length} → ${after.length})`;
       for (let index = 0; index < before.length; index++) {

@@ -64,6 +64,19 @@ export class SchemaKnowledge {
     return !describesProperties;
   }
 
+  /**
+   * The JSON types the schemas allow here (`integer` read as `number`), or undefined when none says:
+   * a value changed to another allowed type (a `return_code` of null, a root `sandbox_user`) is a value.
+   */
+  allowedTypes(nodes: readonly Schema[]): ReadonlySet<string> | undefined {
+    const types = new Set<string>();
+    for (const node of nodes) {
+      const declared = node['type'];
+      for (const type of Array.isArray(declared) ? declared : typeof declared === 'string' ? [declared] : []) types.add(type === 'integer' ? 'number' : String(type));
+    }
+    return types.size > 0 ? types : undefined;
+  }
+
   /** The values the schemas name for a kind field's value (enum, const, examples), or undefined when they name none. */
   knownValues(nodes: readonly Schema[]): ReadonlySet<unknown> | undefined {
     const values = new Set<unknown>();
