@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Verdict } from '../../server/src/engine/verdict';
@@ -21,6 +21,9 @@ import { inputRandom, fuzzSettings } from './inputs';
 /** Where the CLI's inputs are numbered from: apart from the in-process run's, so they are other inputs. */
 const firstIndex = 1_000_000_000;
 const batchSize = 25;
+
+/** The job folder of the batch that input number `position` (of those checked with `options`) goes in. */
+const batchFolder = (scratch: string, options: string, position: number) => join(scratch, `batch-${options.replace(/\W+/g, '_')}-${Math.floor(position / batchSize)}`);
 
 interface CliInput {
   readonly index: number;
@@ -54,10 +57,8 @@ describe('fuzz property, through the CLI', () => {
       const args = [`--max-problems`, String(maxProblems), ...(rules.allowOracleWithoutLlm ? ['--allow-oracle-without-llm'] : []), ...(rules.allowNativeSubscriptionWithoutLlm ? ['--allow-native-subscription-without-llm'] : [])];
       const key = args.join(' ');
       const batch = batches.get(key) ?? batches.set(key, { args, inputs: [] }).get(key)!;
-      const folder = join(scratch.path, `batch-${key.replace(/\W+/g, '_')}-${Math.floor(batch.inputs.length / batchSize)}`);
-      const root = join(folder, String(index));
+      const root = join(batchFolder(scratch.path, key, batch.inputs.length), String(index));
       writeTree(root, Object.fromEntries(bundle.corpus.files));
-      mkdirSync(join(root, target.name, '..'), { recursive: true });
       writeFileSync(join(root, target.name), mutation.bytes);
       batch.inputs.push({ index, fixture: bundle.corpus.name, file: target.name, mutation: `${mutation.operator}: ${mutation.description}`, expected: outcome.ok ? outcome.verdict : 'crash' });
     }
@@ -67,7 +68,7 @@ describe('fuzz property, through the CLI', () => {
     for (const [key, batch] of batches) {
       for (let start = 0; start < batch.inputs.length; start += batchSize) {
         const inputs = batch.inputs.slice(start, start + batchSize);
-        const folder = join(scratch.path, `batch-${key.replace(/\W+/g, '_')}-${start / batchSize}`);
+        const folder = batchFolder(scratch.path, key, start);
         const describeInput = (input: CliInput) => `input ${input.index} (bundle ${input.fixture}, ${input.file}, ${input.mutation})`;
         for (const format of ['json', 'sarif'] as const) {
           runs++;
