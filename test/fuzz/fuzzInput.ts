@@ -100,17 +100,24 @@ function damagesUntrustedEvidence(bundle: MaterialisedBundle, target: TargetFile
   return [...lines].some((line) => line >= firstLine && line <= lastLine);
 }
 
-export function runInput(workspace: FuzzWorkspace, settings: FuzzSettings, index: number): InputResult {
+/**
+ * Runs input `index`. A failure is shrunk to a minimal reproducer only when `firstOfClass` says it is
+ * the first of its class (the report prints one per class), since shrinking costs up to 80 checks.
+ */
+export function runInput(workspace: FuzzWorkspace, settings: FuzzSettings, index: number, firstOfClass: (classKey: string) => boolean = () => true): InputResult {
   const { bundle, target, mutation } = drawInput(workspace, inputRandom(settings.seed, index), settings.operator);
   const result = judge(workspace, bundle, target, mutation.bytes);
   const base = { operator: mutation.operator, damaging: result.damaging, cpuMs: result.cpuMs, bytes: mutation.bytes.length, ...(result.transition ? { transition: result.transition } : {}) };
   if (!result.judgement) return base;
   const failed = result.judgement;
-  const minimal = shrinkEdit(target.bytes, mutation.bytes, (candidate) => {
-    const again = judge(workspace, bundle, target, candidate).judgement;
-    return again?.kind === failed.kind && normalised(again.cause) === normalised(failed.cause);
-  });
-  return { ...base, failure: failureOf(failed.kind, index, bundle, target, mutation, failed.detail, normalised(failed.cause), describeEdit(target.name, target.bytes, minimal)) };
+  const unshrunk = failureOf(failed.kind, index, bundle, target, mutation, failed.detail, normalised(failed.cause), '');
+  const minimal = !firstOfClass(unshrunk.classKey)
+    ? mutation.bytes
+    : shrinkEdit(target.bytes, mutation.bytes, (candidate) => {
+        const again = judge(workspace, bundle, target, candidate).judgement;
+        return again?.kind === failed.kind && normalised(again.cause) === normalised(failed.cause);
+      });
+  return { ...base, failure: { ...unshrunk, reproducer: describeEdit(target.name, target.bytes, minimal) } };
 }
 
 export function failureOf(kind: FailureKind, index: number, bundle: MaterialisedBundle, target: TargetFile, mutation: Mutation, detail: string, cause: string, reproducer: string): Failure {

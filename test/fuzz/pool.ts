@@ -91,10 +91,12 @@ export function runWorker(): void {
   const status = openSync(task.statusFile, 'w');
   const counts = emptyCounts();
   const send = (message: WorkerMessage) => process.send!(message);
+  const classesSeen = new Set<string>();
+  const firstOfClass = (classKey: string) => !classesSeen.has(classKey) && Boolean(classesSeen.add(classKey));
   try {
     for (const index of task.indices) {
       writeSync(status, `${String(index).padEnd(12)}\n`, 0);
-      const result = runInput(workspace, task.settings, index);
+      const result = runInput(workspace, task.settings, index, firstOfClass);
       counts.inputs++;
       const operator = (counts.byOperator[result.operator] ??= { inputs: 0, damaging: 0 });
       operator.inputs++;

@@ -30,6 +30,7 @@ export function failuresReport(settings: FuzzSettings, failures: readonly Failur
   }
   const sorted = [...classes.values()].sort((a, b) => b.length - a.length);
   const sections = sorted.map((members, number) => {
+    // Each worker shrinks the first failure of a class it meets; the reproducer shown is the first of those.
     const first = [...members].sort((a, b) => a.index - b.index)[0]!;
     const fixtures = [...new Set(members.map((member) => member.fixture))];
     return [
