@@ -1,0 +1,152 @@
+/**
+ * One fuzz input checked in-process, as the language server checks a rollout (`lsp/rolloutEvaluator.ts`):
+ * the mutated file's text goes through `ArtifactChecker.checkText`, every other file keeps the report
+ * of the unmutated bundle, and the rules (`evaluateRollout`) and the listing (`listedFindings`) run on
+ * the whole bundle. A mutated file whose bytes are not UTF-8 (or start with a byte order mark) is the
+ * CLI's case instead: it is written over the bundle's copy on tmpfs and read with `checkFile`, which
+ * reads bytes. The CLI's whole path (discovery, `checkBundle`, the formats) is the CLI fuzz's part.
+ *
+ * Command analyses are kept across inputs (keyed by the command's text, so a command an input changed
+ * is always analysed afresh and its cost is that input's), and dropped after any input of more than
+ * `largeInputBytes`, so that no analysis of a huge or hostile command stays in memory to count against
+ * the RSS of the inputs after it.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { artifactKindInfo, type ArtifactFormat, type ArtifactKind } from '../../shared/src/artifactKinds';
+import { checkBundle, listedFindings, readVerifierReward } from '../../server/src/engine/bundle/checkBundle';
+import type { DiscoveredBundle } from '../../server/src/engine/bundle/discover';
+import { RolloutBundle, type BundleFile, type VerifierFile } from '../../server/src/engine/bundle/rollout';
+import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
+import type { FileReport } from '../../server/src/engine/check/report';
+import { codeInfo } from '../../server/src/engine/codes';
+import { RuleCaches } from '../../server/src/engine/rules/context';
+import { evaluateRollout } from '../../server/src/engine/rules/evaluate';
+import { isUtf8, utf8ByteOrderMarkLength } from '../../server/src/engine/text/utf8';
+import { SchemaRegistry } from '../../server/src/engine/schema/validators';
+import type { Verdict } from '../../server/src/engine/verdict';
+import { writeTree } from '../support/files';
+import { discoverRollout } from '../support/rollout';
+import type { CorpusBundle } from './corpus';
+import { DamageClassifier } from './damage';
+
+/** Verdicts as levels: trusted-timeout and trusted are one level (both countable), so a move between them is no raise. */
+export const verdictLevel: Readonly<Record<Verdict, number>> = { untrusted: 0, incomplete: 1, 'trusted-timeout': 2, trusted: 2 };
+
+export interface TargetFile {
+  readonly path: string;
+  /** Relative to the bundle's root, with forward slashes. */
+  readonly name: string;
+  readonly kind: ArtifactKind;
+  readonly format: ArtifactFormat;
+  readonly bytes: Buffer;
+  readonly damage: DamageClassifier;
+}
+
+export interface MaterialisedBundle {
+  readonly corpus: CorpusBundle;
+  readonly root: string;
+  readonly discovered: DiscoveredBundle;
+  readonly verdict: Verdict;
+  readonly files: readonly BundleFile[];
+  readonly verifierReward: { readonly text?: VerifierFile; readonly json?: VerifierFile };
+  /**
+   * Where the unmutated bundle's untrusted findings sit or point (their related evidence), as "path"
+   * → 0-based lines: a damaged record among them carried the proof of untrust itself.
+   */
+  readonly untrustedEvidence: ReadonlyMap<string, ReadonlySet<number>>;
+  /** The artifact files, in discovery's order: what the fuzzer mutates. */
+  readonly targets: readonly TargetFile[];
+}
+
+/** What checking one mutated bundle gave. */
+export type CheckOutcome =
+  | { readonly ok: true; readonly verdict: Verdict; readonly cpuMs: number; readonly internalErrors: readonly string[] }
+  | { readonly ok: false; readonly error: string; readonly cpuMs: number };
+
+const largeInputBytes = 64 * 1024;
+
+const cpuMsSince = (start: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
+
+export class FuzzWorkspace {
+  readonly folder: string;
+  private readonly schemas = new SchemaRegistry();
+  private readonly checker = new ArtifactChecker(this.schemas);
+  private readonly bundles = new Map<string, MaterialisedBundle>();
+  private caches = new RuleCaches();
+
+  constructor(private readonly corpus: readonly CorpusBundle[]) {
+    const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+    this.folder = mkdtempSync(join(base, 'rollout-evidence-fuzz-'));
+  }
+
+  get corpusSize(): number {
+    return this.corpus.length;
+  }
+
+  /** Bundle `index` of the corpus, written and checked once. */
+  bundle(index: number): MaterialisedBundle {
+    const corpus = this.corpus[index]!;
+    const known = this.bundles.get(corpus.name);
+    if (known) return known;
+    const root = join(this.folder, `bundle-${index}`, 'rollout');
+    mkdirSync(root, { recursive: true });
+    writeTree(root, Object.fromEntries(corpus.files));
+    const discovered = discoverRollout(root);
+    const checked = checkBundle(discovered, this.checker, { maxFindings: corpus.maxProblems, rules: corpus.rules, caches: new RuleCaches() });
+    const targets = discovered.files.flatMap((file): TargetFile[] => {
+      const name = relative(root, file.path).split('\\').join('/');
+      const bytes = corpus.files.get(name);
+      if (!bytes) return [];
+      const format = artifactKindInfo(file.kind).format;
+      return [{ path: file.path, name, kind: file.kind, format, bytes, damage: new DamageClassifier(file.kind, format, this.schemas.validatorFor(file.kind)) }];
+    });
+    const untrustedEvidence = new Map<string, Set<number>>();
+    const note = (file: string, line: number) => (untrustedEvidence.get(file) ?? untrustedEvidence.set(file, new Set()).get(file)!).add(line);
+    for (const finding of checked.evaluation!.findings) {
+      if ((finding.effect ?? codeInfo(finding.code).effect) !== 'untrusted') continue;
+      note(finding.file, finding.range.start.line);
+      for (const related of finding.related ?? []) note(related.file, related.range.start.line);
+    }
+    const materialised = { corpus, root, discovered, verdict: checked.evaluation!.verdict, files: checked.files, verifierReward: readVerifierReward(root), untrustedEvidence, targets };
+    this.bundles.set(corpus.name, materialised);
+    return materialised;
+  }
+
+  /** Checks `bundle` with `target` holding `bytes`. */
+  check(bundle: MaterialisedBundle, target: TargetFile, bytes: Buffer): CheckOutcome {
+    const start = process.cpuUsage();
+    try {
+      const options = { maxFindings: bundle.corpus.maxProblems };
+      const report = isUtf8(bytes) && utf8ByteOrderMarkLength(bytes) === 0 ? this.checker.checkText(bytes.toString('utf8'), target.kind, options) : this.checkOnDisk(target, bytes, options);
+      const files = bundle.files.map((file) => (file.path === target.path ? { path: file.path, kind: file.kind, report } : file));
+      const evaluation = evaluateRollout(new RolloutBundle(bundle.root, files, bundle.verifierReward), bundle.corpus.rules, this.caches);
+      const listed = listedFindings({ root: bundle.root, loose: false, files, evaluation }, bundle.corpus.maxProblems);
+      const internalErrors = listed.findings.filter((finding) => finding.code === 'internal-error').map((finding) => finding.message);
+      return { ok: true, verdict: evaluation.verdict, cpuMs: cpuMsSince(start), internalErrors };
+    } catch (error) {
+      const cpuMs = cpuMsSince(start);
+      return { ok: false, error: error instanceof Error ? `${error.name}: ${error.message}\n${(error.stack ?? '').split('\n').slice(1, 6).join('\n')}` : String(error), cpuMs };
+    } finally {
+      if (bytes.length > largeInputBytes) this.caches = new RuleCaches();
+    }
+  }
+
+  /** The CLI's read of a file: bytes from disk, written over the bundle's copy and put back after. */
+  private checkOnDisk(target: TargetFile, bytes: Buffer, options: { readonly maxFindings: number }): FileReport {
+    writeFileSync(target.path, bytes);
+    try {
+      return this.checker.checkFile(target.path, target.kind, options);
+    } finally {
+      writeFileSync(target.path, target.bytes);
+    }
+  }
+
+  remove(): void {
+    rmSync(this.folder, { recursive: true, force: true });
+  }
+}
