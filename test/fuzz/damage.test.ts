@@ -49,6 +49,16 @@ describe('fuzz damage rule', () => {
     assert.equal(damaging('action-records', original, Buffer.concat([original.subarray(0, 10), Buffer.from([0xff]), original.subarray(11)])), true, 'not UTF-8');
   });
 
+  it('damage that leaves nothing of a record to read is told apart from damage a reader can still see through', () => {
+    const original = actions(exec);
+    const text = original.toString();
+    const unreadable = (mutated: Buffer) => classifier('action-records').classify(original, mutated).unreadable === true;
+    assert.equal(unreadable(Buffer.from(text.slice(0, text.indexOf('\n') - 5) + '\n')), true, 'truncated line');
+    assert.equal(unreadable(Buffer.concat([original.subarray(0, 10), Buffer.from([0xff]), original.subarray(11)])), true, 'not UTF-8');
+    assert.equal(unreadable(actions({ ...exec, retrun_code: 1 })), false, 'a damaged key can still be read');
+    assert.equal(unreadable(actions({ ...exec, phase: 'Verifz' })), false, 'a damaged kind can still be read');
+  });
+
   it('a value changed to another type its schema allows, or a schema break repaired, is a legitimate edit', () => {
     const original = actions(exec);
     assert.equal(damaging('action-records', original, actions({ ...exec, return_code: null })), false, 'integer or null');

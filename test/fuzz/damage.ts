@@ -28,10 +28,13 @@ export interface DamageVerdict {
   readonly damaging: boolean;
   /** What made it damaging, with the line and field: the failure's class names it. */
   readonly reason: string;
+  /** Damage that leaves nothing of the record to read: it no longer decodes, parses or is an object. */
+  readonly unreadable?: boolean;
 }
 
 const legitimate = (reason: string): DamageVerdict => ({ damaging: false, reason });
 const damage = (reason: string): DamageVerdict => ({ damaging: true, reason });
+const unreadable = (reason: string): DamageVerdict => ({ damaging: true, reason, unreadable: true });
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -84,7 +87,7 @@ export class DamageClassifier {
   }
 
   classify(original: Uint8Array, mutated: Uint8Array): DamageVerdict {
-    if (isUtf8(original) && !isUtf8(mutated)) return damage('bytes that are not UTF-8');
+    if (isUtf8(original) && !isUtf8(mutated)) return unreadable('bytes that are not UTF-8');
     const before = Buffer.from(original).toString('utf8').replace(/^\uFEFF/, '');
     const after = Buffer.from(mutated).toString('utf8').replace(/^\uFEFF/, '');
     if (this.format === 'json') return this.classifyRecord(before, after, 'the document');
@@ -105,15 +108,15 @@ export class DamageClassifier {
       while (line < after.length && before[line] === after[line]) line++;
       if (before.slice(line + 1).every((text, offset) => text === after[line + offset])) return legitimate(`line ${line + 1} deleted whole`);
     }
-    return damage(`lines split or merged (${before.length} → ${after.length})`);
+    return unreadable(`lines split or merged (${before.length} → ${after.length})`);
   }
 
   private classifyRecord(before: string, after: string, where: string): DamageVerdict {
     const original = parse(before);
     const mutated = parse(after);
-    if (!original.ok) return damage(`${where}: a change to a record that did not parse`);
-    if (!mutated.ok) return damage(`${where}: no longer JSON`);
-    if (isObject(original.value) && !isObject(mutated.value)) return damage(`${where}: no longer an object`);
+    if (!original.ok) return unreadable(`${where}: a change to a record that did not parse`);
+    if (!mutated.ok) return unreadable(`${where}: no longer JSON`);
+    if (isObject(original.value) && !isObject(mutated.value)) return unreadable(`${where}: no longer an object`);
     const errorsBefore = this.validate(original.value).length;
     const errorsAfter = this.validate(mutated.value).length;
     if (errorsAfter > errorsBefore) return damage(`${where}: breaks its schema`);

@@ -82,9 +82,14 @@ function judge(workspace: FuzzWorkspace, bundle: MaterialisedBundle, target: Tar
     return { judgement: { kind: 'cpu', detail, cause: 'over the CPU bound' }, damaging: damage.damaging, cpuMs: outcome.cpuMs, ...(transition ? { transition } : {}) };
   }
   if (damage.damaging && verdictLevel[outcome.verdict] > verdictLevel[bundle.verdict]) {
-    // Said apart, because it may be past repair: with the record that proved untrust unreadable,
-    // nothing is left to read the untrust from.
-    const carried = bundle.verdict === 'untrusted' && damagesUntrustedEvidence(bundle, target, bytes) ? ' (the damaged record carried the untrusted finding)' : '';
+    const carriedUntrust = bundle.verdict === 'untrusted' && damagesUntrustedEvidence(bundle, target, bytes);
+    // The one raise the property allows: the only record that showed the failed precondition can no
+    // longer be read at all, so nothing is left to read the untrust from, and the rollout is still not
+    // countable. A damaged record that can still be read must keep its untrust (damaged keys, kinds).
+    if (carriedUntrust && damage.unreadable && outcome.verdict === 'incomplete') {
+      return { judgement: undefined, damaging: true, cpuMs: outcome.cpuMs, transition: `${transition!} (its witness unreadable)` };
+    }
+    const carried = carriedUntrust ? ' (the damaged record carried the untrusted finding)' : '';
     const detail = `verdict ${bundle.verdict} → ${outcome.verdict}${carried}; damaging: ${damage.reason}`;
     return { judgement: { kind: 'verdict-raised', detail, cause: `${bundle.verdict} → ${outcome.verdict}${carried}: ${damage.reason}` }, damaging: true, cpuMs: outcome.cpuMs, transition: transition! };
   }

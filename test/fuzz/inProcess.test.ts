@@ -3,7 +3,9 @@
  * every fixture bundle and example rollout, over one worker process per core. It fails on any crash
  * (an exception, or an `internal-error` finding), any input under 1 MB over 2 s of CPU, any RSS over
  * 1 GB, a worker that dies or hangs on an input, and any damaging mutation (damage.ts) that raises the
- * verdict (untrusted < incomplete < trusted-timeout = trusted). It prints the seed and the counts;
+ * verdict (untrusted < incomplete < trusted-timeout = trusted), but one: untrusted → incomplete when the
+ * record that showed the untrust is the one damaged past reading (fuzzInput.ts says why; those are
+ * counted as "(its witness unreadable)"). It prints the seed and the counts;
  * a failure prints each class once with a minimal reproducer and the command that replays it.
  *
  * Forked by itself as a worker: with ROLLOUT_EVIDENCE_FUZZ_WORKER set, this file runs inputs instead.
