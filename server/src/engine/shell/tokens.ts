@@ -33,6 +33,11 @@ export type BacktickParser = (text: string, base: number) => CommandList;
 export interface SubstitutionParsers {
   readonly dollar: SubstitutionParser;
   readonly backtick: BacktickParser;
+  /**
+   * Reads a `${…}` word one level deeper, within the parser's nesting bound: its word may hold another,
+   * and each is a level of recursion here. `at` is the offset of the `${`.
+   */
+  readonly nested: <T>(at: number, read: () => T) => T;
 }
 
 /** Tokens of `source` from `from` on; positions are `base` plus the index in `source`. */
@@ -249,16 +254,18 @@ class WordScanner {
     const name = source.slice(nameStart, index);
     // The rest up to the matching brace is a word: read it with its own scanner for quotes and substitutions.
     const inner = new WordScanner(source, index, this.base, this.parsers);
-    for (;;) {
-      if (inner.index >= source.length) throw new ShellSyntaxError('unterminated ${', this.base + start);
-      const character = source[inner.index]!;
-      if (character === '}') break;
-      if (character === '"' || character === "'" || character === '\\' || character === '$' || character === '`') inner.readUnquoted();
-      else {
-        inner.literal(character, false);
-        inner.index++;
+    this.parsers.nested(this.base + start, () => {
+      for (;;) {
+        if (inner.index >= source.length) throw new ShellSyntaxError('unterminated ${', this.base + start);
+        const character = source[inner.index]!;
+        if (character === '}') return;
+        if (character === '"' || character === "'" || character === '\\' || character === '$' || character === '`') inner.readUnquoted();
+        else {
+          inner.literal(character, false);
+          inner.index++;
+        }
       }
-    }
+    });
     this.substitutions.push(...inner.substitutions);
     const operator = source.slice(index, inner.index);
     this.parts.push(operator === '' ? { kind: 'parameter', name, quoted } : { kind: 'parameter', name, operator, quoted });

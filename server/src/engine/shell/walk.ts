@@ -3,13 +3,13 @@
  * that uses them, function bodies where they are called. What the command's exit status means is found
  * by running it (outcomes.ts), not by this walk.
  */
-import { maximumNesting, ShellSyntaxError, type Command, type CommandList, type FunctionDefinition, type Loop, type SimpleCommand } from './syntax';
+import { maximumNesting, ShellBoundExceeded, type Command, type CommandList, type FunctionDefinition, type Loop, type SimpleCommand } from './syntax';
 
 /**
  * What the walks of one analysis may spend. A function's body is walked again at every call, so calls
  * can repeat it exponentially (f1 calls f0 twice, f2 calls f1 twice, …) and nest deeper than the text:
  * the walks count the words they read and the commands they are inside, and give up with a
- * ShellSyntaxError before they hang or run out of stack.
+ * ShellBoundExceeded before they hang or run out of stack.
  */
 export class WalkBudget {
   /**
@@ -29,10 +29,10 @@ export class WalkBudget {
   visit<T>(command: Command, walk: () => T): T {
     this.wordsLeft -= wordsOf(command);
     if (this.wordsLeft < 0) {
-      throw new ShellSyntaxError(`too complex to analyse: function calls and nested scripts expand to more than ${this.words} words`, command.start);
+      throw new ShellBoundExceeded(`too complex to analyse: function calls and nested scripts expand to more than ${this.words} words`, command.start);
     }
     // The parser keeps the text itself within the limit, so only calls can take a walk beyond it.
-    if (this.depth >= maximumNesting) throw new ShellSyntaxError(`function calls nested more than ${maximumNesting} levels deep`, command.start);
+    if (this.depth >= maximumNesting) throw new ShellBoundExceeded(`function calls nested more than ${maximumNesting} levels deep`, command.start);
     this.depth++;
     try {
       return walk();
