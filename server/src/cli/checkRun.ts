@@ -88,9 +88,9 @@ export function runCheck(request: CheckRequest, progress: ProgressLine, check: B
   for (const bundle of bundles) {
     for (const count of bundle.listed.omitted.values()) omitted += count;
     if (bundle.loose) looseFiles += bundle.files.length;
+    else rollouts++;
     // A failed rollout's finding is in its evaluation, counted below; a failed folder of loose files has none.
     if (bundle.loose && checkerFailed(bundle)) counts.error++;
-    else rollouts++;
     if (bundle.evaluation) {
       verdictCounts[bundle.evaluation.verdict]++;
       for (const finding of bundle.evaluation.findings) counts[finding.severity]++;
