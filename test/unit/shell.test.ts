@@ -423,6 +423,15 @@ describe('bounds on commands', () => {
     assert.deepEqual(analyse(over).syntaxError, { message: `more than ${maximumCommands} commands`, offset: 'true; '.length * maximumCommands, tooComplex: true });
   });
 
+  it('stops the run in three worlds at its budget of work, keeping the kills and observations it found', () => {
+    // 200,000 iterations of an observing loop body: far more work than the fixed budget per world.
+    const evidence = analyse(`pkill -u agent; for pid in ${'a '.repeat(200_000)}/proc/[0-9]*; do [ -r /proc/$pid/status ]; done`);
+    assert.equal(evidence.syntaxError?.tooComplex, true);
+    assert.match(evidence.syntaxError!.message, /^more paths than the analysis follows/);
+    assert.deepEqual([evidence.kills.length, evidence.observations.length], [1, 1]);
+    assert.equal(meaningOfStatus(evidence, 0), 'unknown');
+  });
+
   it('analyses the measured hostile inputs of issue 11 under 2 s of CPU each', () => {
     const inputs = {
       'true && x12,000 before pgrep': `${'true && '.repeat(12_000)}pgrep -u agent`,

@@ -106,10 +106,17 @@ class Analysis {
       setupOnly: setupOnly && commands > 0,
     };
     if (evidence.observations.length === 0 || this.depth > 0) return { ...evidence, masking: [], conflating: [], findingsLeftOut: 0 };
-    const outcomes = runOutcomes(tree, this.user);
+    let outcomes: Outcomes;
+    try {
+      outcomes = runOutcomes(tree, this.user);
+    } catch (error) {
+      // Beyond the run's budget: the kills and observations found stay known, what its status means does not.
+      if (!(error instanceof ShellBoundExceeded)) throw error;
+      return { ...evidence, masking: [], conflating: [], findingsLeftOut: 0, syntaxError: { message: error.message, offset: error.offset, tooComplex: true } };
+    }
     const unfollowed = Object.values(outcomes).some((world) => !world.complete);
     // Failing closed: a command whose run cannot be followed proves nothing, and is reported as unreadable.
-    if (unfollowed) return { ...evidence, masking: [], conflating: [], findingsLeftOut: 0, syntaxError: { message: 'its exit status cannot be followed (eval, trap, `.`, exec, or more paths than the analysis follows)', offset: 0 } };
+    if (unfollowed) return { ...evidence, masking: [], conflating: [], findingsLeftOut: 0, syntaxError: { message: 'its exit status cannot be followed (eval, trap, `.`, exec, a loop or function call beyond what the analysis unrolls, or a computed break or set argument)', offset: 0 } };
     return { ...evidence, ...judged(outcomes) };
   }
 

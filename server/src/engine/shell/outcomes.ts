@@ -8,8 +8,9 @@
  * The run is abstract: every command the model does not know (and every kill, whose status says
  * nothing) may end with 0 or with a non-zero status, and both are followed; values the text computes
  * from unknown input are unknown, and a test of one goes both ways. So the statuses found for a world
- * include every status the real shell can end with there; more paths than the budget allows, or a
- * construct the model cannot follow (eval, trap, `.`), make the answer "anything".
+ * include every status the real shell can end with there; a construct the model cannot follow (eval,
+ * trap, `.`) makes the answer "anything", and more paths than the budget allows end the analysis as
+ * beyond its bounds.
  *
  * The worlds match the real-shell tests (test/unit/realShells.test.ts), which run the same commands in
  * dash and busybox sh against stub observers and a fixture /proc, and check that no status the
@@ -19,7 +20,7 @@ import { basename, namesSandboxUser, resolve, scriptArgument, selectsSandboxUser
 import type { SandboxUser } from './evidence';
 import { parseShell } from './parse';
 import { append } from './walk';
-import { ShellSyntaxError, type AndOr, type Command, type CommandList, type FunctionDefinition, type Loop, type Pipeline, type Redirection, type SimpleCommand, type Span, type Word } from './syntax';
+import { ShellBoundExceeded, ShellSyntaxError, type AndOr, type Command, type CommandList, type FunctionDefinition, type Loop, type Pipeline, type Redirection, type SimpleCommand, type Span, type Word } from './syntax';
 
 export type World = 'quiescent' | 'survivors' | 'observer-fails';
 const worlds: readonly World[] = ['quiescent', 'survivors', 'observer-fails'];
@@ -198,9 +199,10 @@ class Machine {
     return endings;
   }
 
+  /** Beyond the budget the analysis stops as beyond a bound (command-too-complex), like the parser's. */
   private charge(count = 1): void {
     this.spent += count;
-    if (this.spent > this.budget) throw new TooComplex();
+    if (this.spent > this.budget) throw new ShellBoundExceeded(`more paths than the analysis follows (${this.budget.toLocaleString('en')} units of work in one world)`, 0);
   }
 
   // ---- lists and control flow --------------------------------------------------------------------
