@@ -439,6 +439,8 @@ describe('bounds on commands', () => {
       'a || x200,000 before pgrep': `${'a || '.repeat(200_000)}pgrep -u agent`,
       'pgrep -u agent; to 1 MB': 'pgrep -u agent; '.repeat(62_500),
       'v=$(a); to 1 MB': Array.from({ length: 50_000 }, (_, index) => `v${index}=$(a); `).join(''),
+      'one word of 1 MB': `pgrep -u agent ${'x'.repeat(1_000_000)}`,
+      'function calls that double, padded to 1 MB': `f0() { pgrep -u agent; }; ${Array.from({ length: 30 }, (_, index) => `f${index + 1}() { f${index}; f${index}; }; `).join('')}f30; echo ${'x'.repeat(1_000_000)}`,
     };
     for (const [name, text] of Object.entries(inputs)) {
       const before = process.cpuUsage();
