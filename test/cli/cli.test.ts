@@ -3,7 +3,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Ajv from 'ajv';
@@ -257,6 +257,37 @@ describe('rollout-evidence check', () => {
       'trajectory/acp_trajectory.jsonl:3 jsonl-syntax',
       'trajectory/acp_trajectory.jsonl:4 schema',
     ]);
+  });
+
+  it('reports every rollout of a folder in which some have pathological commands: each of those is too complex, the rest in full', () => {
+    const job = join(folder.path, 'pathological-job');
+    const pathological = { 'nested-700': '$('.repeat(700), 'commands-1mb': 'pgrep -u agent; '.repeat(62_500), 'masking-900': `pgrep -u agent; ${'a && '.repeat(900)}a` };
+    for (const name of ['healthy-a', 'healthy-b', ...Object.keys(pathological)]) cpSync(healthyRollout, join(job, name), { recursive: true });
+    for (const [name, command] of Object.entries(pathological)) {
+      const record = { event_type: 'SandboxExec', action_id: 'a-0099', phase: 'Harden', service: 'main', status: 'ok', command_preview: command, return_code: 0, started_at: '2026-08-22T10:01:03Z', finished_at: '2026-08-22T10:01:03Z' };
+      appendFileSync(join(job, name, 'benchguard/action_records.jsonl'), `${JSON.stringify(record)}\n`);
+    }
+    const { status, stdout, stderr } = cli(['check', job, '--format', 'json']);
+    assert.equal(status, 1, stderr);
+    const report = JSON.parse(stdout) as JsonReport;
+    const byName = new Map(report.rollouts.map((rollout) => [rollout.root.split('/').at(-1)!, rollout]));
+    assert.deepEqual([...byName.keys()].sort(), ['commands-1mb', 'healthy-a', 'healthy-b', 'masking-900', 'nested-700']);
+    for (const name of ['healthy-a', 'healthy-b']) assert.deepEqual([byName.get(name)!.verdict, byName.get(name)!.diagnostics], ['trusted', []], name);
+    for (const name of ['nested-700', 'commands-1mb']) {
+      const rollout = byName.get(name)!;
+      assert.equal(rollout.verdict, 'incomplete', name);
+      assert.deepEqual(rollout.diagnostics.map((diagnostic) => `${diagnostic.file}:${diagnostic.line} ${diagnostic.code}`), ['benchguard/action_records.jsonl:6 command-too-complex'], name);
+    }
+    // The first 32 masking commands are findings; one more says how many were left out.
+    const masking = byName.get('masking-900')!;
+    assert.equal(masking.verdict, 'untrusted');
+    assert.equal(masking.diagnostics.filter((diagnostic) => diagnostic.code === 'masked-exit-status').length, 32);
+    assert.deepEqual(masking.diagnostics.filter((diagnostic) => diagnostic.code === 'command-too-complex').map((diagnostic) => diagnostic.line), [6]);
+    assert.equal(report.summary.unreadable.length, 0);
+    const sarif = cli(['check', job, '--format', 'sarif']);
+    assert.equal(sarif.status, 1, sarif.stderr);
+    const results = (JSON.parse(sarif.stdout) as { runs: { results: { ruleId: string }[] }[] }).runs[0]!.results;
+    assert.equal(results.filter((result) => result.ruleId === 'command-too-complex').length, 3);
   });
 
   it('prints help and version', () => {

@@ -78,7 +78,7 @@ describe('evidence rules on bad input', () => {
 
   it('a 1 MB command_preview is classified, not a crash', () => {
     const root = join(folder.path, 'huge-command');
-    const command = `${'echo padding; '.repeat(75_000)}pkill -u agent; ! pgrep -u agent; sleep 1`;
+    const command = `echo ${'padding '.repeat(130_000)}; pkill -u agent; ! pgrep -u agent; sleep 1`;
     writeTree(root, {
       ...healthy.files,
       'benchguard/action_records.jsonl': jsonl({ event_type: 'SandboxExec', phase: 'Harden', service: 'main', status: 'ok', command_preview: command, return_code: 0 }),
@@ -88,6 +88,37 @@ describe('evidence rules on bad input', () => {
     // The range is the `sleep 1` at the very end of a 1 MB string value.
     const line = jsonl({ event_type: 'SandboxExec', phase: 'Harden', service: 'main', status: 'ok', command_preview: command, return_code: 0 }).split('\n')[0]!;
     assert.equal(line.slice(masked.range.start.character, masked.range.end.character), 'sleep 1');
+  });
+
+  it('a command_preview of more commands than the bound is one command-too-complex, analysed in well under 2 s of CPU', () => {
+    const root = join(folder.path, 'many-commands');
+    writeTree(root, {
+      ...healthy.files,
+      'benchguard/action_records.jsonl': jsonl({ event_type: 'SandboxExec', phase: 'Harden', service: 'main', status: 'ok', command_preview: 'pgrep -u agent; '.repeat(62_500), return_code: 0 }),
+    });
+    const before = process.cpuUsage();
+    const checked = check(root);
+    const cpu = process.cpuUsage(before);
+    assert.deepEqual(codes(checked).filter((code) => code === 'command-too-complex'), ['command-too-complex']);
+    assert.equal(checked.evaluation?.verdict, 'incomplete');
+    assert.ok(cpu.user + cpu.system < 2_000_000, `${(cpu.user + cpu.system) / 1000} ms of CPU`);
+  });
+
+  it('places each of a command\'s masking findings exactly, through escapes, and bounds how many there are', () => {
+    const root = join(folder.path, 'many-masking');
+    // Quotes and a control character are escaped in the JSON text (\" and \u0001), so decoded and raw offsets drift apart.
+    const masker = 'a "x\u0001"';
+    const command = `pgrep -u agent; ${`${masker} && `.repeat(40)}${masker}`;
+    const record = { event_type: 'SandboxExec', phase: 'Harden', service: 'main', status: 'ok', command_preview: command, return_code: 0 };
+    writeTree(root, { ...healthy.files, 'benchguard/action_records.jsonl': jsonl(record) });
+    const findings = listedFindings(check(root), 1000).findings;
+    const masked = findings.filter((finding) => finding.code === 'masked-exit-status');
+    assert.equal(masked.length, 32);
+    const line = jsonl(record).split('\n')[0]!;
+    for (const finding of masked) assert.equal(line.slice(finding.range.start.character, finding.range.end.character), JSON.stringify(masker).slice(1, -1));
+    const notice = findings.filter((finding) => finding.code === 'command-too-complex');
+    assert.equal(notice.length, 1);
+    assert.match(notice[0]!.message, /^This command holds 9 more commands whose exit status cannot report the observation than the 32 reported on it/);
   });
 
   it('values nested deeper than JSON.stringify can go, in the fields messages quote, are described, not a crash', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyseCommand, meaningOfStatus, type CommandEvidence, type StatusMeaning } from '../../server/src/engine/shell/evidence';
 import { parseShell } from '../../server/src/engine/shell/parse';
-import { ShellSyntaxError, type Span } from '../../server/src/engine/shell/syntax';
+import { maximumCommands, maximumFindingsPerCommand, ShellBoundExceeded, ShellSyntaxError, type Span } from '../../server/src/engine/shell/syntax';
 import { runCommands } from '../../server/src/engine/shell/walk';
 import { benchflowQuiescence } from '../support/commandGenerator';
 
@@ -276,8 +276,8 @@ describe('command evidence', () => {
     assert.deepEqual([evidence.kills, evidence.observations, evidence.setupOnly], [[], [], false]);
   });
 
-  it('copes with a 1 MB command', () => {
-    const command = `${'echo x; '.repeat(130_000)}pgrep -u agent >/dev/null; [ $? -eq 1 ]`;
+  it('copes with a 1 MB command of a few commands', () => {
+    const command = `echo ${'x'.repeat(1_000_000)}; pgrep -u agent >/dev/null; [ $? -eq 1 ]`;
     const evidence = analyse(command);
     assert.equal(meaningOfStatus(evidence, 0), 'quiescent');
   });
@@ -298,7 +298,7 @@ describe('hostile command text', () => {
       [`${'('.repeat(150)}${'echo $('.repeat(100)}pgrep -u agent${')'.repeat(250)}`, 150 + 'echo $('.length * 50],
     ];
     for (const [command, offset] of cases) {
-      assert.deepEqual(analyse(command).syntaxError, { message: tooDeep, offset }, command.slice(0, 20));
+      assert.deepEqual(analyse(command).syntaxError, { message: tooDeep, offset, tooComplex: true }, command.slice(0, 20));
     }
   });
 
@@ -331,8 +331,9 @@ describe('hostile command text', () => {
 
   it('refuses function calls nested more than 200 levels deep', () => {
     const definitions = ['f0() { pgrep -u agent; }'];
-    for (let level = 1; level <= 20_000; level++) definitions.push(`f${level}() { f${level - 1}; }`);
-    assert.equal(analyse(`${definitions.join('\n')}\nf20000`).syntaxError?.message, 'function calls nested more than 200 levels deep');
+    // Three commands each (the definition, its group, the call in it), within the bound on commands.
+    for (let level = 1; level <= 300; level++) definitions.push(`f${level}() { f${level - 1}; }`);
+    assert.equal(analyse(`${definitions.join('\n')}\nf300`).syntaxError?.message, 'function calls nested more than 200 levels deep');
     const shallow = `${definitions.slice(0, 50).join('\n')}\nf49`;
     assert.deepEqual(texts(shallow, analyse(shallow).observations), ['pgrep -u agent']);
   });
@@ -343,13 +344,110 @@ describe('hostile command text', () => {
     assert.equal(runCommands(parseShell(command)).length, 31);
   });
 
-  it('copes with 200,000 kill attempts or masking commands in a nested script', () => {
-    assert.equal(analyse(`sh -c '${'kill;'.repeat(200_000)}'`).kills.length, 200_000);
-    assert.equal(analyse(`sh -c 'pgrep -u agent; ${'a || '.repeat(200_000)}a'`).masking.length, 200_001);
+  it('reads as many kill attempts as the bound on commands allows in a nested script, and one more is too complex', () => {
+    assert.equal(analyse(`sh -c '${'kill;'.repeat(maximumCommands)}'`).kills.length, maximumCommands);
+    assert.deepEqual(analyse(`sh -c '${'kill;'.repeat(maximumCommands + 1)}'`).syntaxError, { message: `more than ${maximumCommands} commands`, offset: 7 + 5 * maximumCommands, tooComplex: true });
+  });
+
+  it('lists the first masking commands up to the bound on findings, and counts the rest', () => {
+    const evidence = analyse(`sh -c 'pgrep -u agent; ${'a || '.repeat(900)}a'`);
+    assert.equal(evidence.masking.length, maximumFindingsPerCommand);
+    assert.equal(evidence.findingsLeftOut, 901 - maximumFindingsPerCommand);
+    const within = analyse(`pgrep -u agent; ${'a || '.repeat(maximumFindingsPerCommand - 1)}a`);
+    assert.deepEqual([within.masking.length, within.findingsLeftOut], [maximumFindingsPerCommand, 0]);
   });
 
   it('checks a long for loop over /proc once, not for every command in its body', () => {
-    const command = `for pid in ${'a '.repeat(200_000)}/proc/[0-9]*; do ${':;'.repeat(200_000)} done`;
-    assert.equal(analyse(command).observations.length, 200_000);
+    const command = `for pid in ${'a '.repeat(200_000)}/proc/[0-9]*; do ${':;'.repeat(maximumCommands - 1)} done`;
+    assert.equal(analyse(command).observations.length, maximumCommands - 1);
+  });
+});
+
+// The bounds of syntax.ts, for every way text can nest: whatever the depth, the analysis comes back with
+// evidence or a reason, never a stack overflow, and under the issue's ceiling of 2 s of CPU for text
+// under 1 MB (CPU time, not wall time: the suite runs beside other work).
+describe('bounds on nesting, for every construct that nests', () => {
+  const observation = 'pgrep -u agent';
+  /** Each builds text nesting `levels` deep; `deep` says whether it nests commands (and so is refused past the bound). */
+  const constructs: { name: string; build: (levels: number) => string; deep: boolean }[] = [
+    { name: '$( unclosed, as the fuzzer wrote it', build: (levels) => '$('.repeat(levels), deep: true },
+    { name: '$( )', build: (levels) => `${'echo $('.repeat(levels)}${observation}${')'.repeat(levels)}`, deep: true },
+    { name: '( )', build: (levels) => `${'('.repeat(levels)}${observation}${')'.repeat(levels)}`, deep: true },
+    { name: '{ }', build: (levels) => `${'{ '.repeat(levels)}${observation}${'; }'.repeat(levels)}`, deep: true },
+    { name: 'backquotes holding $( )', build: (levels) => `\`echo ${'echo $('.repeat(levels)}${observation}${')'.repeat(levels)}\``, deep: true },
+    { name: 'backquotes side by side', build: (levels) => `echo ${'``'.repeat(levels)}`, deep: false },
+    { name: '${ }', build: (levels) => `echo ${'${a:-'.repeat(levels)}x${'}'.repeat(levels)}`, deep: true },
+    { name: '"${ }" in quotes', build: (levels) => `echo ${'"${a:-'.repeat(levels)}x${'}"'.repeat(levels)}`, deep: true },
+    { name: '$(( ))', build: (levels) => `echo $((${'('.repeat(levels)}1${')'.repeat(levels)}))`, deep: false },
+    { name: 'here-document delimiters', build: (levels) => `${'cat <<$('.repeat(levels)}x${')'.repeat(levels)}`, deep: true },
+    { name: 'an expanding here-document body', build: (levels) => `cat <<E\n${'$('.repeat(levels)}x${')'.repeat(levels)}\nE\n`, deep: true },
+    { name: 'if', build: (levels) => `${'if true; then '.repeat(levels)}${observation}${'; fi'.repeat(levels)}`, deep: true },
+    { name: 'while', build: (levels) => `${'while true; do '.repeat(levels)}${observation}${'; done'.repeat(levels)}`, deep: true },
+    { name: 'case', build: (levels) => `${'case x in x) '.repeat(levels)}${observation}${';; esac'.repeat(levels)}`, deep: true },
+    { name: 'function bodies', build: (levels) => `${'f() '.repeat(levels)}${observation}`, deep: true },
+  ];
+
+  for (const levels of [700, 5_000, 50_000]) {
+    it(`comes back from ${levels.toLocaleString('en')} levels of each, too complex where commands nest`, () => {
+      for (const { name, build, deep } of constructs) {
+        const text = build(levels);
+        const before = process.cpuUsage();
+        const evidence = analyse(text);
+        const cpu = process.cpuUsage(before);
+        if (deep) assert.deepEqual([evidence.syntaxError?.message, evidence.syntaxError?.tooComplex], ['nested more than 200 levels deep', true], name);
+        else assert.equal(evidence.syntaxError?.tooComplex, undefined, name);
+        if (text.length < 1_000_000) assert.ok(cpu.user + cpu.system < 2_000_000, `${name}: ${(cpu.user + cpu.system) / 1000} ms of CPU`);
+      }
+    });
+  }
+
+  it('reads each construct nested just within the bound', () => {
+    for (const { name, build, deep } of constructs) {
+      if (!deep) continue;
+      // Each level of these is one level of the bound, or two (a `$(` holds a list in a command), so 90 is within 200.
+      const evidence = analyse(build(90));
+      assert.notEqual(evidence.syntaxError?.tooComplex, true, `${name}: ${evidence.syntaxError?.message}`);
+    }
+  });
+
+  it('throws ShellBoundExceeded, not a syntax error, from the parser', () => {
+    assert.throws(() => parseShell('$('.repeat(700)), (error: unknown) => error instanceof ShellBoundExceeded && !(error instanceof ShellSyntaxError));
+  });
+});
+
+describe('bounds on commands', () => {
+  it(`reads ${maximumCommands} commands and refuses one more where it starts, without reading the rest`, () => {
+    assert.equal(analyse(`${'true; '.repeat(maximumCommands - 1)}pgrep -u agent`).observations.length, 1);
+    const over = `${'true; '.repeat(maximumCommands)}pgrep -u agent; ${'x'.repeat(100)} '`;
+    // The unterminated quote after the bound is never read: the bound is the finding, not the quote.
+    assert.deepEqual(analyse(over).syntaxError, { message: `more than ${maximumCommands} commands`, offset: 'true; '.length * maximumCommands, tooComplex: true });
+  });
+
+  it('stops the run in three worlds at its budget of work, keeping the kills and observations it found', () => {
+    // 200,000 iterations of an observing loop body: far more work than the fixed budget per world.
+    const evidence = analyse(`pkill -u agent; for pid in ${'a '.repeat(200_000)}/proc/[0-9]*; do [ -r /proc/$pid/status ]; done`);
+    assert.equal(evidence.syntaxError?.tooComplex, true);
+    assert.match(evidence.syntaxError!.message, /^more paths than the analysis follows/);
+    assert.deepEqual([evidence.kills.length, evidence.observations.length], [1, 1]);
+    assert.equal(meaningOfStatus(evidence, 0), 'unknown');
+  });
+
+  it('analyses the measured hostile inputs of issue 11 under 2 s of CPU each', () => {
+    const inputs = {
+      'true && x12,000 before pgrep': `${'true && '.repeat(12_000)}pgrep -u agent`,
+      'a && x12,000 after pgrep (12,000 masking commands)': `pgrep -u agent; ${'a && '.repeat(12_000)}a`,
+      'a || x200,000 before pgrep': `${'a || '.repeat(200_000)}pgrep -u agent`,
+      'pgrep -u agent; to 1 MB': 'pgrep -u agent; '.repeat(62_500),
+      'v=$(a); to 1 MB': Array.from({ length: 50_000 }, (_, index) => `v${index}=$(a); `).join(''),
+      'one word of 1 MB': `pgrep -u agent ${'x'.repeat(1_000_000)}`,
+      'function calls that double, padded to 1 MB': `f0() { pgrep -u agent; }; ${Array.from({ length: 30 }, (_, index) => `f${index + 1}() { f${index}; f${index}; }; `).join('')}f30; echo ${'x'.repeat(1_000_000)}`,
+    };
+    for (const [name, text] of Object.entries(inputs)) {
+      const before = process.cpuUsage();
+      const evidence = analyse(text);
+      const cpu = process.cpuUsage(before);
+      assert.ok(cpu.user + cpu.system < 2_000_000, `${name}: ${(cpu.user + cpu.system) / 1000} ms of CPU`);
+      assert.ok(evidence.masking.length + evidence.conflating.length <= maximumFindingsPerCommand, name);
+    }
   });
 });

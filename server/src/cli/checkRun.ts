@@ -7,10 +7,13 @@ import { relative, sep } from 'node:path';
 import type { ArtifactKind } from '../../../shared/src/artifactKinds';
 import { ArtifactClassifier } from '../engine/artifacts/classify';
 import { checkBundle, listedFindings, type CheckedBundle, type ListedFindings } from '../engine/bundle/checkBundle';
-import { discoverBundles } from '../engine/bundle/discover';
+import { discoverBundles, type DiscoveredBundle } from '../engine/bundle/discover';
+import { RolloutBundle } from '../engine/bundle/rollout';
+import { rangeOnLine, type BundleFinding } from '../engine/findings';
 import { ArtifactChecker } from '../engine/check/artifactChecker';
 import type { SeverityCounts } from '../engine/check/collector';
 import { RuleCaches, type RuleOptions } from '../engine/rules/context';
+import type { RolloutEvaluation } from '../engine/rules/evaluate';
 import { verdicts, type Verdict } from '../engine/verdict';
 import type { ProgressLine } from './progress';
 
@@ -33,10 +36,17 @@ export interface Totals extends SeverityCounts {
   readonly verdicts: Readonly<Record<Verdict, number>>;
 }
 
-export interface ListedBundle extends CheckedBundle {
+/** What the formats read of a rollout's evaluation: also all there is of one the checker failed on. */
+export type RolloutOutcome = Pick<RolloutEvaluation, 'findings' | 'verdict' | 'trainingReady'>;
+
+export interface ListedBundle extends Omit<CheckedBundle, 'evaluation'> {
+  readonly evaluation?: RolloutOutcome;
   /** Its findings as every format lists them under --max-problems, and what each file leaves out. */
   readonly listed: ListedFindings;
 }
+
+/** How a bundle is checked; a test gives one that fails, to show that the failure stays in its rollout. */
+export type BundleChecker = typeof checkBundle;
 
 export interface CheckRun {
   readonly request: CheckRequest;
@@ -46,21 +56,26 @@ export interface CheckRun {
   readonly totals: Totals;
 }
 
-export function runCheck(request: CheckRequest, progress: ProgressLine): CheckRun {
+export function runCheck(request: CheckRequest, progress: ProgressLine, check: BundleChecker = checkBundle): CheckRun {
   const discovery = discoverBundles(request.paths, new ArtifactClassifier(request.artifactMap));
   const checker = new ArtifactChecker();
   const caches = new RuleCaches();
   const fileCount = discovery.bundles.reduce((sum, bundle) => sum + bundle.files.length, 0);
   let started = 0;
   const bundles = discovery.bundles.map((bundle): ListedBundle => {
-    const checked = checkBundle(bundle, checker, {
-      maxFindings: request.maxProblems,
-      rules: request.rules,
-      caches,
-      onFileStart: (path) => progress.update(`checking ${displayPath(request.cwd, path)} (file ${++started} of ${fileCount})`),
-      onBytesRead: () => progress.tick(),
-    });
-    return { ...checked, listed: listedFindings(checked, request.maxProblems) };
+    // The error boundary of one bundle: whatever goes wrong in checking it, the others are reported in full.
+    try {
+      const checked = check(bundle, checker, {
+        maxFindings: request.maxProblems,
+        rules: request.rules,
+        caches,
+        onFileStart: (path) => progress.update(`checking ${displayPath(request.cwd, path)} (file ${++started} of ${fileCount})`),
+        onBytesRead: () => progress.tick(),
+      });
+      return { ...checked, listed: listedFindings(checked, request.maxProblems) };
+    } catch (error) {
+      return failedBundle(bundle, error);
+    }
   });
   progress.clear();
 
@@ -74,6 +89,8 @@ export function runCheck(request: CheckRequest, progress: ProgressLine): CheckRu
     for (const count of bundle.listed.omitted.values()) omitted += count;
     if (bundle.loose) looseFiles += bundle.files.length;
     else rollouts++;
+    // A failed rollout's finding is in its evaluation, counted below; a failed folder of loose files has none.
+    if (bundle.loose && checkerFailed(bundle)) counts.error++;
     if (bundle.evaluation) {
       verdictCounts[bundle.evaluation.verdict]++;
       for (const finding of bundle.evaluation.findings) counts[finding.severity]++;
@@ -87,6 +104,26 @@ export function runCheck(request: CheckRequest, progress: ProgressLine): CheckRu
   return { request, bundles, ioErrors, totals: { ...counts, rollouts, looseFiles, files: fileCount, omitted, verdicts: verdictCounts } };
 }
 
+/**
+ * A bundle the checker failed on: its files listed unchecked and, for a rollout, one internal-error
+ * finding and an incomplete verdict; loose files get the finding without a verdict.
+ */
+function failedBundle(bundle: DiscoveredBundle, error: unknown): ListedBundle {
+  const files = bundle.files.map((file) => ({ path: file.path, kind: file.kind }));
+  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const place = bundle.loose ? (files[0]?.path ?? bundle.root) : new RolloutBundle(bundle.root, files).pathOf('result');
+  const finding: BundleFinding = {
+    code: 'internal-error',
+    severity: 'error',
+    message: `The checker failed on this ${bundle.loose ? 'folder' : 'rollout'} (${reason}), so its files' own problems and the rules' findings are not listed; every other rollout is checked in full.`,
+    file: place,
+    range: rangeOnLine(0, 0, 0),
+  };
+  const listed = { findings: [finding], omitted: new Map<string, number>() };
+  if (bundle.loose) return { root: bundle.root, loose: true, files, listed };
+  return { root: bundle.root, loose: false, files, evaluation: { findings: [finding], verdict: 'incomplete', trainingReady: false }, listed };
+}
+
 /** A path as a person in the terminal wants it: relative to where they stand, with forward slashes. */
 export function displayPath(cwd: string, path: string): string {
   const relativePath = relative(cwd, path);
@@ -96,17 +133,23 @@ export function displayPath(cwd: string, path: string): string {
 }
 
 /** A file's path inside its bundle, with forward slashes. */
-export function pathInBundle(bundle: CheckedBundle, path: string): string {
+export function pathInBundle(bundle: { readonly root: string }, path: string): string {
   return relative(bundle.root, path).split(sep).join('/');
 }
 
 export type ExitStatus = 0 | 1 | 2;
 
-/** 2 when something could not be read; 1 when a rollout's verdict fails the run or a loose file has errors. */
+/** 2 when something could not be read or nothing could be checked; 1 when a rollout's verdict fails the run or a loose file has errors. */
 export function exitStatusOf(run: CheckRun): ExitStatus {
   if (run.ioErrors.length > 0) return 2;
+  if (run.bundles.length > 0 && run.bundles.every(checkerFailed)) return 2;
   const failing: readonly Verdict[] = run.request.failOn === 'untrusted' ? ['untrusted'] : ['untrusted', 'incomplete'];
   const rolloutFails = run.bundles.some((bundle) => bundle.evaluation && failing.includes(bundle.evaluation.verdict));
-  const looseErrors = run.bundles.some((bundle) => bundle.loose && bundle.files.some((file) => (file.report?.counts.error ?? 0) > 0));
+  const looseErrors = run.bundles.some((bundle) => bundle.loose && (checkerFailed(bundle) || bundle.files.some((file) => (file.report?.counts.error ?? 0) > 0)));
   return rolloutFails || looseErrors ? 1 : 0;
+}
+
+/** The checker failed on the bundle (its error boundary caught it): nothing of it was checked. */
+function checkerFailed(bundle: ListedBundle): boolean {
+  return bundle.listed.findings.some((finding) => finding.code === 'internal-error');
 }

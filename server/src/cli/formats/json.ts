@@ -3,11 +3,10 @@
  * fields are added, never renamed or removed.
  */
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
-import type { CheckedBundle } from '../../engine/bundle/checkBundle';
 import type { DiagnosticCode } from '../../engine/codes';
 import type { BundleFinding, Severity } from '../../engine/findings';
 import type { Verdict } from '../../engine/verdict';
-import { displayPath, pathInBundle, type CheckRun } from '../checkRun';
+import { displayPath, pathInBundle, type CheckRun, type ListedBundle } from '../checkRun';
 
 export interface JsonReport {
   readonly version: 1;
@@ -35,7 +34,7 @@ export interface JsonFile {
   readonly records?: number;
   /** Problems found but not listed because of --max-problems. */
   readonly omitted?: number;
-  /** Why the file could not be read; then it has no records and no diagnostics. */
+  /** Why the file could not be read; then it has no records and no diagnostics. Neither is given for a file of a rollout the checker failed on (`internal-error`). */
   readonly error?: string;
 }
 
@@ -112,7 +111,7 @@ export function formatJson(run: CheckRun): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
-function jsonDiagnostic(bundle: CheckedBundle, finding: BundleFinding): JsonDiagnostic {
+function jsonDiagnostic(bundle: ListedBundle, finding: BundleFinding): JsonDiagnostic {
   const { start, end } = finding.range;
   return {
     file: pathInBundle(bundle, finding.file),

@@ -74,6 +74,8 @@ export class RuleContext {
   readonly findings: BundleFinding[] = [];
   private readonly lineIndexes = new Map<string, LineIndex>();
   private readonly trees = new Map<string, SyntaxNode | undefined>();
+  /** By record text, then by the offset of the string literal in it. */
+  private readonly stringOffsets = new Map<string, Map<number, StringOffsets>>();
 
   constructor(
     readonly bundle: RolloutBundle,
@@ -108,11 +110,24 @@ export class RuleContext {
     const text = ref.text;
     if (text === undefined) return this.inRecord(file, ref);
     const value = locate(text, this.treeOf(text), path);
-    const literal = text.slice(value.offset, value.offset + value.length);
-    if (!literal.startsWith('"')) return this.inRecord(file, ref, path);
-    const start = value.offset + rawOffset(literal, span.start);
-    const end = value.offset + rawOffset(literal, span.end);
-    return { file, range: rangeOnLine(ref.line, start, end) };
+    if (text[value.offset] !== '"') return this.inRecord(file, ref, path);
+    const offsets = this.stringOffsetsOf(text, value.offset, value.length);
+    return { file, range: rangeOnLine(ref.line, value.offset + offsets.rawOffset(span.start), value.offset + offsets.rawOffset(span.end)) };
+  }
+
+  /** Read once per string value: a command of 12,000 masking commands places as many findings in it. */
+  private stringOffsetsOf(text: string, offset: number, length: number): StringOffsets {
+    let inText = this.stringOffsets.get(text);
+    if (!inText) {
+      inText = new Map();
+      this.stringOffsets.set(text, inText);
+    }
+    let offsets = inText.get(offset);
+    if (!offsets) {
+      offsets = new StringOffsets(text.slice(offset, offset + length));
+      inText.set(offset, offsets);
+    }
+    return offsets;
   }
 
   /** A JSON artifact, or the key or value at `path` inside it. */
@@ -157,17 +172,49 @@ export class RuleContext {
 }
 
 /**
- * The offset in a JSON string literal (quotes included) of the character at `index` of its decoded
- * value: escapes such as \" and \u0026 take more than one character in the text.
+ * Offsets in a JSON string literal (quotes included) of the characters of its decoded value: escapes such
+ * as \" and \u0026 take more than one character in the text. The literal is read once, for its escapes;
+ * each offset is then a binary search, not a walk from the literal's start.
  */
-function rawOffset(literal: string, index: number): number {
-  let raw = 1;
-  for (let decoded = 0; decoded < index && raw < literal.length - 1; decoded++) {
-    if (literal[raw] !== '\\') raw++;
-    else if (literal[raw + 1] === 'u') {
-      // A surrogate pair is two \u escapes for two UTF-16 units, so one decoded unit per escape holds.
-      raw += 6;
-    } else raw += 2;
+class StringOffsets {
+  /** Decoded index of each escape, in order, and how many more raw characters the escapes up to it take. */
+  private readonly decodedAt: number[] = [];
+  private readonly extraAfter: number[] = [];
+  /** The raw offset of the closing quote, the furthest a decoded index can map to. */
+  private readonly end: number;
+
+  constructor(literal: string) {
+    let extra = 0;
+    let decoded = 0;
+    let raw = 1;
+    const last = literal.length - 1;
+    while (raw < last) {
+      if (literal[raw] !== '\\') {
+        raw++;
+      } else {
+        // A surrogate pair is two \u escapes for two UTF-16 units, so one decoded unit per escape holds.
+        const width = literal[raw + 1] === 'u' ? 6 : 2;
+        extra += width - 1;
+        this.decodedAt.push(decoded);
+        this.extraAfter.push(extra);
+        raw += width;
+      }
+      decoded++;
+    }
+    this.end = Math.max(1, last);
   }
-  return raw;
+
+  /** The raw offset of the decoded character at `index`. */
+  rawOffset(index: number): number {
+    // The escapes before `index`: those at a decoded index below it.
+    let low = 0;
+    let high = this.decodedAt.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.decodedAt[middle]! < index) low = middle + 1;
+      else high = middle;
+    }
+    const extra = low === 0 ? 0 : this.extraAfter[low - 1]!;
+    return Math.min(1 + index + extra, this.end);
+  }
 }

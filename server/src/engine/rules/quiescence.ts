@@ -5,7 +5,7 @@
  */
 import type { BundleFinding } from '../findings';
 import { describeValue } from '../parse/jsonKind';
-import type { Span } from '../shell/syntax';
+import { maximumFindingsPerCommand, type Span } from '../shell/syntax';
 import type { Place, RuleContext } from './context';
 import type { ObservationOutcome, SandboxUserState, Step, TimelineLists } from './timeline';
 
@@ -69,6 +69,10 @@ export function checkQuiescence(context: RuleContext, timeline: TimelineLists, s
           related: [context.related(commandPlace(context, file, step, observation), 'the observation whose result is lost')],
         }),
       );
+    }
+    const leftOut = step.reading.evidence?.findingsLeftOut ?? 0;
+    if (failures.length > before && leftOut > 0) {
+      context.report('command-too-complex', context.inRecord(file, step.action.ref, ['command_preview']), `This command holds ${leftOut} more commands whose exit status cannot report the observation than the ${maximumFindingsPerCommand} reported on it; the rest are not listed one by one.`);
     }
     if (failures.length > before && index > lastKill) failedAfterLastKill = true;
   });

@@ -343,7 +343,9 @@ export function checkExecRecords(context: RuleContext, timeline: TimelineLists):
     const syntaxError = reading.evidence?.syntaxError;
     if (syntaxError) {
       const at = syntaxError.offset;
-      context.report('command-unparsable', context.inStringValue(file, action.ref, ['command_preview'], { start: at, end: at + 1 }), `This command is not shell that can be read (${syntaxError.message}), so what it proves about the sandbox user or the grading is unknown.`);
+      const place = context.inStringValue(file, action.ref, ['command_preview'], { start: at, end: at + 1 });
+      if (syntaxError.tooComplex) context.report('command-too-complex', place, `This command is beyond what the shell analysis reads (${syntaxError.message}), so what it proves about the sandbox user or the grading is unknown.`);
+      else context.report('command-unparsable', place, `This command is not shell that can be read (${syntaxError.message}), so what it proves about the sandbox user or the grading is unknown.`);
     } else {
       context.report('exec-outcome-missing', context.inRecord(file, action.ref, ['status']), `This exec has a transport status (${describeValue(action.record.status)}) but no return_code: the call went through, but the process outcome is unknown.`);
     }

@@ -7,7 +7,7 @@
  * conflates a failure with quiet.
  */
 import { parseShell } from './parse';
-import { ShellSyntaxError, type CommandList, type Loop, type SimpleCommand, type Span, type Word } from './syntax';
+import { maximumFindingsPerCommand, ShellBoundExceeded, ShellSyntaxError, type CommandList, type Loop, type SimpleCommand, type Span, type Word } from './syntax';
 import { basename, namesSandboxUser, resolve, scriptArgument, userSelectors } from './commands';
 import { endsWith, runOutcomes, type Outcomes, type Status, type WorldOutcomes } from './outcomes';
 import { append, runCommands, WalkBudget, type RunCommand } from './walk';
@@ -25,8 +25,11 @@ export function sandboxUserKey(user: SandboxUser | undefined): string {
 export interface CommandEvidence {
   /** Kill attempts and observations together, in run order. */
   readonly events: readonly { readonly kind: 'kill' | 'observation'; readonly span: Span }[];
-  /** Set when the text is not shell this analyser can read; then nothing else is known. */
-  readonly syntaxError?: { readonly message: string; readonly offset: number };
+  /**
+   * Set when the text is not shell this analyser can read, or (`tooComplex`) is beyond one of its bounds
+   * (syntax.ts); then nothing else is known.
+   */
+  readonly syntaxError?: { readonly message: string; readonly offset: number; readonly tooComplex?: true };
   /** Kill attempts against the sandbox user's processes, in run order. */
   readonly kills: readonly Span[];
   /** Observations listing the sandbox user's processes, in run order. */
@@ -40,6 +43,11 @@ export interface CommandEvidence {
   readonly masking: readonly Span[];
   /** Likewise, those that end it so while the observer itself fails (`! pgrep`: 0 for none, and for a failure). */
   readonly conflating: readonly Span[];
+  /**
+   * Masking and conflating commands beyond `maximumFindingsPerCommand`, not listed in the two above (the
+   * first ones found are): a text of 12,000 `a &&` gives as many, and each would be a finding.
+   */
+  readonly findingsLeftOut: number;
   /** When the command observes: the statuses it can end with in each world. */
   readonly outcomes?: Outcomes;
 }
@@ -54,8 +62,9 @@ export function analyseCommand(text: string, user: SandboxUser | undefined): Com
     // The walks can give up too, when function calls expand beyond what the text's size warrants.
     return new Analysis(text, user, new WalkBudget(text.length), 0).of(parseShell(text));
   } catch (error) {
-    if (!(error instanceof ShellSyntaxError)) throw error;
-    return { syntaxError: { message: error.message, offset: error.offset }, events: [], kills: [], observations: [], setupOnly: false, masking: [], conflating: [] };
+    if (!(error instanceof ShellSyntaxError || error instanceof ShellBoundExceeded)) throw error;
+    const syntaxError = { message: error.message, offset: error.offset, ...(error instanceof ShellBoundExceeded ? { tooComplex: true as const } : {}) };
+    return { syntaxError, events: [], kills: [], observations: [], setupOnly: false, masking: [], conflating: [], findingsLeftOut: 0 };
   }
 }
 
@@ -96,11 +105,18 @@ class Analysis {
       observations: events.filter((event) => event.kind === 'observation').map((event) => event.span),
       setupOnly: setupOnly && commands > 0,
     };
-    if (evidence.observations.length === 0 || this.depth > 0) return { ...evidence, masking: [], conflating: [] };
-    const outcomes = runOutcomes(tree, this.user, this.source.length);
+    if (evidence.observations.length === 0 || this.depth > 0) return { ...evidence, masking: [], conflating: [], findingsLeftOut: 0 };
+    let outcomes: Outcomes;
+    try {
+      outcomes = runOutcomes(tree, this.user);
+    } catch (error) {
+      // Beyond the run's budget: the kills and observations found stay known, what its status means does not.
+      if (!(error instanceof ShellBoundExceeded)) throw error;
+      return { ...evidence, masking: [], conflating: [], findingsLeftOut: 0, syntaxError: { message: error.message, offset: error.offset, tooComplex: true } };
+    }
     const unfollowed = Object.values(outcomes).some((world) => !world.complete);
     // Failing closed: a command whose run cannot be followed proves nothing, and is reported as unreadable.
-    if (unfollowed) return { ...evidence, masking: [], conflating: [], syntaxError: { message: 'its exit status cannot be followed (eval, trap, `.`, exec, or more paths than the analysis follows)', offset: 0 } };
+    if (unfollowed) return { ...evidence, masking: [], conflating: [], findingsLeftOut: 0, syntaxError: { message: 'its exit status cannot be followed (eval, trap, `.`, exec, a loop or function call beyond what the analysis unrolls, or a computed break or set argument)', offset: 0 } };
     return { ...evidence, ...judged(outcomes) };
   }
 
@@ -218,14 +234,17 @@ export function meaningOfStatus(evidence: CommandEvidence, status: number): Stat
 }
 
 /** The commands whose status, in a world where it misleads, is one the command also ends with when all is quiet. */
-function judged(outcomes: Outcomes): Pick<CommandEvidence, 'masking' | 'conflating' | 'outcomes'> {
+function judged(outcomes: Outcomes): Pick<CommandEvidence, 'masking' | 'conflating' | 'findingsLeftOut' | 'outcomes'> {
   const quietStatuses = new Set(outcomes.quiescent.endings.map((ending) => ending.status));
   const alsoQuiet = (status: Status) => [...quietStatuses].some((quiet) => overlaps(quiet, status));
   const misleading = (world: WorldOutcomes): Span[] => unique(world.endings.filter((ending) => ending.supplier && alsoQuiet(ending.status)).map((ending) => spanOf(ending.supplier!)));
   const masking = misleading(outcomes.survivors);
   const masked = new Set(masking.map((span) => `${span.start}:${span.end}`));
   const conflating = misleading(outcomes['observer-fails']).filter((span) => !masked.has(`${span.start}:${span.end}`));
-  return { masking, conflating, outcomes };
+  // Masking first: it is what the rules report when both are found.
+  const listedMasking = masking.slice(0, maximumFindingsPerCommand);
+  const listedConflating = conflating.slice(0, maximumFindingsPerCommand - listedMasking.length);
+  return { masking: listedMasking, conflating: listedConflating, findingsLeftOut: masking.length + conflating.length - listedMasking.length - listedConflating.length, outcomes };
 }
 
 function overlaps(a: Status, b: Status): boolean {

@@ -6,7 +6,9 @@
  * does not (a reserved word after a compound command's redirection), synchronously, and far faster.
  */
 import {
+  maximumCommands,
   maximumNesting,
+  ShellBoundExceeded,
   ShellSyntaxError,
   type AndOr,
   type Command,
@@ -25,14 +27,42 @@ const assignment = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const name = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * Parses shell text; throws ShellSyntaxError with the offset of the fault. `depth` is how many levels of
- * nesting already enclose the text, as they enclose the script of `sh -c`.
+ * Parses shell text; throws ShellSyntaxError with the offset of the fault, or ShellBoundExceeded where
+ * the text goes beyond the analyser's bounds. `depth` is how many levels of nesting already enclose the
+ * text, as they enclose the script of `sh -c`.
  */
 export function parseShell(source: string, base = 0, depth = 0): CommandList {
-  const parser = new Parser(source, 0, base, depth);
+  const parser = new Parser(source, 0, base, new Bounds(depth));
   const list = parser.list(false);
   parser.expectEnd();
   return list;
+}
+
+/**
+ * What one text has spent of the bounds: shared by the parsers of its substitutions and by its
+ * tokenizer, since a substitution is parsed (and a `${…}` word read) inside the parse of what holds it.
+ */
+class Bounds {
+  private commands = 0;
+
+  constructor(
+    /** How many lists, function bodies and `${…}` words enclose the position being read. */
+    private depth: number,
+  ) {}
+
+  /** Reads one level deeper; `at` is where the fault goes, known without reading on. */
+  nested<T>(at: () => number, read: () => T): T {
+    if (this.depth >= maximumNesting) throw new ShellBoundExceeded(`nested more than ${maximumNesting} levels deep`, at());
+    this.depth++;
+    const parsed = read();
+    this.depth--;
+    return parsed;
+  }
+
+  /** Counts a command as it starts, so a text of millions stops being read at the bound. */
+  command(at: number): void {
+    if (++this.commands > maximumCommands) throw new ShellBoundExceeded(`more than ${maximumCommands} commands`, at);
+  }
 }
 
 class Parser {
@@ -48,17 +78,17 @@ class Parser {
     source: string,
     from: number,
     base: number,
-    /** How many lists and function bodies enclose the parser's position, counting those around the text. */
-    private depth: number,
+    private readonly bounds: Bounds,
   ) {
     // Tokens are read as the parser needs them, so that a substitution is parsed at the depth where it sits.
     const parsers: SubstitutionParsers = {
       dollar: (text, innerFrom) => {
-        const inner = new Parser(text, innerFrom, base, this.depth);
+        const inner = new Parser(text, innerFrom, base, bounds);
         const list = inner.list(false);
         return { list, close: inner.expectClosingParenthesis() - base };
       },
-      backtick: (text, innerBase) => new Parser(text, 0, innerBase, this.depth).list(false),
+      backtick: (text, innerBase) => new Parser(text, 0, innerBase, bounds).list(false),
+      nested: (at, read) => bounds.nested(() => at, read),
     };
     this.unread = tokenize(source, from, base, parsers);
     this.start = base + from;
@@ -142,6 +172,7 @@ class Parser {
   private command(): Command {
     const token = this.peek();
     if (!token) throw new ShellSyntaxError('a command was expected', this.end);
+    this.bounds.command(start(token));
     if (token.type === 'word' && !token.word.quoted && token.word.text === '!') throw new ShellSyntaxError('unexpected "!"', token.word.start);
     if (token.type === 'operator' && token.value === '(') {
       this.position++;
@@ -333,11 +364,7 @@ class Parser {
    * level deeper still.
    */
   private nested<T>(parse: () => T): T {
-    if (this.depth >= maximumNesting) throw new ShellSyntaxError(`nested more than ${maximumNesting} levels deep`, this.readSoFar());
-    this.depth++;
-    const parsed = parse();
-    this.depth--;
-    return parsed;
+    return this.bounds.nested(() => this.readSoFar(), parse);
   }
 
   private withRedirections<T extends { readonly end: number }>(command: T): T & { readonly redirections: readonly Redirection[] } {

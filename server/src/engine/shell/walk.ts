@@ -3,14 +3,17 @@
  * that uses them, function bodies where they are called. What the command's exit status means is found
  * by running it (outcomes.ts), not by this walk.
  */
-import { maximumNesting, ShellSyntaxError, type Command, type CommandList, type FunctionDefinition, type Loop, type SimpleCommand } from './syntax';
+import { maximumCommands, maximumNesting, ShellBoundExceeded, type Command, type CommandList, type FunctionDefinition, type Loop, type SimpleCommand } from './syntax';
 
 /**
  * What the walks of one analysis may spend. A function's body is walked again at every call, so calls
  * can repeat it exponentially (f1 calls f0 twice, f2 calls f1 twice, …) and nest deeper than the text:
  * the walks count the words they read and the commands they are inside, and give up with a
- * ShellSyntaxError before they hang or run out of stack.
+ * ShellBoundExceeded before they hang or run out of stack.
  */
+/** Commands one analysis may visit, nested scripts and function calls included. */
+const walkVisits = 20 * maximumCommands;
+
 export class WalkBudget {
   /**
    * Two walks that repeat nothing read fewer words than the text has characters. Twice that leaves room
@@ -18,6 +21,12 @@ export class WalkBudget {
    */
   private readonly words: number;
   private wordsLeft: number;
+  /**
+   * Commands visited, however few words each has: the parser bounds the commands of a text, so a walk
+   * that repeats nothing visits at most that many per level of nested script, and a 1 MB text cannot buy
+   * millions of visits of a one-word function call with its length.
+   */
+  private visitsLeft = walkVisits;
   private depth = 0;
 
   constructor(textLength: number) {
@@ -27,12 +36,13 @@ export class WalkBudget {
 
   /** Walks one command with `walk`, counting its words and the level it adds. */
   visit<T>(command: Command, walk: () => T): T {
+    if (--this.visitsLeft < 0) throw new ShellBoundExceeded(`too complex to analyse: function calls and nested scripts expand to more than ${walkVisits} commands`, command.start);
     this.wordsLeft -= wordsOf(command);
     if (this.wordsLeft < 0) {
-      throw new ShellSyntaxError(`too complex to analyse: function calls and nested scripts expand to more than ${this.words} words`, command.start);
+      throw new ShellBoundExceeded(`too complex to analyse: function calls and nested scripts expand to more than ${this.words} words`, command.start);
     }
     // The parser keeps the text itself within the limit, so only calls can take a walk beyond it.
-    if (this.depth >= maximumNesting) throw new ShellSyntaxError(`function calls nested more than ${maximumNesting} levels deep`, command.start);
+    if (this.depth >= maximumNesting) throw new ShellBoundExceeded(`function calls nested more than ${maximumNesting} levels deep`, command.start);
     this.depth++;
     try {
       return walk();
