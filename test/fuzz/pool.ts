@@ -7,7 +7,7 @@
  * worker was on, reports it, and goes on from the next one in a fresh worker.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCorpus } from './corpus';
 import { FuzzWorkspace } from './engineRun';
@@ -15,7 +15,10 @@ import { drawInput, failureOf, limits, runInput, type Failure, type FailureKind 
 import { inputRandom, type FuzzSettings } from './inputs';
 import { describeEdit } from './shrink';
 
-/** Set in a worker's environment: the JSON of its WorkerTask. */
+/**
+ * Set in a worker's environment: the path of a file holding the JSON of its WorkerTask. Not the JSON
+ * itself: 100,000 indices are more than one environment variable may hold (spawn fails with E2BIG).
+ */
 export const workerEnvironment = 'ROLLOUT_EVIDENCE_FUZZ_WORKER';
 
 /**
@@ -86,7 +89,7 @@ export function mergeCounts(into: FuzzCounts, from: FuzzCounts): void {
 
 /** The body of a worker process. */
 export function runWorker(): void {
-  const task = JSON.parse(process.env[workerEnvironment]!) as WorkerTask;
+  const task = JSON.parse(readFileSync(process.env[workerEnvironment]!, 'utf8')) as WorkerTask;
   const workspace = new FuzzWorkspace(loadCorpus());
   const status = openSync(task.statusFile, 'w');
   const counts = emptyCounts();
@@ -193,8 +196,10 @@ function runOneWorker(program: string, task: WorkerTask): Promise<WorkerEnd> {
   return new Promise((resolve) => {
     // The test runner's own variables would make the worker report to it as a test file.
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('NODE_TEST')));
+    const taskFile = `${task.statusFile}.task.json`;
+    writeFileSync(taskFile, JSON.stringify(task));
     const child: ChildProcess = fork(program, [], {
-      env: { ...env, [workerEnvironment]: JSON.stringify(task) },
+      env: { ...env, [workerEnvironment]: taskFile },
       execArgv: [`--max-old-space-size=${workerHeapMb}`],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
