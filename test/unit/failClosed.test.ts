@@ -81,9 +81,10 @@ describe('a flipped verifier declaration fails closed', () => {
     assert.ok(codes(damaged).includes('verifier-setup-only'), 'the separate-verifier rules ran as if the mode were separate');
   });
 
-  it('a preflight that is not JSON, or whose facts are not an object, is unreadable, not "shared"', () => {
+  it('a preflight that is not JSON, whose facts are not an object, or whose report is cut short of the facts, is unreadable, not "shared"', () => {
     const setupOnly = fixture('setup-only-verifier');
-    for (const text of [setupOnly.files[preflightPath]!.slice(0, 40), JSON.stringify({ report: { task_binding: { facts: 'separate' } } })]) {
+    const cutShort = [{ report: { a: { a: {} } } }, { report: { task_binding: {} } }].map((value) => JSON.stringify(value));
+    for (const text of [setupOnly.files[preflightPath]!.slice(0, 40), JSON.stringify({ report: { task_binding: { facts: 'separate' } } }), ...cutShort]) {
       const damaged = check(setupOnly, { ...setupOnly.files, [preflightPath]: text });
       assert.equal(verdictOf(damaged), 'untrusted', text);
       assert.ok(codes(damaged).includes('verifier-declaration-unreadable'), text);
@@ -96,6 +97,8 @@ describe('a flipped verifier declaration fails closed', () => {
       const checked = check(setupOnly, { ...setupOnly.files, [preflightPath]: JSON.stringify({ report: { task_binding: { facts } } }) });
       assert.equal(verdictOf(checked), 'trusted', JSON.stringify(facts));
     }
+    const withoutReport = check(setupOnly, { ...setupOnly.files, [preflightPath]: JSON.stringify({ benchguard_version: '0.3' }) });
+    assert.equal(verdictOf(withoutReport), 'trusted', 'a preflight of another shape, with no report');
   });
 
   it('no one-letter change of a declaration key or of the mode, and no cut, raises a fixture (all of them where the declaration decides, one drawn elsewhere; seed 1079)', () => {

@@ -39,7 +39,10 @@ function declarationOf(context: RuleContext): Declaration {
     if (!Object.prototype.hasOwnProperty.call(facts, key)) {
       // Above the facts a look-alike beside the real key hides nothing, so only a missing key is looked for.
       const lookAlike = Object.keys(facts).find((other) => shapedLike(other, key));
-      if (lookAlike === undefined) return { kind: 'none' };
+      // A preflight without a report is another shape, which declares nothing; a report whose path to
+      // the facts is cut short is one whose declaration is lost, and that is not one that has none.
+      if (lookAlike === undefined && depth === 0) return { kind: 'none' };
+      if (lookAlike === undefined) return { kind: 'unreadable', place: context.inDocument(path, document, at), why: `has ${at.join('.')} without ${describeValue(key)}, where the declaration is read` };
       return { kind: 'unreadable', place: context.inDocument(path, document, [...at, lookAlike], 'key'), why: `has ${describeValue(lookAlike)} where ${describeValue(key)} is read` };
     }
     const next = facts[key];
