@@ -240,13 +240,4 @@ describe('a damaged config.json leaves the sandbox user unreadable, never absent
     }
     assert.ok(mutations > 40, `${mutations} damaged configs checked`);
   });
-
-  it("the untrusted reward points at the evidence its failures stand on: the observation the stale kill follows", () => {
-    const stale = fixture('observation-before-last-kill');
-    const checked = check(stale, stale.files);
-    const reward = checked.evaluation?.findings.find((finding) => finding.code === 'untrusted-reward');
-    assert.ok(reward, 'the reward is flagged');
-    const observationLine = lineOf(stale.files, (record) => record['command_preview'] === 'pgrep -u agent >/dev/null; [ $? -eq 1 ]');
-    assert.ok((reward.related ?? []).some((related) => related.file.endsWith(actionsPath) && related.range.start.line === observationLine), JSON.stringify(reward.related));
-  });
 });

@@ -80,7 +80,7 @@ export function checkQuiescence(context: RuleContext, timeline: TimelineLists, s
     return { applies: true, failures, ...(proofIndex !== undefined ? { proof: sequence[proofIndex]!.step } : {}) };
   }
   // Without a readable user, what the timeline counts is an observation of any user but root.
-  const user = sandboxUser.kind === 'user' ? { subject: `the sandbox user ${describeValue(sandboxUser.user.name)}`, observed: describeValue(sandboxUser.user.name) } : { subject: `the sandbox user (unknown: ${sandboxUser.why})`, observed: 'any user' };
+  const user = sandboxUser.kind === 'user' ? { subject: `sandbox user ${describeValue(sandboxUser.user.name)}`, observed: describeValue(sandboxUser.user.name) } : { subject: `sandbox user (unknown: ${sandboxUser.why})`, observed: 'any user' };
   if (proofIndex !== undefined) {
     const proof = sequence[proofIndex]!.step;
     if (sandboxUser.kind === 'user') return { applies: true, proof, failures };
@@ -93,7 +93,7 @@ export function checkQuiescence(context: RuleContext, timeline: TimelineLists, s
     const grading = sequence[firstGrading]!.step;
     const observation = sequence[postKill[0]!]!.step;
     failures.push(
-      context.report('verifier-before-quiescence', context.inRecord(file, grading.action.ref, ['command_preview']), `This grading attempt ran before ${user.subject} was observed quiescent (line ${observation.action.ref.line + 1}): anything still running could have changed what it graded.`, {
+      context.report('verifier-before-quiescence', context.inRecord(file, grading.action.ref, ['command_preview']), `This grading attempt ran before the ${user.subject} was observed quiescent (line ${observation.action.ref.line + 1}): anything still running could have changed what it graded.`, {
         related: [context.related(context.inRecord(file, observation.action.ref), 'the positive observation, made only after grading')],
       }),
     );
@@ -110,7 +110,7 @@ export function checkQuiescence(context: RuleContext, timeline: TimelineLists, s
     const hardening = sequence.some((item) => item.kind === 'kill' || item.kind === 'observation');
     const place = lastKill !== -1 ? killPlace(context, file, sequence[lastKill]!.step) : firstGrading !== -1 ? context.inRecord(file, sequence[firstGrading]!.step.action.ref) : sandboxUserPlace(context);
     const what = lastKill !== -1 ? 'after this kill attempt' : firstGrading !== -1 ? 'before this grading attempt' : 'anywhere in benchguard/action_records.jsonl';
-    context.report('quiescence-unproven', place, `${capitalised(user.subject)} is set, but no checked observation ${what} found the processes of ${user.observed} gone${firstGrading !== -1 && lastKill !== -1 ? ' before grading' : ''}. A kill that was only sent proves nothing; record a SandboxUserQuiescence observation.`, {
+    context.report('quiescence-unproven', place, `${capitalised(user.subject)} is set, but no checked observation ${what} found ${sandboxUser.kind === 'user' ? 'their' : "any user's"} processes gone${firstGrading !== -1 && lastKill !== -1 ? ' before grading' : ''}. A kill that was only sent proves nothing; record a SandboxUserQuiescence observation.`, {
       severity: hardening ? 'error' : 'warning',
     });
   }

@@ -13,9 +13,7 @@ export function checkRewardPreconditions(context: RuleContext, failures: readonl
   if (!reward) return;
   const causes = [...new Set(failures.map((failure) => failure.code))].join(', ');
   context.report('untrusted-reward', reward.place, `This reward (${reward.value}) cannot be trusted: the bundle's own evidence shows ${causes}.`, {
-    // Each failure with the evidence it stands on (the observation a stale kill follows, say), so the
-    // reward points at every record its untrust rests on.
-    related: failures.flatMap((failure) => [{ file: failure.file, range: failure.range, message: `${failure.code}: ${failure.message}` }, ...(failure.related ?? []).map((evidence) => ({ ...evidence, message: `${failure.code}: ${evidence.message}` }))]),
+    related: failures.map((failure) => ({ file: failure.file, range: failure.range, message: `${failure.code}: ${failure.message}` })),
   });
 }
 
