@@ -191,6 +191,15 @@ function damagedConfigs(text: string): string[] {
   return [text.slice(0, text.length >> 1), '[]', JSON.stringify({ ...config, sandbox_user: 'pgrep -u agent' }), JSON.stringify({ ...config, sandbox_user: 5 })];
 }
 
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe('a damaged config.json leaves the sandbox user unreadable, never absent', () => {
   it('config.json that is not JSON keeps grading before quiescence untrusted, and the stale kill after the last observation', () => {
     for (const [name, code] of [
@@ -228,9 +237,9 @@ describe('a damaged config.json leaves the sandbox user unreadable, never absent
     assert.equal(verdictOf(checked), rootOnly.verdict);
   });
 
-  it('no damage to config.json raises a fixture that has one and action records', () => {
+  it('no damage to config.json raises a fixture that has a readable one and action records', () => {
     let mutations = 0;
-    for (const subject of fixtures.filter((candidate) => candidate.files[configPath] !== undefined && candidate.files[actionsPath] !== undefined)) {
+    for (const subject of fixtures.filter((candidate) => candidate.files[actionsPath] !== undefined && isJsonText(candidate.files[configPath] ?? ''))) {
       for (const config of damagedConfigs(subject.files[configPath]!)) {
         mutations++;
         const checked = check(subject, { ...subject.files, [configPath]: config });
