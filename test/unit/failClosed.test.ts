@@ -185,3 +185,71 @@ describe('an action record of unknown kind fails closed', () => {
     assert.ok(mutations > 100, `${mutations} damaged records checked`);
   });
 });
+
+const configPath = 'config.json';
+
+/** config.json cut in half, as an array, and with a sandbox_user that is no user (a command, a number). */
+function damagedConfigs(text: string): string[] {
+  const config = JSON.parse(text) as Record<string, unknown>;
+  return [text.slice(0, text.length >> 1), '[]', JSON.stringify({ ...config, sandbox_user: 'pgrep -u agent' }), JSON.stringify({ ...config, sandbox_user: 5 })];
+}
+
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('a damaged config.json leaves the sandbox user unreadable, never absent', () => {
+  it('config.json that is not JSON keeps grading before quiescence untrusted, and the stale kill after the last observation', () => {
+    for (const [name, code] of [
+      ['verifier-before-quiescence', 'verifier-before-quiescence'],
+      ['observation-before-last-kill', 'quiescence-stale'],
+    ] as const) {
+      const subject = fixture(name);
+      const damaged = check(subject, { ...subject.files, [configPath]: subject.files[configPath]!.slice(0, 60) });
+      assert.equal(verdictOf(damaged), 'untrusted', name);
+      assert.ok(codes(damaged).includes(code), `${name}: ${codes(damaged).join(' ')}`);
+      assert.ok(codes(damaged).includes('json-syntax'), 'the damaged config.json has a finding of its own');
+    }
+  });
+
+  it('a sandbox_user that is a command is no user: the masked observation of "agent" is still found', () => {
+    const masked = fixture('masked-quiescence-probe');
+    const damaged = check(masked, { ...masked.files, [configPath]: JSON.stringify({ ...(JSON.parse(masked.files[configPath]!) as object), sandbox_user: 'pgrep -u agent' }) });
+    assert.equal(verdictOf(damaged), 'untrusted');
+    assert.ok(codes(damaged).includes('masked-exit-status'), codes(damaged).join(' '));
+  });
+
+  it('a healthy rollout with a damaged config.json is incomplete: an observation of an unknown user proves nothing', () => {
+    const healthy = fixture('healthy');
+    assert.equal(verdictOf(check(healthy, healthy.files)), 'trusted');
+    const damaged = check(healthy, { ...healthy.files, [configPath]: healthy.files[configPath]!.slice(0, 60) });
+    assert.equal(verdictOf(damaged), 'incomplete');
+    assert.ok(codes(damaged).includes('quiescence-unproven'), codes(damaged).join(' '));
+    assert.equal(damaged.evaluation?.quiescence.proof, undefined);
+  });
+
+  it('sandbox_user null still means no quiescence rule applies (the near miss: a readable null)', () => {
+    const rootOnly = fixture('sandbox-user-null');
+    const checked = check(rootOnly, rootOnly.files);
+    assert.equal(checked.evaluation?.quiescence.applies, false);
+    assert.equal(verdictOf(checked), rootOnly.verdict);
+  });
+
+  it('no damage to config.json raises a fixture that has a readable one and action records', () => {
+    let mutations = 0;
+    for (const subject of fixtures.filter((candidate) => candidate.files[actionsPath] !== undefined && isJsonText(candidate.files[configPath] ?? ''))) {
+      for (const config of damagedConfigs(subject.files[configPath]!)) {
+        mutations++;
+        const checked = check(subject, { ...subject.files, [configPath]: config });
+        assert.ok(rank(verdictOf(checked)) <= rank(subject.verdict), `${subject.name}: ${subject.verdict} became ${verdictOf(checked)} with config.json ${JSON.stringify(config)}`);
+        assert.equal(checked.evaluation?.quiescence.applies, true, `${subject.name}: a damaged sandbox_user read as null with config.json ${JSON.stringify(config)}`);
+      }
+    }
+    assert.ok(mutations > 40, `${mutations} damaged configs checked`);
+  });
+});

@@ -39,6 +39,7 @@ export interface RolloutEvaluation {
 export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, caches = new RuleCaches()): RolloutEvaluation {
   const context = new RuleContext(bundle, options, caches);
   const sandboxUser = sandboxUserOf(context);
+  // A sandbox user that is not known is read as any user but root: every kill and observation of whoever it was counts.
   const timeline = buildTimeline(context, sandboxUser.kind === 'user' ? sandboxUser.user : undefined);
   checkTimelineOrder(context, timeline);
   checkActionKinds(context, timeline);

@@ -10,7 +10,7 @@ import type { Place, RuleContext } from './context';
 import type { ObservationOutcome, SandboxUserState, Step, TimelineLists } from './timeline';
 
 export interface QuiescenceResult {
-  /** Rules apply: a sandbox user is set (or unknown). With `sandbox_user: null` nothing applies. */
+  /** Rules apply: a sandbox user is set (or unknown, or unreadable). With `sandbox_user: null` nothing applies. */
   readonly applies: boolean;
   /** The positive, final observation after the last kill attempt and before the first grading attempt. */
   readonly proof?: Step;
@@ -83,14 +83,21 @@ export function checkQuiescence(context: RuleContext, timeline: TimelineLists, s
     context.report('quiescence-unproven', context.rolloutPlace(), `Whether a sandbox user had to be proven quiescent is unknown: ${sandboxUser.why}. BenchFlow's default sandbox user is "agent".`, { severity: 'warning' });
     return { applies: true, failures, ...(proofIndex !== undefined ? { proof: sequence[proofIndex]!.step } : {}) };
   }
-  const user = sandboxUser.user.name;
-  if (proofIndex !== undefined) return { applies: true, proof: sequence[proofIndex]!.step, failures };
+  // Without a readable user, what the timeline counts is an observation of any user but root.
+  const user = sandboxUser.kind === 'user' ? { subject: `sandbox user ${describeValue(sandboxUser.user.name)}`, observed: describeValue(sandboxUser.user.name) } : { subject: `sandbox user (unknown: ${sandboxUser.why})`, observed: 'any user' };
+  if (proofIndex !== undefined) {
+    const proof = sequence[proofIndex]!.step;
+    if (sandboxUser.kind === 'user') return { applies: true, proof, failures };
+    // The timeline read every user but root as the sandbox user, so this observation may be of another.
+    context.report('quiescence-unproven', sandboxUserPlace(context), `A sandbox user is set, but which one is unknown (${sandboxUser.why}), so the positive observation on line ${proof.action.ref.line + 1} may be of another user and proves nothing. BenchFlow's default sandbox user is "agent".`);
+    return { applies: true, failures };
+  }
 
   if (postKill.length > 0) {
     const grading = sequence[firstGrading]!.step;
     const observation = sequence[postKill[0]!]!.step;
     failures.push(
-      context.report('verifier-before-quiescence', context.inRecord(file, grading.action.ref, ['command_preview']), `This grading attempt ran before the sandbox user ${describeValue(user)} was observed quiescent (line ${observation.action.ref.line + 1}): anything still running could have changed what it graded.`, {
+      context.report('verifier-before-quiescence', context.inRecord(file, grading.action.ref, ['command_preview']), `This grading attempt ran before the ${user.subject} was observed quiescent (line ${observation.action.ref.line + 1}): anything still running could have changed what it graded.`, {
         related: [context.related(context.inRecord(file, observation.action.ref), 'the positive observation, made only after grading')],
       }),
     );
@@ -98,7 +105,7 @@ export function checkQuiescence(context: RuleContext, timeline: TimelineLists, s
     const kill = sequence[lastKill]!.step;
     const observation = sequence[lastPositive]!.step;
     failures.push(
-      context.report('quiescence-stale', killPlace(context, file, kill), `The last positive observation of ${describeValue(user)} (line ${observation.action.ref.line + 1}) was made before this kill attempt, so nothing checked the result of the last kill.`, {
+      context.report('quiescence-stale', killPlace(context, file, kill), `The last positive observation of ${user.observed} (line ${observation.action.ref.line + 1}) was made before this kill attempt, so nothing checked the result of the last kill.`, {
         related: [context.related(context.inRecord(file, observation.action.ref), 'the observation, made before the last kill')],
       }),
     );
@@ -107,7 +114,7 @@ export function checkQuiescence(context: RuleContext, timeline: TimelineLists, s
     const hardening = sequence.some((item) => item.kind === 'kill' || item.kind === 'observation');
     const place = lastKill !== -1 ? killPlace(context, file, sequence[lastKill]!.step) : firstGrading !== -1 ? context.inRecord(file, sequence[firstGrading]!.step.action.ref) : sandboxUserPlace(context);
     const what = lastKill !== -1 ? 'after this kill attempt' : firstGrading !== -1 ? 'before this grading attempt' : 'anywhere in benchguard/action_records.jsonl';
-    context.report('quiescence-unproven', place, `Sandbox user ${describeValue(user)} is set, but no checked observation ${what} found their processes gone${firstGrading !== -1 && lastKill !== -1 ? ' before grading' : ''}. A kill that was only sent proves nothing; record a SandboxUserQuiescence observation.`, {
+    context.report('quiescence-unproven', place, `${capitalised(user.subject)} is set, but no checked observation ${what} found ${sandboxUser.kind === 'user' ? 'their' : "any user's"} processes gone${firstGrading !== -1 && lastKill !== -1 ? ' before grading' : ''}. A kill that was only sent proves nothing; record a SandboxUserQuiescence observation.`, {
       severity: hardening ? 'error' : 'warning',
     });
   }
@@ -131,6 +138,10 @@ function commandPlace(context: RuleContext, file: string, step: Step, span: Span
 function commandText(step: Step, span: Span): string {
   const command = step.action.record.command;
   return typeof command === 'string' ? command.slice(span.start, span.end) : '';
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function sandboxUserPlace(context: RuleContext): Place {

@@ -82,10 +82,17 @@ export interface Step {
   readonly reading: ActionReading;
 }
 
+/**
+ * Who the sandbox user is. `unknown`: config.json is missing, so whether any sandbox user applies is
+ * unknown. `unreadable`: config.json is there, but its sandbox_user cannot be read (the file is damaged,
+ * or the value is no user): a damaged value is never read as null, so a sandbox user is set, and only
+ * which one is unknown.
+ */
 export type SandboxUserState =
   | { readonly kind: 'user'; readonly user: SandboxUser }
   | { readonly kind: 'none' }
-  | { readonly kind: 'unknown'; readonly why: string };
+  | { readonly kind: 'unknown'; readonly why: string }
+  | { readonly kind: 'unreadable'; readonly why: string };
 
 export const verifierService = 'benchguard-verifier';
 
@@ -93,17 +100,20 @@ export function sandboxUserOf(context: RuleContext): SandboxUserState {
   const config = context.bundle.file('config');
   if (!config) return { kind: 'unknown', why: 'the rollout has no config.json' };
   const value = context.bundle.facts('config', 'config')?.value;
-  if (!value) return { kind: 'unknown', why: `${config.path.slice(context.bundle.root.length + 1)} could not be read as an object` };
+  if (!value) return { kind: 'unreadable', why: `${config.path.slice(context.bundle.root.length + 1)} could not be read as an object` };
   return sandboxUserInConfig(value);
 }
+
+/** A user name as config.json's schema allows it, or a numeric uid as the probe accepts one. */
+const userNameOrUid = /^(?:[a-z_][a-z0-9_-]*|\d+)$/;
 
 /** config.json's `sandbox_user`: absent means BenchFlow's default "agent"; null means the agent ran as root. */
 export function sandboxUserInConfig(value: JsonObject): SandboxUserState {
   if (!Object.prototype.hasOwnProperty.call(value, 'sandbox_user')) return { kind: 'user', user: { name: 'agent' } };
   const user = value['sandbox_user'];
   if (user === null) return { kind: 'none' };
-  if (typeof user === 'string' && user !== '') return { kind: 'user', user: /^\d+$/.test(user) ? { name: user, uid: Number(user) } : { name: user } };
-  return { kind: 'unknown', why: 'config.json sandbox_user is neither a user name nor null' };
+  if (typeof user === 'string' && userNameOrUid.test(user)) return { kind: 'user', user: /^\d+$/.test(user) ? { name: user, uid: Number(user) } : { name: user } };
+  return { kind: 'unreadable', why: `config.json sandbox_user ${describeValue(user)} is neither a user name nor null` };
 }
 
 /** The action timeline, with the steps each rule reads picked out in the same pass. */
