@@ -69,8 +69,12 @@ describe('damaged keys and row types', () => {
     assert.deepEqual(findings.map((finding) => finding.covered), ['"tool_caLL"']);
     assert.match(findings[0]!.message, /"tool_caLL" is shaped like "tool_call"/);
     assert.deepEqual(schemaFindingsOf('{"type":"agent_plan","text":"x"}', 'acp-trajectory'), []);
-    // The rules read a phase in any case: "Verifier" is the verifier phase, not damage.
+    // The rules read a phase in any case: "Verifier" is the verifier phase, not damage; "V5rifier" is.
     assert.deepEqual(schemaFindingsOf('{"type":"agent_message","text":"x","phase":"Verifier"}', 'acp-trajectory'), []);
+    assert.deepEqual(
+      schemaFindingsOf('{"type":"agent_message","text":"x","phase":"V5rifier"}', 'acp-trajectory').map((finding) => finding.covered),
+      ['"V5rifier"'],
+    );
   });
 
   it('does not follow a record deeper than its schema, however deep it nests', () => {

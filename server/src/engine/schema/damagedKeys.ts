@@ -6,11 +6,12 @@
  * finding (effect I) on the key, so a bundle with one is never trusted.
  *
  * Damaged kinds, likewise: an ACP trajectory row whose `type` is none the schema names but is shaped
- * like one (`tool_caLL`). Unknown row types are accepted for newer BenchFlow, and the rules pass over
- * them, so a flipped letter would drop a pending tool call, a timeout marker or a lifecycle annotation
- * out of the evidence unseen. Only this field: the rules compare it exactly, while an action record's
- * `event_type` and `phase`, which they compare in any case, are the rules' own `action-kind-unknown`
- * (and a phase `Verifier` is the verifier phase, not damage).
+ * like one (`tool_caLL`), or whose `phase` is shaped like a known phase without being one in any case
+ * (`V5rifier`; `Verifier` is the verifier phase). Unknown row types and phases are accepted for newer
+ * BenchFlow, and the rules pass over them, so a flipped letter would drop a pending tool call, a timeout
+ * marker, a lifecycle annotation or a verifier-side row out of the evidence unseen. Each is compared as
+ * the rules compare it: `type` exactly, `phase` in any case. An action record's `event_type` and
+ * `phase` are not here: the timeline rules report those themselves (`action-kind-unknown`).
  */
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
 import type { Finding } from '../findings';
@@ -25,16 +26,24 @@ interface DamagedKey {
   readonly resembles: string;
 }
 
-/** The root field, per kind, whose value picks the record's kind and is compared exactly by the rules. */
-const exactKindField: Partial<Record<ArtifactKind, string>> = { 'acp-trajectory': 'type' };
+/** The root fields, per kind, whose value the rules dispatch on, and whether they compare it in any case. */
+interface KindField {
+  readonly field: string;
+  readonly anyCase: boolean;
+}
+const kindFieldsOf: Partial<Record<ArtifactKind, readonly KindField[]>> = {
+  'acp-trajectory': [
+    { field: 'type', anyCase: false },
+    { field: 'phase', anyCase: true },
+  ],
+};
 
 export function damagedKeyFindings(kind: ArtifactKind, record: RecordText): Finding[] {
   const knowledge = SchemaKnowledge.of(kind);
   const damaged: DamagedKey[] = [];
   collect(knowledge, record.value, knowledge.rootNodes(), [], damaged);
-  const kindField = exactKindField[kind];
-  const damagedKind = kindField === undefined ? undefined : damagedKindOf(knowledge, record.value, kindField);
-  if (damaged.length === 0 && !damagedKind) return [];
+  const damagedKinds = (kindFieldsOf[kind] ?? []).flatMap((kindField) => damagedKindOf(knowledge, record.value, kindField) ?? []);
+  if (damaged.length === 0 && damagedKinds.length === 0) return [];
   const tree = parseTreeSafely(record.text);
   const rangeOf = (path: JsonPath, part: 'key' | 'value', key: string) => {
     const objectNode = tree ? nodeAtPath(tree, path) : undefined;
@@ -47,25 +56,26 @@ export function damagedKeyFindings(kind: ArtifactKind, record: RecordText): Find
     message: `${path.length === 0 ? 'The record' : `"${path.join('.')}"`}: the key ${JSON.stringify(key)} is shaped like ${JSON.stringify(resembles)}, which this record lacks: a damaged key is not an absent one.`,
     range: rangeOf(path, 'key', key),
   }));
-  if (damagedKind && kindField !== undefined) {
+  for (const { field, value, resembles } of damagedKinds) {
     findings.push({
       code: 'schema',
       severity: 'error',
-      message: `"${kindField}": ${JSON.stringify(damagedKind.value)} is shaped like ${JSON.stringify(damagedKind.resembles)}, a ${kindField} the rules read: a damaged ${kindField} is not an unknown one, and the row would drop out of the evidence unseen.`,
-      range: rangeOf([], 'value', kindField),
+      message: `"${field}": ${JSON.stringify(value)} is shaped like ${JSON.stringify(resembles)}, a ${field} the rules read: a damaged ${field} is not an unknown one, and the row would drop out of the evidence unseen.`,
+      range: rangeOf([], 'value', field),
     });
   }
   return findings;
 }
 
-function damagedKindOf(knowledge: SchemaKnowledge, value: unknown, field: string): { value: string; resembles: string } | undefined {
-  if (!isJsonObject(value)) return undefined;
-  const found = value[field];
-  if (typeof found !== 'string') return undefined;
-  const known = knowledge.knownValues(knowledge.childNodes(knowledge.rootNodes(), field));
-  if (!known || known.has(found)) return undefined;
-  const resembles = [...known].find((name): name is string => typeof name === 'string' && shapedLike(found, name));
-  return resembles === undefined ? undefined : { value: found, resembles };
+function damagedKindOf(knowledge: SchemaKnowledge, record: unknown, { field, anyCase }: KindField): { field: string; value: string; resembles: string } | undefined {
+  if (!isJsonObject(record)) return undefined;
+  const value = record[field];
+  if (typeof value !== 'string') return undefined;
+  const known = [...(knowledge.knownValues(knowledge.childNodes(knowledge.rootNodes(), field)) ?? [])].filter((name): name is string => typeof name === 'string');
+  const same = (name: string) => (anyCase ? name.toLowerCase() === value.toLowerCase() : name === value);
+  if (known.some(same)) return undefined;
+  const resembles = known.find((name) => shapedLike(value, name));
+  return resembles === undefined ? undefined : { field, value, resembles };
 }
 
 /** Walks only where the schemas describe the value: the walk ends with the schemas, however deep the record. */
