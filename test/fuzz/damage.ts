@@ -22,7 +22,7 @@
  */
 import type { ArtifactFormat, ArtifactKind } from '../../shared/src/artifactKinds';
 import type { RecordValidator } from '../../server/src/engine/schema/validators';
-import { kindFields, SchemaKnowledge } from './schemaKnowledge';
+import { kindFields, SchemaKnowledge } from '../../server/src/engine/schema/knownKeys';
 
 export interface DamageVerdict {
   readonly damaging: boolean;

@@ -7,7 +7,7 @@
  */
 import type { ArtifactFormat, ArtifactKind } from '../../shared/src/artifactKinds';
 import type { SeededRandom } from '../support/random';
-import { kindFields, SchemaKnowledge } from './schemaKnowledge';
+import { kindFields, SchemaKnowledge } from '../../server/src/engine/schema/knownKeys';
 
 export interface Mutation {
   /** The operator's name: failures are classed by it. */
@@ -26,6 +26,17 @@ export interface MutationTarget {
 type Operator = (random: SeededRandom, target: MutationTarget) => Omit<Mutation, 'operator'> | undefined;
 
 const pick = <T>(random: SeededRandom, items: readonly T[]): T => items[random.below(items.length)]!;
+
+/**
+ * The file's text for the operators that edit text, or undefined when decoding it would change its
+ * bytes (they are not UTF-8): such an operator writes its text back, so it would silently repair every
+ * bad byte of the file besides making its own change, and the repair could raise the verdict. Those
+ * operators do not apply there; the byte-level ones still do.
+ */
+function editableText(target: MutationTarget): string | undefined {
+  const decoded = target.bytes.toString('utf8');
+  return Buffer.from(decoded).equals(target.bytes) ? decoded : undefined;
+}
 
 /** A size between `low` and `high`, most of them small: the costly inputs stay a minority. */
 const logSize = (random: SeededRandom, low: number, high: number): number => Math.floor(low * (high / low) ** random.fraction());
@@ -57,7 +68,8 @@ const numberPattern = /[:[,]\s*(-?\d+(?:\.\d+)?)\s*(?=[,}\]])/g;
 
 /** A textual change of one regex group: one character of it replaced. */
 function flipInGroup(random: SeededRandom, target: MutationTarget, pattern: RegExp, what: string): Omit<Mutation, 'operator'> | undefined {
-  const text = target.bytes.toString('utf8');
+  const text = editableText(target);
+  if (text === undefined) return undefined;
   const groups = groupsOf(text, pattern);
   if (groups.length === 0) return undefined;
   const group = pick(random, groups);
@@ -81,7 +93,8 @@ interface RecordSlot {
 
 /** A record of the file to change: a parseable JSONL line, or the JSON document. */
 function recordOf(random: SeededRandom, target: MutationTarget): RecordSlot | undefined {
-  const text = target.bytes.toString('utf8');
+  const text = editableText(target);
+  if (text === undefined) return undefined;
   const splice = (serialised: string, raw?: { placeholder: string; text: string }) => (raw ? serialised.split(JSON.stringify(raw.placeholder)).join(raw.text) : serialised);
   if (target.format === 'json') {
     const value = parseOrUndefined(text);
@@ -171,7 +184,8 @@ const keyFlip: Operator = (random, target) => flipInGroup(random, target, keyPat
 const kindFlip: Operator = (random, target) => flipInGroup(random, target, kindValuePattern, 'kind value');
 
 const numberFlip: Operator = (random, target) => {
-  const text = target.bytes.toString('utf8');
+  const text = editableText(target);
+  if (text === undefined) return undefined;
   const groups = groupsOf(text, numberPattern);
   if (groups.length === 0) return undefined;
   const group = pick(random, groups);
@@ -183,7 +197,8 @@ const numberFlip: Operator = (random, target) => {
 };
 
 const truncateLine: Operator = (random, target) => {
-  const text = target.bytes.toString('utf8');
+  const text = editableText(target);
+  if (text === undefined) return undefined;
   const lines = text.split('\n');
   const candidates = lines.flatMap((line, index) => (line.length > 1 ? [index] : []));
   if (candidates.length === 0) return undefined;
@@ -310,7 +325,8 @@ const hostileShell: Operator = (random, target) => {
 
 const deleteLine: Operator = (random, target) => {
   if (target.format !== 'jsonl') return undefined;
-  const text = target.bytes.toString('utf8');
+  const text = editableText(target);
+  if (text === undefined) return undefined;
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   if (lines.length === 0) return undefined;

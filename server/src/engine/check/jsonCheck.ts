@@ -6,6 +6,7 @@ import { comparePositions, type Finding } from '../findings';
 import type { DocumentFacts } from '../facts/facts';
 import { jsonTypeOf, withArticle, type JsonObject } from '../parse/jsonKind';
 import { parseJsonText } from '../parse/jsonText';
+import { damagedKeyFindings } from '../schema/damagedKeys';
 import { schemaFindings } from '../schema/schemaFindings';
 import type { RecordValidator } from '../schema/validators';
 import { byteOrderMarkLength } from '../text/lineLayout';
@@ -51,10 +52,9 @@ export function checkJsonDocument(
   }
   value = parsed.value as JsonObject;
   const errors = validate(value);
-  if (errors.length > 0) {
-    const findings = schemaFindings(errors, { text: body, value, rangeAt: (offset, length) => lines.rangeAt(offset, length) });
-    // ajv reports in schema order; people read a document top to bottom.
-    collector.addAll(findings.sort((a, b) => comparePositions(a.range.start, b.range.start)));
-  }
+  const record = { text: body, value, rangeAt: (offset: number, length: number) => lines.rangeAt(offset, length) };
+  const findings = [...(errors.length > 0 ? schemaFindings(errors, record) : []), ...damagedKeyFindings(kind, record)];
+  // ajv reports in schema order; people read a document top to bottom.
+  collector.addAll(findings.sort((a, b) => comparePositions(a.range.start, b.range.start)));
   return report(1);
 }

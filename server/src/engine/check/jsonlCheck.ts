@@ -12,6 +12,7 @@ import { nameRecord, type RecordName } from '../inspect/recordNames';
 import { rangeOnLine, type Finding } from '../findings';
 import { jsonTypeOf, withArticle, type JsonObject } from '../parse/jsonKind';
 import { parseJsonText } from '../parse/jsonText';
+import { damagedKeyFindings } from '../schema/damagedKeys';
 import { schemaFindings } from '../schema/schemaFindings';
 import type { RecordValidator } from '../schema/validators';
 import type { SourceLine } from '../text/sourceLines';
@@ -147,7 +148,8 @@ export class JsonlCheck {
     }
     const record = parsed.value as JsonObject;
     const errors = this.validate(record);
-    const findings = errors.length === 0 ? [] : schemaFindings(errors, { text, value: record, rangeAt: (offset, length) => rangeOnLine(0, offset, offset + length) });
+    const recordText = { text, value: record, rangeAt: (offset: number, length: number) => rangeOnLine(0, offset, offset + length) };
+    const findings = [...(errors.length === 0 ? [] : schemaFindings(errors, recordText)), ...damagedKeyFindings(this.kind, recordText)];
     const fact = summarizeRow(this.kind, record);
     return this.kept ? { record: true, findings, fact, name: nameRecord(this.kind, record) } : { record: true, findings, fact };
   }

@@ -8,6 +8,7 @@ import type { DocumentFacts, LifecycleFact, RecordRef, TimeoutFact, ToolCallFact
 import type { RelatedEvidence } from '../findings';
 import { isAdapterTerminal, toolCallIndexOf } from '../facts/toolCallIndex';
 import { describeValue, isJsonObject } from '../parse/jsonKind';
+import { keyForFinding } from '../schema/knownKeys';
 import type { Place, RuleContext } from './context';
 import type { QuiescenceResult } from './quiescence';
 import type { RolloutTimeout } from './timeout';
@@ -230,15 +231,21 @@ function checkTimeoutMarker(context: RuleContext, result: DocumentFacts | undefi
 }
 
 function checkStatusCounts(context: RuleContext, trajectoryFile: string, result: DocumentFacts | undefined, actual: ReadonlyMap<string, number>): void {
-  const summary = result?.value?.['trajectory_summary'];
-  const claimed = isJsonObject(summary) ? summary['tool_call_status_counts'] : undefined;
+  const value = result?.value;
+  if (!value) return;
+  // Counts that disagree are a finding against the reward, so damaged keys on their path are read as
+  // the keys they resemble.
+  const summaryKey = keyForFinding('result', [], value, 'trajectory_summary');
+  const summary = value[summaryKey];
+  const countsKey = isJsonObject(summary) ? keyForFinding('result', [summaryKey], summary, 'tool_call_status_counts') : 'tool_call_status_counts';
+  const claimed = isJsonObject(summary) ? summary[countsKey] : undefined;
   if (!isJsonObject(claimed)) return;
   const statuses = new Set([...Object.keys(claimed), ...actual.keys()]);
   const differences = [...statuses]
     .filter((status) => (typeof claimed[status] === 'number' ? claimed[status] : 0) !== (actual.get(status) ?? 0))
     .map((status) => `${describeValue(status)}: ${describeValue(claimed[status] ?? 0)} claimed, ${actual.get(status) ?? 0} in the trajectory`);
   if (differences.length === 0) return;
-  context.report('status-counts-mismatch', context.inDocument(context.bundle.pathOf('result'), result, ['trajectory_summary', 'tool_call_status_counts']), `trajectory_summary.tool_call_status_counts disagrees with the tool_call rows (${differences.join('; ')}).`, {
+  context.report('status-counts-mismatch', context.inDocument(context.bundle.pathOf('result'), result, [summaryKey, countsKey]), `trajectory_summary.tool_call_status_counts disagrees with the tool_call rows (${differences.join('; ')}).`, {
     related: [context.related(context.atStart(trajectoryFile), 'the trajectory the counts describe')],
   });
 }

@@ -9,6 +9,7 @@
  */
 import type { BundleFinding } from '../findings';
 import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
+import { shapedLike } from '../schema/knownKeys';
 import type { Place, RuleContext } from './context';
 import { verifierService, type TimelineLists } from './timeline';
 
@@ -57,35 +58,6 @@ function declarationOf(context: RuleContext): Declaration {
   const modePlace = context.inDocument(path, document, [...factsPath, modeKey]);
   if (Object.prototype.hasOwnProperty.call(facts, modeKey) && !knownModes.includes(mode)) return { kind: 'unreadable', place: modePlace, why: `declares the mode ${describeValue(mode)}, which is neither "separate" nor "shared"` };
   return mode === 'separate' && facts[declaredKey] !== false ? { kind: 'separate', place: modePlace } : { kind: 'none' };
-}
-
-/**
- * A key that is not `name` but was most likely meant as it: equal once case, `_` and `-` are set aside,
- * or within two edits of it. One byte flipped in a key is one edit (a byte that is not UTF-8 decodes to
- * one replacement character), and two allow for a second. Keys that name something else are further
- * away (`…_declared` is eight edits from the mode); a stricter test would let a flip through, and a looser
- * one would start reading unrelated keys as damage.
- */
-function shapedLike(key: string, name: string): boolean {
-  return key !== name && withinTwoEdits(normalized(key), normalized(name));
-}
-
-function normalized(key: string): string {
-  return key.toLowerCase().replace(/[_\-]/g, '');
-}
-
-/** Edit distance (insertions, deletions, substitutions) of at most 2, in one band of the table. */
-function withinTwoEdits(a: string, b: string): boolean {
-  const bound = 2;
-  if (Math.abs(a.length - b.length) > bound) return false;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    if (Math.min(...current) > bound) return false;
-    previous = current;
-  }
-  return previous[b.length]! <= bound;
 }
 
 /** Returns the findings that show a failed precondition (for untrusted-reward). */

@@ -3,6 +3,7 @@
  * usage came from the ACP peer rather than a provider proxy.
  */
 import { isJsonObject, type JsonObject } from '../../parse/jsonKind';
+import { keyForFinding } from '../../schema/knownKeys';
 import type { RuleContext } from '../context';
 
 export function isOracle(context: RuleContext): boolean {
@@ -32,9 +33,11 @@ const infraMarkers = ['missing required', 'api key', 'credential', 'provider', '
 const errorFields = ['error', 'verifier_error', 'error_category', 'verifier_error_category'] as const;
 
 /** The error fields of result.json that name an infrastructure failure, with the marker found. */
-export function infraErrors(result: JsonObject | undefined): { field: (typeof errorFields)[number]; marker: string }[] {
+export function infraErrors(result: JsonObject | undefined): { field: string; marker: string }[] {
   if (!result) return [];
-  return errorFields.flatMap((field) => {
+  return errorFields.flatMap((name) => {
+    // A finding against the reward: a damaged error key still carries its error.
+    const field = keyForFinding('result', [], result, name);
     const value = result[field];
     if (value === null || value === undefined) return [];
     const text = searchableText(value).toLowerCase();

@@ -3,7 +3,8 @@
  * matches how the rollout ended, and a well-formed conversation.
  */
 import type { ResultsRowFact } from '../../facts/facts';
-import { arrayOrEmpty, describeValue, isJsonObject, type JsonObject } from '../../parse/jsonKind';
+import { arrayOrEmpty, describeValue, isJsonObject, valueAt, type JsonObject } from '../../parse/jsonKind';
+import { keyForFinding } from '../../schema/knownKeys';
 import type { Place, RuleContext } from '../context';
 import { selectedExchanges } from './llm';
 import type { RolloutTimeout } from '../timeout';
@@ -27,18 +28,22 @@ export function checkResultsRow(context: RuleContext, options: ResultsRowOptions
   const at = (path: readonly (string | number)[], part: 'value' | 'key' = 'value') => context.inRecord(file, row.ref, path, part);
   const result = context.bundle.facts('result', 'result')?.value;
 
-  for (const key of bannedKeys) {
-    if (Object.prototype.hasOwnProperty.call(value, key)) context.report('review-banned-key', at([key], 'key'), `The results row carries "${key}", which must never be exported with a rollout.`);
+  for (const name of bannedKeys) {
+    const key = keyForFinding('results', [], value, name);
+    if (Object.prototype.hasOwnProperty.call(value, key)) context.report('review-banned-key', at([key], 'key'), `The results row carries "${key}"${key === name ? '' : `, shaped like "${name}"`}, which must never be exported with a rollout.`);
   }
   const info = value['info'];
   if (!isJsonObject(info)) {
     context.report('review-results-rows', info === undefined ? at([]) : at(['info']), `The results row needs an "info" object; ${info === undefined ? 'it has no info' : `its info is ${describeValue(info)}`}.`);
     return;
   }
-  const rowTask = info['task_id'] || info['task_name'] || value['task_name'];
-  const resultTask = result?.['task_name'];
+  // A mismatch is a finding against the reward, so a damaged task key still names its task.
+  const infoKey = (name: string) => keyForFinding('results', ['info'], info, name);
+  const rowTaskPath = info[infoKey('task_id')] ? ['info', infoKey('task_id')] : info[infoKey('task_name')] ? ['info', infoKey('task_name')] : [keyForFinding('results', [], value, 'task_name')];
+  const rowTask = valueAt(value, rowTaskPath);
+  const resultTask = result?.[keyForFinding('result', [], result, 'task_name')];
   if (rowTask && resultTask && rowTask !== resultTask) {
-    context.report('review-task-mismatch', at(['info', info['task_id'] ? 'task_id' : 'task_name']), `The results row is for task ${describeValue(rowTask)}, but result.json is for ${describeValue(resultTask)}.`);
+    context.report('review-task-mismatch', at(rowTaskPath), `The results row is for task ${describeValue(rowTask)}, but result.json is for ${describeValue(resultTask)}.`);
   }
   const trainingReady = info['training_ready'];
   if (typeof trainingReady !== 'boolean') {

@@ -1,0 +1,97 @@
+/**
+ * Damaged keys: a key the schema does not know at its place but shaped like a known key the object
+ * lacks (`task_nam%` beside no `task_name`) is a damaged copy of it, not an unknown extra. Unknown keys
+ * are accepted so that a newer BenchFlow is not flagged, but a damaged one would hide the value the
+ * rules read (the task, the counts, the error) and so make the bundle look better; it is a `schema`
+ * finding (effect I) on the key, so a bundle with one is never trusted.
+ *
+ * Damaged kinds, likewise: an ACP trajectory row whose `type` is none the schema names but is shaped
+ * like one (`tool_caLL`), or whose `phase` is shaped like a known phase without being one in any case
+ * (`V5rifier`; `Verifier` is the verifier phase). Unknown row types and phases are accepted for newer
+ * BenchFlow, and the rules pass over them, so a flipped letter would drop a pending tool call, a timeout
+ * marker, a lifecycle annotation or a verifier-side row out of the evidence unseen. Each is compared as
+ * the rules compare it: `type` exactly, `phase` in any case. An action record's `event_type` and
+ * `phase` are not here: the timeline rules report those themselves (`action-kind-unknown`).
+ */
+import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { Finding } from '../findings';
+import { isJsonObject } from '../parse/jsonKind';
+import { nodeAtPath, parseTreeSafely, propertyKeyNode, propertyValueNode, type JsonPath } from '../parse/jsonTree';
+import { SchemaKnowledge, shapedLike, type SchemaNodes } from './knownKeys';
+import type { RecordText } from './schemaFindings';
+
+interface DamagedKey {
+  readonly path: JsonPath;
+  readonly key: string;
+  readonly resembles: string;
+}
+
+/** The root fields, per kind, whose value the rules dispatch on, and whether they compare it in any case. */
+interface KindField {
+  readonly field: string;
+  readonly anyCase: boolean;
+}
+const kindFieldsOf: Partial<Record<ArtifactKind, readonly KindField[]>> = {
+  'acp-trajectory': [
+    { field: 'type', anyCase: false },
+    { field: 'phase', anyCase: true },
+  ],
+};
+
+export function damagedKeyFindings(kind: ArtifactKind, record: RecordText): Finding[] {
+  const knowledge = SchemaKnowledge.of(kind);
+  const damaged: DamagedKey[] = [];
+  collect(knowledge, record.value, knowledge.rootNodes(), [], damaged);
+  const damagedKinds = (kindFieldsOf[kind] ?? []).flatMap((kindField) => damagedKindOf(knowledge, record.value, kindField) ?? []);
+  if (damaged.length === 0 && damagedKinds.length === 0) return [];
+  const tree = parseTreeSafely(record.text);
+  const rangeOf = (path: JsonPath, part: 'key' | 'value', key: string) => {
+    const objectNode = tree ? nodeAtPath(tree, path) : undefined;
+    const node = objectNode ? (part === 'key' ? propertyKeyNode(objectNode, key) : propertyValueNode(objectNode, key)) : undefined;
+    return node ? record.rangeAt(node.offset, node.length) : record.rangeAt(0, record.text.length);
+  };
+  const findings: Finding[] = damaged.map(({ path, key, resembles }) => ({
+    code: 'schema',
+    severity: 'error',
+    message: `${path.length === 0 ? 'The record' : `"${path.join('.')}"`}: the key ${JSON.stringify(key)} is shaped like ${JSON.stringify(resembles)}, which this record lacks: a damaged key is not an absent one.`,
+    range: rangeOf(path, 'key', key),
+  }));
+  for (const { field, value, resembles } of damagedKinds) {
+    findings.push({
+      code: 'schema',
+      severity: 'error',
+      message: `"${field}": ${JSON.stringify(value)} is shaped like ${JSON.stringify(resembles)}, a ${field} the rules read: a damaged ${field} is not an unknown one, and the row would drop out of the evidence unseen.`,
+      range: rangeOf([], 'value', field),
+    });
+  }
+  return findings;
+}
+
+function damagedKindOf(knowledge: SchemaKnowledge, record: unknown, { field, anyCase }: KindField): { field: string; value: string; resembles: string } | undefined {
+  if (!isJsonObject(record)) return undefined;
+  const value = record[field];
+  if (typeof value !== 'string') return undefined;
+  const known = [...(knowledge.knownValues(knowledge.childNodes(knowledge.rootNodes(), field)) ?? [])].filter((name): name is string => typeof name === 'string');
+  const same = (name: string) => (anyCase ? name.toLowerCase() === value.toLowerCase() : name === value);
+  if (known.some(same)) return undefined;
+  const resembles = known.find((name) => shapedLike(value, name));
+  return resembles === undefined ? undefined : { field, value, resembles };
+}
+
+/** Walks only where the schemas describe the value: the walk ends with the schemas, however deep the record. */
+function collect(knowledge: SchemaKnowledge, value: unknown, nodes: SchemaNodes, path: JsonPath, damaged: DamagedKey[]): void {
+  if (nodes.length === 0) return;
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => collect(knowledge, item, knowledge.childNodes(nodes, index), [...path, index], damaged));
+    return;
+  }
+  if (!isJsonObject(value)) return;
+  for (const key of Object.keys(value)) {
+    const resembles = knowledge.damagedCopyOf(nodes, value, key);
+    if (resembles !== undefined) {
+      damaged.push({ path, key, resembles });
+      continue;
+    }
+    collect(knowledge, value[key], knowledge.childNodes(nodes, key), [...path, key], damaged);
+  }
+}
