@@ -105,12 +105,28 @@ export class FuzzWorkspace {
       const format = artifactKindInfo(file.kind).format;
       return [{ path: file.path, name, kind: file.kind, format, bytes, damage: new DamageClassifier(file.kind, format, this.schemas.validatorFor(file.kind)) }];
     });
+    // The witnesses of untrust: where an untrusted finding sits or points, and, through any finding at
+    // such a place, what that one rests on in turn (untrusted-reward points at a stale observation's
+    // finding, which points at the observation).
     const untrustedEvidence = new Map<string, Set<number>>();
-    const note = (file: string, line: number) => (untrustedEvidence.get(file) ?? untrustedEvidence.set(file, new Set()).get(file)!).add(line);
-    for (const finding of checked.evaluation!.findings) {
-      if ((finding.effect ?? codeInfo(finding.code).effect) !== 'untrusted') continue;
-      note(finding.file, finding.range.start.line);
-      for (const related of finding.related ?? []) note(related.file, related.range.start.line);
+    const findings = checked.evaluation!.findings;
+    const placeKey = (file: string, line: number) => `${file}\n${line}`;
+    const findingsAt = new Map<string, (typeof findings)[number][]>();
+    for (const finding of findings) {
+      const key = placeKey(finding.file, finding.range.start.line);
+      (findingsAt.get(key) ?? findingsAt.set(key, []).get(key)!).push(finding);
+    }
+    const pending = findings.filter((finding) => (finding.effect ?? codeInfo(finding.code).effect) === 'untrusted');
+    const seen = new Set(pending);
+    const note = (file: string, line: number) => {
+      const lines = untrustedEvidence.get(file) ?? untrustedEvidence.set(file, new Set()).get(file)!;
+      if (lines.has(line)) return;
+      lines.add(line);
+      for (const finding of findingsAt.get(placeKey(file, line)) ?? []) if (!seen.has(finding)) seen.add(finding) && pending.push(finding);
+    };
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+      note(next.file, next.range.start.line);
+      for (const related of next.related ?? []) note(related.file, related.range.start.line);
     }
     const materialised = { corpus, root, discovered, verdict: checked.evaluation!.verdict, files: checked.files, verifierReward: readVerifierReward(root), untrustedEvidence, targets };
     this.bundles.set(corpus.name, materialised);

@@ -83,7 +83,7 @@ describe('a flipped verifier declaration fails closed', () => {
 
   it('a preflight that is not JSON, whose facts are not an object, or whose report is cut short of the facts, is unreadable, not "shared"', () => {
     const setupOnly = fixture('setup-only-verifier');
-    const cutShort = [{ report: { a: { a: {} } } }, { report: { task_binding: {} } }].map((value) => JSON.stringify(value));
+    const cutShort = [{ report: { a: { a: {} } } }, { report: { task_binding: {} } }, { report: { task_binding: { facts: { a: { a: {} } } } } }].map((value) => JSON.stringify(value));
     for (const text of [setupOnly.files[preflightPath]!.slice(0, 40), JSON.stringify({ report: { task_binding: { facts: 'separate' } } }), ...cutShort]) {
       const damaged = check(setupOnly, { ...setupOnly.files, [preflightPath]: text });
       assert.equal(verdictOf(damaged), 'untrusted', text);
@@ -251,5 +251,33 @@ describe('a damaged config.json leaves the sandbox user unreadable, never absent
       }
     }
     assert.ok(mutations > 40, `${mutations} damaged configs checked`);
+  });
+});
+
+describe('a damaged trajectory row fails closed', () => {
+  const trajectoryPath = 'trajectory/acp_trajectory.jsonl';
+  const rows = (files: Readonly<Record<string, string>>) => files[trajectoryPath]!.split('\n');
+
+  it('a row whose phase is none the schema knows is no agent-side event: a cut "Verifier" does not supply the one the validator needs', () => {
+    const subject = fixture('review-no-agent-events');
+    const lines = rows(subject.files);
+    lines[2] = lines[2]!.replace('"Verifier"', '"ifier"');
+    const damaged = check(subject, { ...subject.files, [trajectoryPath]: lines.join('\n') });
+    assert.equal(verdictOf(damaged), 'incomplete');
+    assert.ok(codes(damaged).includes('review-no-agent-events'), codes(damaged).join(' '));
+    const agent = rows(subject.files).map((line, index) => (index === 2 ? line.replace('"Verifier"', '"agent"') : line));
+    assert.ok(!codes(check(subject, { ...subject.files, [trajectoryPath]: agent.join('\n') })).includes('review-no-agent-events'), 'near miss: a known agent phase');
+  });
+
+  it('a row type grown past a known type with characters no writer puts in a type is damaged; a new snake-case type is not', () => {
+    const subject = fixture('healthy');
+    const withType = (type: string) => {
+      const lines = rows(subject.files).map((line) => line.replace('"type":"agent_message"', `"type":${JSON.stringify(type)}`));
+      return check(subject, { ...subject.files, [trajectoryPath]: lines.join('\n') });
+    };
+    const grown = withType(`agent_messagE${'é'.repeat(8000)}`);
+    assert.equal(verdictOf(grown), 'incomplete');
+    assert.ok(codes(grown).includes('schema'), codes(grown).join(' '));
+    assert.equal(verdictOf(withType('agent_message_chunk')), 'trusted');
   });
 });

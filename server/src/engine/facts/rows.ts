@@ -5,7 +5,19 @@
 import { createHash } from 'node:crypto';
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
 import { arrayOrEmpty, isJsonObject, type JsonObject } from '../parse/jsonKind';
+import { SchemaKnowledge } from '../schema/knownKeys';
 import type { ActionRecord, LifecycleFact, LlmExchangeFact, PromptFact, TimeoutFact, ToolCallFact } from './facts';
+
+/**
+ * The phases of the agent's side, from the schema. The validator counts every row not marked verifier
+ * as the agent's; a row whose phase is none the schema knows is counted as neither side here, since it
+ * may be a damaged "verifier" (fail closed: it cannot stand in for the agent event the validator needs).
+ */
+const agentSidePhases: ReadonlySet<string> = new Set(
+  SchemaKnowledge.of('acp-trajectory')
+    .knownValuesOfKey('phase')
+    .flatMap((phase) => (typeof phase === 'string' && phase.toLowerCase() !== 'verifier' ? [phase.toLowerCase()] : [])),
+);
 
 type WithoutRef<T> = Omit<T, 'ref'>;
 
@@ -48,7 +60,7 @@ function trajectoryRow(record: JsonObject): RowFact {
   return {
     kind: 'trajectory-row',
     typed: typeof type === 'string' && type !== '',
-    agentSide: !(typeof phase === 'string' && phase.toLowerCase() === 'verifier'),
+    agentSide: phase === undefined || (typeof phase === 'string' && agentSidePhases.has(phase.toLowerCase())),
     toolCall: type === 'tool_call' ? { id: record['tool_call_id'], status: record['status'], terminalSource: record['terminal_source'], effects: record['effects'], title: previewOf(record['title']) } : undefined,
     timeout: type === 'agent_timeout' ? { pendingIds: record['pending_tool_call_ids'], complete: record['terminal_trajectory_complete'] } : undefined,
     lifecycle:

@@ -54,6 +54,10 @@ function declarationOf(context: RuleContext): Declaration {
     const lookAlike = Object.keys(facts).find((key) => key !== modeKey && key !== declaredKey && shapedLike(key, name));
     if (lookAlike !== undefined) return { kind: 'unreadable', place: context.inDocument(path, document, [...factsPath, lookAlike], 'key'), why: `has the key ${describeValue(lookAlike)}, which is shaped like ${name} but is not it` };
   }
+  // Facts are values bound to the task; an object or array under a key of its own, where no mode is
+  // read, is no fact this reader knows, and may be what is left of a declaration.
+  const nested = Object.prototype.hasOwnProperty.call(facts, modeKey) ? undefined : Object.keys(facts).find((key) => key !== declaredKey && typeof facts[key] === 'object' && facts[key] !== null);
+  if (nested !== undefined) return { kind: 'unreadable', place: context.inDocument(path, document, [...factsPath, nested], 'key'), why: `has ${describeValue(facts[nested])} under ${describeValue(nested)} among the facts and no mode` };
   const mode = facts[modeKey];
   const modePlace = context.inDocument(path, document, [...factsPath, modeKey]);
   if (Object.prototype.hasOwnProperty.call(facts, modeKey) && !knownModes.includes(mode)) return { kind: 'unreadable', place: modePlace, why: `declares the mode ${describeValue(mode)}, which is neither "separate" nor "shared"` };

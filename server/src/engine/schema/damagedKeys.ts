@@ -67,6 +67,9 @@ export function damagedKeyFindings(kind: ArtifactKind, record: RecordText): Find
   return findings;
 }
 
+/** What BenchFlow's kinds and phases look like: snake case, in any case (`Verifier`). */
+const kindShape = /^[A-Za-z][A-Za-z0-9_]*$/;
+
 function damagedKindOf(knowledge: SchemaKnowledge, record: unknown, { field, anyCase }: KindField): { field: string; value: string; resembles: string } | undefined {
   if (!isJsonObject(record)) return undefined;
   const value = record[field];
@@ -74,7 +77,10 @@ function damagedKindOf(knowledge: SchemaKnowledge, record: unknown, { field, any
   const known = [...(knowledge.knownValues(knowledge.childNodes(knowledge.rootNodes(), field)) ?? [])].filter((name): name is string => typeof name === 'string');
   const same = (name: string) => (anyCase ? name.toLowerCase() === value.toLowerCase() : name === value);
   if (known.some(same)) return undefined;
-  const resembles = known.find((name) => shapedLike(value, name));
+  // A value grown past a known name with what no writer puts in a kind (`agent_messagE` and 8,000 more
+  // characters) is as damaged as a flipped letter; a new kind in snake case (`tool_call_update`) is not.
+  const grown = (name: string) => !kindShape.test(value) && value.toLowerCase().startsWith(name.slice(0, -1).toLowerCase());
+  const resembles = known.find((name) => shapedLike(value, name) || grown(name));
   return resembles === undefined ? undefined : { field, value, resembles };
 }
 

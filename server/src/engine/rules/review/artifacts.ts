@@ -18,7 +18,7 @@ export function checkRequiredArtifacts(context: RuleContext): void {
     const top = context.atStart(trajectory.path);
     if (facts.rows === 0) context.report('review-empty-trajectory', top, 'The ACP trajectory holds no events.');
     else if (facts.untypedRows > 0) context.report('review-empty-trajectory', top, `${facts.untypedRows} trajectory row${facts.untypedRows === 1 ? ' has' : 's have'} no non-empty string "type".`);
-    else if (facts.agentSideRows === 0) context.report('review-no-agent-events', top, 'Every trajectory row is marked phase "verifier": there is no agent-side event.');
+    else if (facts.agentSideRows === 0) context.report('review-no-agent-events', top, 'Every trajectory row is marked phase "verifier", or has a phase none of the known ones (which may be a damaged "verifier"): there is no agent-side event.');
   }
 
   if (!bundle.file('llm') && !exemptFromLlmTrajectory(context)) {
