@@ -17,7 +17,12 @@ export const limits = {
   rssBytes: 1 << 30,
 } as const;
 
-export type FailureKind = 'crash' | 'cpu' | 'rss' | 'verdict-raised' | 'hang' | 'worker-died';
+/**
+ * `untrust-lost` is untrusted → incomplete with the damaged record still readable: the rollout stays
+ * uncountable, but its untrust should have been kept. Reported apart, as the property's open part
+ * (inProcess.test.ts); every other kind fails the property.
+ */
+export type FailureKind = 'crash' | 'cpu' | 'rss' | 'verdict-raised' | 'untrust-lost' | 'hang' | 'worker-died';
 
 export interface Failure {
   readonly kind: FailureKind;
@@ -91,7 +96,8 @@ function judge(workspace: FuzzWorkspace, bundle: MaterialisedBundle, target: Tar
     }
     const carried = carriedUntrust ? ' (the damaged record carried the untrusted finding)' : '';
     const detail = `verdict ${bundle.verdict} → ${outcome.verdict}${carried}; damaging: ${damage.reason}`;
-    return { judgement: { kind: 'verdict-raised', detail, cause: `${bundle.verdict} → ${outcome.verdict}${carried}: ${damage.reason}` }, damaging: true, cpuMs: outcome.cpuMs, transition: transition! };
+    const kind: FailureKind = bundle.verdict === 'untrusted' && outcome.verdict === 'incomplete' ? 'untrust-lost' : 'verdict-raised';
+    return { judgement: { kind, detail, cause: `${bundle.verdict} → ${outcome.verdict}${carried}: ${damage.reason}` }, damaging: true, cpuMs: outcome.cpuMs, transition: transition! };
   }
   return { judgement: undefined, damaging: damage.damaging, cpuMs: outcome.cpuMs, ...(transition ? { transition } : {}) };
 }
