@@ -138,6 +138,14 @@ describe('an action record of unknown kind fails closed', () => {
     assert.deepEqual(codes(damaged).filter((code) => code === 'action-kind-unknown' || code === 'verifier-before-quiescence'), ['action-kind-unknown', 'verifier-before-quiescence']);
   });
 
+  it('a flipped "phase" key on the grading is read as its phase: the bundle stays untrusted, and says the key is damaged', () => {
+    const before = fixture('verifier-before-quiescence');
+    const line = lineOf(before.files, (record) => record['action_id'] === 'a-5');
+    const damaged = check(before, withRecord(before.files, line, ({ phase, ...rest }) => ({ ...rest, phasf: phase })));
+    assert.equal(verdictOf(damaged), 'untrusted');
+    assert.ok(codes(damaged).includes('verifier-before-quiescence') && codes(damaged).includes('schema'), codes(damaged).join(' '));
+  });
+
   it('SandboxExeC, or any other change of case, changes nothing', () => {
     for (const subject of fixtures.filter((candidate) => candidate.files[actionsPath]?.includes('"SandboxExec"'))) {
       const line = lineOf(subject.files, (record) => record['event_type'] === 'SandboxExec');
@@ -267,6 +275,15 @@ describe('a damaged trajectory row fails closed', () => {
     assert.ok(codes(damaged).includes('review-no-agent-events'), codes(damaged).join(' '));
     const agent = rows(subject.files).map((line, index) => (index === 2 ? line.replace('"Verifier"', '"agent"') : line));
     assert.ok(!codes(check(subject, { ...subject.files, [trajectoryPath]: agent.join('\n') })).includes('review-no-agent-events'), 'near miss: a known agent phase');
+  });
+
+  it('a damaged agent_timeout type is read as the timeout marker it was: its pending list still contradicts the rows', () => {
+    const subject = fixture('timeout-pending-mismatch');
+    const lines = rows(subject.files).map((line) => line.replace('"type":"agent_timeout"', '"type":"agentptimeout"'));
+    assert.notDeepEqual(lines, rows(subject.files), 'the fixture has an agent_timeout row');
+    const damaged = check(subject, { ...subject.files, [trajectoryPath]: lines.join('\n') });
+    assert.equal(verdictOf(damaged), 'untrusted');
+    assert.ok(codes(damaged).includes('timeout-pending-mismatch'), codes(damaged).join(' '));
   });
 
   it('a row type grown past a known type with characters no writer puts in a type is damaged; a new snake-case type is not', () => {

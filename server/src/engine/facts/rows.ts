@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
 import { arrayOrEmpty, isJsonObject, type JsonObject } from '../parse/jsonKind';
-import { SchemaKnowledge } from '../schema/knownKeys';
+import { keyForFinding, SchemaKnowledge, shapedLike } from '../schema/knownKeys';
 import type { ActionRecord, LifecycleFact, LlmExchangeFact, PromptFact, TimeoutFact, ToolCallFact } from './facts';
 
 /**
@@ -53,28 +53,39 @@ export function summarizeRow(kind: ArtifactKind, record: JsonObject): RowFact | 
   }
 }
 
+const trajectoryKnowledge = SchemaKnowledge.of('acp-trajectory');
+const knownRowKeys = trajectoryKnowledge.knownKeys(trajectoryKnowledge.rootNodes());
+const knownRowTypes: readonly string[] = trajectoryKnowledge.knownValuesOfKey('type').filter((type): type is string => typeof type === 'string');
+
+/** A row type as the rules read it: a damaged copy of a known type (`agentptimeout`) is that type. */
+function rowTypeOf(type: unknown): unknown {
+  if (typeof type !== 'string' || knownRowTypes.includes(type)) return type;
+  return knownRowTypes.find((known) => shapedLike(type, known)) ?? type;
+}
+
 function trajectoryRow(record: JsonObject): RowFact {
-  const type = record['type'];
-  const phase = record['phase'];
+  const field = fieldReader('acp-trajectory', knownRowKeys, record);
+  const type = rowTypeOf(field('type'));
+  const phase = field('phase');
   // No conditional spreads: this runs for every row of 50 MB trajectories.
   return {
     kind: 'trajectory-row',
     typed: typeof type === 'string' && type !== '',
     agentSide: phase === undefined || (typeof phase === 'string' && agentSidePhases.has(phase.toLowerCase())),
-    toolCall: type === 'tool_call' ? { id: record['tool_call_id'], status: record['status'], terminalSource: record['terminal_source'], effects: record['effects'], title: previewOf(record['title']) } : undefined,
-    timeout: type === 'agent_timeout' ? { pendingIds: record['pending_tool_call_ids'], complete: record['terminal_trajectory_complete'] } : undefined,
+    toolCall: type === 'tool_call' ? { id: field('tool_call_id'), status: field('status'), terminalSource: field('terminal_source'), effects: field('effects'), title: previewOf(field('title')) } : undefined,
+    timeout: type === 'agent_timeout' ? { pendingIds: field('pending_tool_call_ids'), complete: field('terminal_trajectory_complete') } : undefined,
     lifecycle:
       type === 'tool_call_lifecycle'
         ? {
-            toolCallId: record['tool_call_id'],
-            lifecycle: record['lifecycle'],
-            effects: record['effects'],
-            source: record['source'],
-            quiescenceRef: record['quiescence_ref'],
-            status: record['status'],
+            toolCallId: field('tool_call_id'),
+            lifecycle: field('lifecycle'),
+            effects: field('effects'),
+            source: field('source'),
+            quiescenceRef: field('quiescence_ref'),
+            status: field('status'),
           }
         : undefined,
-    prompt: type === 'user_message' ? { preview: previewOf(record['text']) } : undefined,
+    prompt: type === 'user_message' ? { preview: previewOf(field('text')) } : undefined,
   };
 }
 
@@ -88,25 +99,44 @@ function previewOf(value: unknown): string | undefined {
   return `${JSON.parse(JSON.stringify(value.slice(0, previewLength))) as string}…`;
 }
 
+const actionKnowledge = SchemaKnowledge.of('action-records');
+const knownActionKeys = actionKnowledge.knownKeys(actionKnowledge.rootNodes());
+
+/**
+ * How a trajectory row's or an action record's fields are read: as named, or, where the record lacks a
+ * key but carries an unknown one shaped like it (`pMase`), from that damaged copy (and a damaged row
+ * type as the type it resembles). Unlike elsewhere, proofs read the copy too: such a record carries a
+ * schema finding (damagedKeys.ts), so the rollout is never trusted, and reading the copy as its key
+ * gives back every finding the record had before the damage, where reading it as absent would drop a
+ * grading attempt, a kill or a timeout marker out of the evidence unseen.
+ */
+function fieldReader(kind: 'action-records' | 'acp-trajectory', known: ReadonlySet<string> | undefined, record: JsonObject): (name: string) => unknown {
+  // The fast path, for nearly every record of large files: no key the schema does not know.
+  if (!known || Object.keys(record).every((key) => known.has(key))) return (name) => record[name];
+  return (name) => record[keyForFinding(kind, [], record, name)];
+}
+
 function actionRecord(record: JsonObject): ActionRecord {
-  const eventType = record['event_type'];
+  const field = fieldReader('action-records', knownActionKeys, record);
+  const eventType = field('event_type');
+  const returnCode = field('return_code');
   return {
     eventType,
-    phase: record['phase'],
-    service: record['service'],
-    status: record['status'],
-    returnCode: record['return_code'],
-    hasReturnCode: Object.prototype.hasOwnProperty.call(record, 'return_code') && record['return_code'] !== null,
-    actionId: record['action_id'],
-    startedAt: record['started_at'],
-    finishedAt: record['finished_at'],
-    command: record['command_preview'],
+    phase: field('phase'),
+    service: field('service'),
+    status: field('status'),
+    returnCode,
+    hasReturnCode: returnCode !== undefined && returnCode !== null,
+    actionId: field('action_id'),
+    startedAt: field('started_at'),
+    finishedAt: field('finished_at'),
+    command: field('command_preview'),
     // No conditional spread: this runs for every record of 100,000-line action logs. Any record but a
     // SandboxExec as BenchFlow spells it may be read as an observation: the rules compare event types
     // case-insensitively, and read one they do not know as each kind they know (rules/timeline.ts).
     quiescence:
       eventType !== 'SandboxExec'
-        ? { sandboxUser: record['sandbox_user'], uid: record['uid'], mode: record['mode'], survivors: record['survivors'], setuidProcesses: record['setuid_processes'], final: record['final'] }
+        ? { sandboxUser: field('sandbox_user'), uid: field('uid'), mode: field('mode'), survivors: field('survivors'), setuidProcesses: field('setuid_processes'), final: field('final') }
         : undefined,
   };
 }

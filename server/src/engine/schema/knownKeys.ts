@@ -223,7 +223,8 @@ function withinEdits(a: string, b: string, bound: number): boolean {
  * `name` itself, or, when it is absent, the damaged copy of it that the check reported (a task
  * mismatch, a banned key, an infrastructure error, counts that disagree). Reading it as what it
  * resembles keeps the finding it carried, so the damage cannot make the bundle look better. A rule that
- * proves something never reads a damaged copy: damaged evidence proves nothing.
+ * proves something reads a damaged copy only where the record's schema finding already keeps the
+ * rollout from being trusted (action records, facts/rows.ts): damaged evidence never makes one trusted.
  */
 export function keyForFinding(kind: ArtifactKind, path: readonly (string | number)[], object: JsonObject, name: string): string {
   if (Object.prototype.hasOwnProperty.call(object, name)) return name;

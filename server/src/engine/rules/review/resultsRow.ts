@@ -41,9 +41,13 @@ export function checkResultsRow(context: RuleContext, options: ResultsRowOptions
   const infoKey = (name: string) => keyForFinding('results', ['info'], info, name);
   const rowTaskPath = info[infoKey('task_id')] ? ['info', infoKey('task_id')] : info[infoKey('task_name')] ? ['info', infoKey('task_name')] : [keyForFinding('results', [], value, 'task_name')];
   const rowTask = valueAt(value, rowTaskPath);
-  const resultTask = result?.[keyForFinding('result', [], result, 'task_name')];
+  const resultTaskKey = result ? keyForFinding('result', [], result, 'task_name') : 'task_name';
+  const resultTask = result?.[resultTaskKey];
   if (rowTask && resultTask && rowTask !== resultTask) {
-    context.report('review-task-mismatch', at(rowTaskPath), `The results row is for task ${describeValue(rowTask)}, but result.json is for ${describeValue(resultTask)}.`);
+    const resultPlace = context.inDocument(context.bundle.pathOf('result'), context.bundle.facts('result', 'result'), [resultTaskKey]);
+    context.report('review-task-mismatch', at(rowTaskPath), `The results row is for task ${describeValue(rowTask)}, but result.json is for ${describeValue(resultTask)}.`, {
+      related: [context.related(resultPlace, "result.json's task")],
+    });
   }
   const trainingReady = info['training_ready'];
   if (typeof trainingReady !== 'boolean') {
