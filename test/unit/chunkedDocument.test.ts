@@ -103,9 +103,12 @@ describe('chunked document', () => {
       assert.equal(document.lineCount, lines + 1);
       return used.user + used.system;
     };
-    costOf(3_000);
-    const small = costOf(3_000);
-    const large = costOf(300_000);
-    assert.ok(large < small * 4 + 100_000, `2,000 edits: ${(small / 1000).toFixed(0)} ms of CPU at 3,000 lines, ${(large / 1000).toFixed(0)} ms at 300,000`);
+    // The least of three runs, and a wide margin: the larger document's heap makes its collections and
+    // cache misses dearer under a loaded suite (one run measured 10x), while a store that copies its
+    // 30 MB text per edit spends seconds on these 2,000 edits, far past the bound either way.
+    const leastOf = (lines: number) => Math.min(costOf(lines), costOf(lines), costOf(lines));
+    const small = leastOf(3_000);
+    const large = leastOf(300_000);
+    assert.ok(large < small * 10 + 1_000_000, `2,000 edits: ${(small / 1000).toFixed(0)} ms of CPU at 3,000 lines, ${(large / 1000).toFixed(0)} ms at 300,000`);
   });
 });
