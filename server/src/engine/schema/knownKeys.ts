@@ -29,6 +29,10 @@ export class SchemaKnowledge {
   private readonly roots: SchemaNodes;
   /** childNodes by parent node set and key: every record of a file walks the same few places. */
   private readonly children = new Map<SchemaNodes, Map<string | number, SchemaNodes>>();
+  // Node lists are cached by identity (childNodes), so what is read off one is read once: the checks
+  // ask for every key of every record of files of 100,000 lines.
+  private readonly keysOf = new Map<SchemaNodes, ReadonlySet<string> | undefined>();
+  private readonly valuesOf = new Map<SchemaNodes, ReadonlySet<unknown> | undefined>();
 
   private constructor(private readonly root: Schema) {
     this.roots = this.expand([root]);
@@ -94,6 +98,11 @@ export class SchemaKnowledge {
    * names its properties, or one leaves room for any key): only a named key can have a damaged copy.
    */
   knownKeys(nodes: SchemaNodes): ReadonlySet<string> | undefined {
+    if (!this.keysOf.has(nodes)) this.keysOf.set(nodes, this.computeKnownKeys(nodes));
+    return this.keysOf.get(nodes);
+  }
+
+  private computeKnownKeys(nodes: SchemaNodes): ReadonlySet<string> | undefined {
     const keys = new Set<string>();
     for (const node of nodes) {
       if (isSchema(node['additionalProperties']) || isSchema(node['patternProperties'])) return undefined;
@@ -129,6 +138,11 @@ export class SchemaKnowledge {
 
   /** The values the schemas name for a kind field's value (enum, const, examples), or undefined when they name none. */
   knownValues(nodes: SchemaNodes): ReadonlySet<unknown> | undefined {
+    if (!this.valuesOf.has(nodes)) this.valuesOf.set(nodes, this.computeKnownValues(nodes));
+    return this.valuesOf.get(nodes);
+  }
+
+  private computeKnownValues(nodes: SchemaNodes): ReadonlySet<unknown> | undefined {
     const values = new Set<unknown>();
     for (const node of nodes) {
       if (Array.isArray(node['enum'])) for (const value of node['enum']) values.add(value);
@@ -148,7 +162,7 @@ export class SchemaKnowledge {
       }
       if (!isSchema(value)) return;
       const properties = value['properties'];
-      if (isSchema(properties) && isSchema(properties[key])) for (const known of this.knownValues([properties[key] as Schema]) ?? []) values.add(known);
+      if (isSchema(properties) && isSchema(properties[key])) for (const known of this.computeKnownValues([properties[key] as Schema]) ?? []) values.add(known);
       for (const child of Object.values(value)) visit(child);
     };
     visit(this.root);
