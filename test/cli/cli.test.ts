@@ -46,7 +46,7 @@ describe('rollout-evidence check', () => {
     assert.ok(lines.some((line) => /action_records\.jsonl:4:1: information jsonl-partial-line /.test(line)));
     assert.ok(lines.some((line) => /action_records\.jsonl:2:\d+: error masked-exit-status The exit status of this command comes from "sleep 1"/.test(line)));
     assert.deepEqual(lines.slice(-3), [
-      'Checked 15 files (2 rollouts, 1 loose file): 18 errors, 2 warnings, 1 information. Verdicts: 1 untrusted, 1 trusted.',
+      'Checked 15 files (2 rollouts, 1 loose file): 20 errors, 2 warnings, 1 information. Verdicts: 1 untrusted, 1 trusted.',
       'verdict trusted         examples/jobs/2026-08-22__10-00-00/hello-world__1a2b3c4d',
       'verdict untrusted       examples/jobs/2026-08-22__10-00-00/regex-log__bab1cbf6',
     ]);
@@ -104,13 +104,18 @@ describe('rollout-evidence check', () => {
     assert.deepEqual([reward.file, reward.line], ['result.json', 4]);
     assert.deepEqual(
       reward.related.map((related) => [related.file, related.line]),
-      [['benchguard/action_records.jsonl', 2]],
+      // The masked exit status, and the observation whose return_code is the string "0", read as each outcome it may record.
+      [
+        ['benchguard/action_records.jsonl', 2],
+        ['benchguard/action_records.jsonl', 3],
+        ['benchguard/action_records.jsonl', 3],
+      ],
     );
     assert.deepEqual(report.summary, {
       rollouts: 2,
       looseFiles: 1,
       files: 15,
-      errors: 18,
+      errors: 20,
       warnings: 2,
       information: 1,
       hints: 0,
@@ -301,7 +306,7 @@ describe('npm start', () => {
   it('builds and shows the example check, succeeding although the examples have errors', () => {
     const result = spawnSync(process.execPath, [join(repoRoot, 'scripts/start.mjs')], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
     assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stdout, /Checked 15 files \(2 rollouts, 1 loose file\): 18 errors/);
+    assert.match(result.stdout, /Checked 15 files \(2 rollouts, 1 loose file\): 20 errors/);
     assert.match(result.stdout, /verdict untrusted {7}examples\/jobs\/2026-08-22__10-00-00\/regex-log__bab1cbf6\n$/);
   });
 });

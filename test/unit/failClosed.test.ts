@@ -298,3 +298,116 @@ describe('a damaged trajectory row fails closed', () => {
     assert.equal(verdictOf(withType('agent_message_chunk')), 'trusted');
   });
 });
+
+/**
+ * A record that breaks its schema is read as each thing it may have been (README "Damaged evidence"):
+ * the scenarios the fuzz property found where a readable damaged record lost its rollout's untrust.
+ */
+describe('a damaged record is read as each thing it may have been', () => {
+  const trajectoryPath = 'trajectory/acp_trajectory.jsonl';
+  const resultsPath = 'results.jsonl';
+
+  /** The fixture with `change` made to the first line of `path` that `matches`. */
+  function withLine(subject: FixtureDefinition, path: string, matches: (text: string) => boolean, change: (text: string) => string): Record<string, string> {
+    const lines = subject.files[path]!.split('\n');
+    const line = lines.findIndex(matches);
+    assert.ok(line >= 0, `${subject.name} has such a line in ${path}`);
+    const changed = change(lines[line]!);
+    assert.notEqual(changed, lines[line], 'the change changes the line');
+    lines[line] = changed;
+    return { ...subject.files, [path]: lines.join('\n') };
+  }
+
+  function assertStaysUntrusted(subject: FixtureDefinition, files: Record<string, string>, code: string): void {
+    assert.equal(verdictOf(check(subject, subject.files)), 'untrusted', 'the fixture as written');
+    const damaged = check(subject, files);
+    assert.equal(verdictOf(damaged), 'untrusted', said(damaged).join('\n'));
+    assert.ok(codes(damaged).includes(code), codes(damaged).join(' '));
+    assert.ok(codes(damaged).includes('schema'), 'the damage is reported');
+  }
+
+  it('a setup exec whose command_preview is no longer text is still read as setup only: the verifier stays unproven', () => {
+    const subject = fixture('setup-only-verifier');
+    const files = withRecord(subject.files, lineOf(subject.files, (record) => typeof record['command_preview'] === 'string' && String(record['command_preview']).startsWith('mkdir')), (record) => ({ ...record, command_preview: true }));
+    assertStaysUntrusted(subject, files, 'verifier-setup-only');
+    const message = said(check(subject, files)).find((line) => line.includes('verifier-setup-only'))!;
+    assert.match(message, /This holds when the action record that breaks its schema is read as event_type SandboxExec and an unreadable command as setup only\./);
+  });
+
+  it('the last kill whose command_preview is no longer text is still read as a kill: the observation before it stays stale', () => {
+    const subject = fixture('observation-before-last-kill');
+    const lines = subject.files[actionsPath]!.split('\n').filter((text) => text !== '');
+    const kills = lines.map((text) => /pkill|kill /.test(String((JSON.parse(text) as Record<string, unknown>)['command_preview'] ?? '')));
+    const lastKill = kills.lastIndexOf(true);
+    assert.ok(lastKill >= 0, 'the fixture has a kill exec');
+    assertStaysUntrusted(subject, withRecord(subject.files, lastKill, (record) => ({ ...record, command_preview: 7 })), 'quiescence-stale');
+  });
+
+  it('a verifier start turned SandboxExec is still read as the start it was: grading elsewhere stays unproven', () => {
+    const subject = fixture('grading-in-another-service');
+    const line = lineOf(subject.files, (record) => record['event_type'] === 'StartBenchGuardVerifierService');
+    assertStaysUntrusted(subject, withRecord(subject.files, line, (record) => ({ ...record, event_type: 'SandboxExec' })), 'verifier-grading-unproven');
+  });
+
+  it('an observation turned SandboxExec, or whose return_code is out of range, is still read as the proof that came after grading', () => {
+    const subject = fixture('verifier-before-quiescence');
+    const line = lineOf(subject.files, (record) => record['event_type'] === 'SandboxUserQuiescence' && record['final'] === true);
+    assertStaysUntrusted(subject, withRecord(subject.files, line, (record) => ({ ...record, event_type: 'SandboxExec' })), 'verifier-before-quiescence');
+    assertStaysUntrusted(subject, withRecord(subject.files, line, (record) => ({ ...record, return_code: 8 })), 'verifier-before-quiescence');
+  });
+
+  it('a damaged final observation of a healthy rollout is read as each outcome it may record, so it is no proof and may hide survivors', () => {
+    const subject = fixture('healthy');
+    const line = lineOf(subject.files, (record) => record['event_type'] === 'SandboxUserQuiescence');
+    const damaged = check(subject, withRecord(subject.files, line, (record) => ({ ...record, return_code: '0' })));
+    assert.equal(verdictOf(damaged), 'untrusted');
+    assert.ok(said(damaged).some((text) => / quiescence-survivors .*read as event_type SandboxUserQuiescence and a damaged observation as survivors/.test(text)), said(damaged).join('\n'));
+    const intact = check(subject, subject.files);
+    assert.equal(verdictOf(intact), 'trusted', 'near miss: the same observation with return_code 0');
+  });
+
+  it('an agent_timeout row whose type is no string, or a type no schema knows, is still read as the timeout marker it carries', () => {
+    const subject = fixture('timeout-pending-mismatch');
+    const isTimeout = (text: string) => text.includes('"type":"agent_timeout"');
+    assertStaysUntrusted(subject, withLine(subject, trajectoryPath, isTimeout, (text) => text.replace('"type":"agent_timeout"', '"type":[]')), 'timeout-pending-mismatch');
+    const unknownType = check(subject, withLine(subject, trajectoryPath, isTimeout, (text) => text.replace('"type":"agent_timeout"', '"type":"nnt_timeout"')));
+    assert.equal(verdictOf(unknownType), 'untrusted', said(unknownType).join('\n'));
+    assert.ok(said(unknownType).some((text) => /timeout-pending-mismatch .*This holds when the trajectory row on line \d+, whose type cannot be taken at its word, is read as a agent_timeout row\./.test(text)), said(unknownType).join('\n'));
+  });
+
+  it('a prompt turned agent_timeout, carrying none of its keys, is also read as the row the rules pass over', () => {
+    const subject = fixture('oracle-without-llm');
+    assertStaysUntrusted(subject, withLine(subject, trajectoryPath, (text) => text.includes('"type":"user_message"'), (text) => text.replace('"type":"user_message"', '"type":"agent_timeout"')), 'review-training-ready');
+  });
+
+  it('a results row whose info is no object cannot say it is training-ready', () => {
+    const subject = fixture('review-training-ready');
+    const files = withLine(subject, resultsPath, (text) => text.includes('"info"'), (text) => JSON.stringify({ ...(JSON.parse(text) as Record<string, unknown>), info: 1.5 }));
+    assertStaysUntrusted(subject, files, 'review-training-ready');
+  });
+
+  it('status counts that cannot be read, or an error field of a type no writer gives it, are never taken as harmless', () => {
+    const counts = fixture('status-counts-mismatch');
+    const asResult = (subject: FixtureDefinition, change: (result: Record<string, unknown>) => Record<string, unknown>) => ({ ...subject.files, 'result.json': JSON.stringify(change(JSON.parse(subject.files['result.json']!) as Record<string, unknown>), null, 2) });
+    const summaryOf = (result: Record<string, unknown>) => result['trajectory_summary'] as Record<string, unknown>;
+    assertStaysUntrusted(counts, asResult(counts, (result) => ({ ...result, trajectory_summary: { ...summaryOf(result), tool_call_status_counts: 1 } })), 'status-counts-mismatch');
+    assertStaysUntrusted(counts, asResult(counts, (result) => ({ ...result, trajectory_summary: [summaryOf(result)] })), 'status-counts-mismatch');
+    const oracle = fixture('oracle-without-llm');
+    assertStaysUntrusted(oracle, asResult(oracle, (result) => ({ ...result, verifier_error: 5 })), 'review-training-ready');
+    const healthy = fixture('healthy');
+    const noCounts = check(healthy, asResult(healthy, (result) => ({ ...result, trajectory_summary: { ...summaryOf(result), tool_call_status_counts: null } })));
+    assert.ok(!codes(noCounts).includes('status-counts-mismatch'), 'near miss: counts that are null claim nothing');
+    assert.equal(verdictOf(check(healthy, asResult(healthy, (result) => ({ ...result, verifier_error: 'grader crashed' })))), 'untrusted', 'near miss: a readable verifier error contradicts training_ready=true as before');
+  });
+
+  it('near misses: a tool call with an unknown status stays a tool call, and a new type carrying no known keys is read as itself', () => {
+    const subject = fixture('healthy');
+    const rows = subject.files[trajectoryPath]!;
+    assert.match(rows, /"type":"tool_call"/);
+    const badStatus = check(subject, { ...subject.files, [trajectoryPath]: rows.replace(/("type":"tool_call"[^\n]*"status":)"completed"/, '$1"running"') });
+    assert.ok(!codes(badStatus).some((code) => code.startsWith('lifecycle-')), codes(badStatus).join(' '));
+    assert.ok(!said(badStatus).some((text) => text.includes('whose type cannot be taken at its word')), said(badStatus).join('\n'));
+    const newType = check(subject, { ...subject.files, [trajectoryPath]: `${rows.endsWith('\n') ? rows : `${rows}\n`}{"type":"agent_plan","entries":[]}\n` });
+    assert.equal(verdictOf(newType), 'trusted', said(newType).join('\n'));
+  });
+});

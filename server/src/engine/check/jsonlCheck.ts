@@ -150,7 +150,7 @@ export class JsonlCheck {
     const errors = this.validate(record);
     const recordText = { text, value: record, rangeAt: (offset: number, length: number) => rangeOnLine(0, offset, offset + length) };
     const findings = [...(errors.length === 0 ? [] : schemaFindings(errors, recordText)), ...damagedKeyFindings(this.kind, recordText)];
-    const fact = summarizeRow(this.kind, record);
+    const fact = summarizeRow(this.kind, record, findings.length > 0);
     return this.kept ? { record: true, findings, fact, name: nameRecord(this.kind, record) } : { record: true, findings, fact };
   }
 }

@@ -3,8 +3,8 @@
  * text only where a rule may need to point inside it.
  */
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
-import type { ActionFact, ArtifactFacts, LifecycleFact, LlmExchangeFact, PromptFact, ResultsRowFact, RewardsFacts, TimeoutFact, ToolCallFact } from './facts';
-import type { RowFact } from './rows';
+import type { ActionFact, ArtifactFacts, LifecycleFact, LlmExchangeFact, PromptFact, ResultsRowFact, RewardsFacts, TimeoutFact, ToolCallFact, UncertainRowFact } from './facts';
+import type { RowFact, RowParts } from './rows';
 import { isAdapterTerminal } from './toolCallIndex';
 
 type TrajectoryRowFact = Extract<RowFact, { kind: 'trajectory-row' }>;
@@ -19,6 +19,7 @@ export interface Placed {
   readonly timeout?: TimeoutFact;
   readonly lifecycle?: LifecycleFact;
   readonly prompt?: PromptFact;
+  readonly uncertain?: UncertainRowFact;
   readonly action?: ActionFact;
 }
 /** Results rows beyond this are counted, not kept: a rollout has one, and the rules only need a few. */
@@ -32,6 +33,7 @@ export class FactsBuilder {
   private lastTimeout: TimeoutFact | undefined;
   private readonly lifecycles: LifecycleFact[] = [];
   private readonly prompts: PromptFact[] = [];
+  private readonly uncertainRows: UncertainRowFact[] = [];
   private readonly actions: ActionFact[] = [];
   private readonly exchanges: LlmExchangeFact[] = [];
   private readonly resultsRows: ResultsRowFact[] = [];
@@ -64,6 +66,7 @@ export class FactsBuilder {
         if (placed.timeout) this.lastTimeout = placed.timeout;
         if (placed.lifecycle) this.lifecycles.push(placed.lifecycle);
         if (placed.prompt) this.prompts.push(placed.prompt);
+        if (placed.uncertain) this.uncertainRows.push(placed.uncertain);
         return placed;
       }
       case 'action': {
@@ -101,6 +104,7 @@ export class FactsBuilder {
           ...(this.lastTimeout ? { lastTimeout: this.lastTimeout } : {}),
           lifecycles: this.lifecycles,
           prompts: this.prompts,
+          uncertainRows: this.uncertainRows,
         };
       case 'action-records':
         return { kind: 'action-records', actions: this.actions };
@@ -116,20 +120,33 @@ export class FactsBuilder {
   }
 }
 
-/** A row the rules read (a tool call, a timeout marker or a lifecycle annotation), or a prompt, which views show. */
+/** A row the rules read (a tool call, a timeout marker, a lifecycle annotation, or one that may be any of them), or a prompt, which views show. */
 function keepsTrajectoryRow(fact: TrajectoryRowFact): boolean {
-  return fact.toolCall !== undefined || fact.timeout !== undefined || fact.lifecycle !== undefined || fact.prompt !== undefined;
+  return fact.toolCall !== undefined || fact.timeout !== undefined || fact.lifecycle !== undefined || fact.prompt !== undefined || fact.readings !== undefined;
+}
+
+function placeTrajectoryRow(fact: TrajectoryRowFact, line: number, text: string): Placed {
+  const prompt = fact.prompt;
+  const readings = fact.readings;
+  // No spread: this runs for every tool call of 50 MB trajectories.
+  const parts = placeParts(fact, line, text);
+  return {
+    line,
+    toolCall: parts.toolCall,
+    timeout: parts.timeout,
+    lifecycle: parts.lifecycle,
+    prompt: prompt ? { preview: prompt.preview, ref: { line, length: text.length } } : undefined,
+    uncertain: readings ? { ref: { line, length: text.length, text }, typed: fact.typed, readings: readings.map((reading) => ({ as: reading.as, ...placeParts(reading, line, text) })) } : undefined,
+  };
 }
 
 /** A tool call keeps its text only when a rule may point inside it: unresolved, or ended by the framework. */
-function placeTrajectoryRow(fact: TrajectoryRowFact, line: number, text: string): Placed {
-  const call = fact.toolCall;
-  const timeout = fact.timeout;
-  const lifecycle = fact.lifecycle;
-  const prompt = fact.prompt;
+function placeParts(parts: RowParts, line: number, text: string): Pick<Placed, 'toolCall' | 'timeout' | 'lifecycle'> {
+  const call = parts.toolCall;
+  const timeout = parts.timeout;
+  const lifecycle = parts.lifecycle;
   const length = text.length;
   return {
-    line,
     toolCall: call
       ? {
           id: call.id,
@@ -152,6 +169,5 @@ function placeTrajectoryRow(fact: TrajectoryRowFact, line: number, text: string)
           ref: { line, length, text },
         }
       : undefined,
-    prompt: prompt ? { preview: prompt.preview, ref: { line, length } } : undefined,
   };
 }

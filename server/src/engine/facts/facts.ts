@@ -47,6 +47,24 @@ export interface LifecycleFact {
   readonly status: unknown;
 }
 
+/**
+ * A trajectory row whose type cannot be taken at its word (facts/rows.ts `uncertainReadings`): the other
+ * kinds it may be, each with the facts it then gives. The rules judge the rollout under each as well.
+ */
+export interface UncertainRowFact {
+  readonly ref: RecordRef;
+  /** Whether the row as written counts as typed (`TrajectoryFacts.untypedRows`). */
+  readonly typed: boolean;
+  readonly readings: readonly PlacedRowReading[];
+}
+
+export interface PlacedRowReading {
+  readonly as: 'tool_call' | 'agent_timeout' | 'tool_call_lifecycle' | 'other';
+  readonly toolCall?: ToolCallFact;
+  readonly timeout?: TimeoutFact;
+  readonly lifecycle?: LifecycleFact;
+}
+
 export interface TrajectoryFacts {
   readonly kind: 'acp-trajectory';
   readonly rows: number;
@@ -59,6 +77,7 @@ export interface TrajectoryFacts {
   readonly lastTimeout?: TimeoutFact;
   readonly lifecycles: readonly LifecycleFact[];
   readonly prompts: readonly PromptFact[];
+  readonly uncertainRows: readonly UncertainRowFact[];
 }
 
 export interface QuiescenceFact {
@@ -83,6 +102,8 @@ export interface ActionRecord {
   readonly startedAt: unknown;
   readonly finishedAt: unknown;
   readonly command: unknown;
+  /** It breaks its schema or carries a damaged key: the rules also read it as each kind it may have been. */
+  readonly damaged: boolean;
   readonly quiescence?: QuiescenceFact;
 }
 

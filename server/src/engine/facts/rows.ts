@@ -21,6 +21,18 @@ const agentSidePhases: ReadonlySet<string> = new Set(
 
 type WithoutRef<T> = Omit<T, 'ref'>;
 
+/** What a trajectory row gives the rules when read as one kind of row. */
+export interface RowParts {
+  readonly toolCall?: WithoutRef<ToolCallFact>;
+  readonly timeout?: WithoutRef<TimeoutFact>;
+  readonly lifecycle?: WithoutRef<LifecycleFact>;
+}
+
+/** One other way to read a row whose type cannot be taken at its word. */
+export interface RowReading extends RowParts {
+  readonly as: RowReadingKind;
+}
+
 export type RowFact =
   | {
       readonly kind: 'trajectory-row';
@@ -30,18 +42,21 @@ export type RowFact =
       readonly timeout?: WithoutRef<TimeoutFact>;
       readonly lifecycle?: WithoutRef<LifecycleFact>;
       readonly prompt?: WithoutRef<PromptFact>;
+      /** The other kinds the row may be, when its type cannot be taken at its word (`uncertainReadings`). */
+      readonly readings?: readonly RowReading[];
     }
   | { readonly kind: 'action'; readonly action: ActionRecord }
   | { readonly kind: 'llm-exchange'; readonly exchange: WithoutRef<LlmExchangeFact> }
   | { readonly kind: 'results-row'; readonly value: JsonObject }
   | { readonly kind: 'reward'; readonly terminal: boolean; readonly value: unknown };
 
-export function summarizeRow(kind: ArtifactKind, record: JsonObject): RowFact | undefined {
+/** `damaged`: the record carries a schema or damaged-key finding, so the kind it says it is may not be the one it was. */
+export function summarizeRow(kind: ArtifactKind, record: JsonObject, damaged = false): RowFact | undefined {
   switch (kind) {
     case 'acp-trajectory':
-      return trajectoryRow(record);
+      return trajectoryRow(record, damaged);
     case 'action-records':
-      return { kind: 'action', action: actionRecord(record) };
+      return { kind: 'action', action: actionRecord(record, damaged) };
     case 'llm-trajectory':
       return { kind: 'llm-exchange', exchange: llmExchange(record) };
     case 'results':
@@ -63,7 +78,7 @@ function rowTypeOf(type: unknown): unknown {
   return knownRowTypes.find((known) => shapedLike(type, known)) ?? type;
 }
 
-function trajectoryRow(record: JsonObject): RowFact {
+function trajectoryRow(record: JsonObject, damaged: boolean): RowFact {
   const field = fieldReader('acp-trajectory', knownRowKeys, record);
   const type = rowTypeOf(field('type'));
   const phase = field('phase');
@@ -72,21 +87,59 @@ function trajectoryRow(record: JsonObject): RowFact {
     kind: 'trajectory-row',
     typed: typeof type === 'string' && type !== '',
     agentSide: phase === undefined || (typeof phase === 'string' && agentSidePhases.has(phase.toLowerCase())),
-    toolCall: type === 'tool_call' ? { id: field('tool_call_id'), status: field('status'), terminalSource: field('terminal_source'), effects: field('effects'), title: previewOf(field('title')) } : undefined,
-    timeout: type === 'agent_timeout' ? { pendingIds: field('pending_tool_call_ids'), complete: field('terminal_trajectory_complete') } : undefined,
-    lifecycle:
-      type === 'tool_call_lifecycle'
-        ? {
-            toolCallId: field('tool_call_id'),
-            lifecycle: field('lifecycle'),
-            effects: field('effects'),
-            source: field('source'),
-            quiescenceRef: field('quiescence_ref'),
-            status: field('status'),
-          }
-        : undefined,
+    toolCall: type === 'tool_call' ? toolCallParts(field) : undefined,
+    timeout: type === 'agent_timeout' ? timeoutParts(field) : undefined,
+    lifecycle: type === 'tool_call_lifecycle' ? lifecycleParts(field) : undefined,
     prompt: type === 'user_message' ? { preview: previewOf(field('text')) } : undefined,
+    readings: damaged || typeof type !== 'string' || !knownRowTypes.includes(type) ? uncertainReadings(field, type, damaged) : undefined,
   };
+}
+
+type FieldOf = (name: string) => unknown;
+
+function toolCallParts(field: FieldOf): WithoutRef<ToolCallFact> {
+  return { id: field('tool_call_id'), status: field('status'), terminalSource: field('terminal_source'), effects: field('effects'), title: previewOf(field('title')) };
+}
+
+function timeoutParts(field: FieldOf): WithoutRef<TimeoutFact> {
+  return { pendingIds: field('pending_tool_call_ids'), complete: field('terminal_trajectory_complete') };
+}
+
+function lifecycleParts(field: FieldOf): WithoutRef<LifecycleFact> {
+  return { toolCallId: field('tool_call_id'), lifecycle: field('lifecycle'), effects: field('effects'), source: field('source'), quiescenceRef: field('quiescence_ref'), status: field('status') };
+}
+
+/** The row types the rules read; they pass over every other (messages, thoughts, a newer BenchFlow's types). */
+export const ruleRowTypes = ['tool_call', 'agent_timeout', 'tool_call_lifecycle'] as const;
+export type RowReadingKind = (typeof ruleRowTypes)[number] | 'other';
+
+const partsOfType: Record<(typeof ruleRowTypes)[number], (field: FieldOf) => RowParts> = {
+  tool_call: (field) => ({ toolCall: toolCallParts(field) }),
+  agent_timeout: (field) => ({ timeout: timeoutParts(field) }),
+  tool_call_lifecycle: (field) => ({ lifecycle: lifecycleParts(field) }),
+};
+
+/** What a row of each type the rules read must carry, and may carry (its schema branch). */
+const keysOfRuleRowType = new Map(ruleRowTypes.map((type) => [type, trajectoryKnowledge.keysWhen('type', type)]));
+
+/**
+ * The other ways to read a row whose type cannot be taken at its word. A damaged row (one that breaks its
+ * schema) whose type is one the rules read but which lacks a key that type requires (a `user_message`
+ * turned `agent_timeout`) may be a row the rules pass over; any damaged row, and a row of a type no schema
+ * knows (`nnt_timeout`, or `[]`), may be each type the rules read whose required keys it carries beyond
+ * those its own type names. So a tool call with an unknown status stays a tool call, and a newer
+ * BenchFlow's type that carries no such key (`agent_plan`) has no other reading.
+ */
+function uncertainReadings(field: FieldOf, type: unknown, damaged: boolean): readonly RowReading[] | undefined {
+  const written = ruleRowTypes.find((known) => known === type);
+  const ownKeys = written ? keysOfRuleRowType.get(written)! : undefined;
+  const readings: RowReading[] = damaged && ownKeys && [...ownKeys.required].some((key) => field(key) === undefined) ? [{ as: 'other' }] : [];
+  for (const candidate of ruleRowTypes) {
+    if (candidate === written) continue;
+    const carriesItsKeys = [...keysOfRuleRowType.get(candidate)!.required].some((key) => !ownKeys?.named.has(key) && field(key) !== undefined);
+    if (carriesItsKeys) readings.push({ as: candidate, ...partsOfType[candidate](field) });
+  }
+  return readings.length > 0 ? readings : undefined;
 }
 
 /** Views show a line of text at most; a prompt may be megabytes that the facts must not keep. */
@@ -110,13 +163,13 @@ const knownActionKeys = actionKnowledge.knownKeys(actionKnowledge.rootNodes());
  * gives back every finding the record had before the damage, where reading it as absent would drop a
  * grading attempt, a kill or a timeout marker out of the evidence unseen.
  */
-function fieldReader(kind: 'action-records' | 'acp-trajectory', known: ReadonlySet<string> | undefined, record: JsonObject): (name: string) => unknown {
+function fieldReader(kind: 'action-records' | 'acp-trajectory', known: ReadonlySet<string> | undefined, record: JsonObject): FieldOf {
   // The fast path, for nearly every record of large files: no key the schema does not know.
   if (!known || Object.keys(record).every((key) => known.has(key))) return (name) => record[name];
   return (name) => record[keyForFinding(kind, [], record, name)];
 }
 
-function actionRecord(record: JsonObject): ActionRecord {
+function actionRecord(record: JsonObject, damaged: boolean): ActionRecord {
   const field = fieldReader('action-records', knownActionKeys, record);
   const eventType = field('event_type');
   const returnCode = field('return_code');
@@ -131,11 +184,13 @@ function actionRecord(record: JsonObject): ActionRecord {
     startedAt: field('started_at'),
     finishedAt: field('finished_at'),
     command: field('command_preview'),
+    damaged,
     // No conditional spread: this runs for every record of 100,000-line action logs. Any record but a
-    // SandboxExec as BenchFlow spells it may be read as an observation: the rules compare event types
-    // case-insensitively, and read one they do not know as each kind they know (rules/timeline.ts).
+    // SandboxExec as BenchFlow spells it, and any damaged record, may be read as an observation: the rules
+    // compare event types case-insensitively, and read one they do not know, or a damaged record's, as each
+    // kind they know (rules/timeline.ts).
     quiescence:
-      eventType !== 'SandboxExec'
+      eventType !== 'SandboxExec' || damaged
         ? { sandboxUser: field('sandbox_user'), uid: field('uid'), mode: field('mode'), survivors: field('survivors'), setuidProcesses: field('setuid_processes'), final: field('final') }
         : undefined,
   };

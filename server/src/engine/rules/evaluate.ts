@@ -2,15 +2,19 @@
  * Runs every rule over a rollout bundle and gives it its verdict. Rules that depend on each other run
  * in order: the action timeline first, then quiescence and the verifier (whose failures make a reward
  * untrusted; under every reading of a record of unknown kind), then tools and timeouts (which need to know whether quiescence is proven), then the
- * timeout contract and validator parity. Whether the rollout timed out is decided once, up front.
+ * timeout contract and validator parity. Whether the rollout timed out is decided once, up front. A
+ * trajectory row whose type cannot be taken at its word makes the whole pass run again under each kind
+ * it may be (everyRowReading.ts).
  */
 import type { RolloutBundle } from '../bundle/rollout';
 import { artifactOutsideBundle } from '../check/report';
 import type { BundleFinding } from '../findings';
 import { isJsonObject } from '../parse/jsonKind';
-import { verdictOf, type Verdict } from '../verdict';
+import { verdictOf, verdicts, type Verdict } from '../verdict';
 import { RuleCaches, RuleContext, type RuleOptions } from './context';
 import { checkUnderEveryReading } from './everyReading';
+import { rowReadingKinds, rowReadingNote, trajectoryUnder } from './everyRowReading';
+import { FindingUnion } from './findingUnion';
 import type { QuiescenceResult } from './quiescence';
 import { checkRequiredArtifacts } from './review/artifacts';
 import { checkLlmTrajectory } from './review/llm';
@@ -37,6 +41,24 @@ export interface RolloutEvaluation {
 }
 
 export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, caches = new RuleCaches()): RolloutEvaluation {
+  const written = evaluateAsRead(bundle, options, caches);
+  const trajectory = bundle.facts('trajectory', 'acp-trajectory');
+  if (!trajectory || trajectory.uncertainRows.length === 0) return written;
+  // Judged again under each other reading of rows whose type cannot be taken at its word; the worst verdict stands.
+  const findings = [...written.findings];
+  const union = new FindingUnion(findings);
+  let verdict = written.verdict;
+  for (const as of rowReadingKinds) {
+    const facts = trajectoryUnder(trajectory, as);
+    if (!facts) continue;
+    const other = evaluateAsRead(bundle.withFacts('trajectory', facts), options, caches);
+    union.addAll(other.findings, rowReadingNote(trajectory, as));
+    if (verdicts.indexOf(other.verdict) < verdicts.indexOf(verdict)) verdict = other.verdict;
+  }
+  return { ...written, findings, verdict, trainingReady: written.trainingReady && verdict === written.verdict };
+}
+
+function evaluateAsRead(bundle: RolloutBundle, options: RuleOptions, caches: RuleCaches): RolloutEvaluation {
   const context = new RuleContext(bundle, options, caches);
   const sandboxUser = sandboxUserOf(context);
   // A sandbox user that is not known is read as any user but root: every kill and observation of whoever it was counts.

@@ -8,9 +8,10 @@
  * rollout's timeline: after an edit of a 100,000-line log, only the edited line is read again.
  *
  * A record whose event_type or phase the rules do not know is not read as "nothing happened", which
- * would let one flipped letter drop a grading attempt or a kill from the proof: the timeline is also
- * built under each candidate reading of such records (see `Timeline.candidates`), and the rules report
- * what any reading finds.
+ * would let one flipped letter drop a grading attempt or a kill from the proof; nor is a damaged record
+ * (one that breaks its schema: an event_type changed to a neighbour's, a command_preview that is no
+ * longer text) read only as what it now says. The timeline is also built under each candidate reading
+ * of such records (see `Timeline.candidates`), and the rules report what any reading finds.
  */
 import type { ActionFact, ActionRecord, QuiescenceFact } from '../facts/facts';
 import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
@@ -38,10 +39,29 @@ function knownName<T>(names: ReadonlyMap<string, T>, value: unknown): T | undefi
   return typeof value === 'string' ? names.get(value.toLowerCase()) : undefined;
 }
 
+/**
+ * What a command that cannot be read (a damaged record's command_preview that is no string) is read as,
+ * in one candidate reading: each thing a BenchFlow exec does that the rules weigh.
+ */
+type CommandReading = 'kill' | 'grading' | 'setup';
+const commandCandidates: readonly (CommandReading | undefined)[] = ['kill', 'grading', 'setup', undefined];
+const commandReadingWords: Record<CommandReading, string> = { kill: 'a kill attempt', grading: 'grading', setup: 'setup only' };
+
+/**
+ * What a damaged observation is read as, in one candidate reading: each outcome its return_code can
+ * record (0 quiescent, 1 survivors, 2 cannot observe), since the damage may be in what decides it.
+ */
+type OutcomeReading = 'quiescent' | 'survivors' | 'unobservable';
+const outcomeCandidates: readonly (OutcomeReading | undefined)[] = ['quiescent', 'survivors', 'unobservable', undefined];
+
 /** How a record's kind is read: a known event type and phase, or none (an unknown one is read under each). */
 interface KindReading {
   readonly eventType: ActionEventType | undefined;
   readonly phase: ActionPhase | undefined;
+  /** For an exec whose command cannot be read: what it is read as; none reads it as it is. */
+  readonly command?: CommandReading;
+  /** For a damaged observation: the outcome it is read as; none reads it as it is. */
+  readonly outcome?: OutcomeReading;
 }
 
 /** `conflated`: the recorded status is also what the command ends with when its observer fails. */
@@ -120,11 +140,16 @@ export function sandboxUserInConfig(value: JsonObject): SandboxUserState {
 export interface Timeline extends TimelineLists {
   /** Records whose event_type or phase is unknown, as `action-kind-unknown` reports them. */
   readonly unknownKinds: readonly Step[];
+  /** Those records and the damaged ones (`ActionRecord.damaged`): what the candidates read otherwise. */
+  readonly uncertain: readonly Step[];
   /**
-   * The timeline again under each candidate reading of those records; empty when there are none. In one
-   * candidate every such record takes the same reading (each known event type, or none; Verify or another
-   * phase), which bounds the passes at seven whatever the number of such records. A single damaged record
-   * is thereby read in every way it could have been written; several are not read in every combination.
+   * The timeline again under each candidate reading of the uncertain records; empty when
+   * there are none. In one candidate every such record takes the same reading (each known event type, or
+   * none; for an exec whose command cannot be read, a kill, grading or setup; for a damaged observation,
+   * each outcome; Verify or another phase for an unknown phase), which bounds the passes at twenty
+   * whatever the number of such records. A single
+   * damaged record is thereby read in every way it could have been written; several are not read in
+   * every combination.
    */
   readonly candidates: readonly CandidateTimeline[];
 }
@@ -159,14 +184,17 @@ export function buildTimeline(context: RuleContext, user: SandboxUser | undefine
   const shift = previous.length - actions.length;
   const steps = new Array<Step>(actions.length);
   const unknownKinds: Step[] = [];
+  const uncertain: Step[] = [];
   for (let index = 0; index < actions.length; index++) {
     const action = actions[index]!;
     const step = keptStep(previous, index, action) ?? keptStep(previous, index + shift, action) ?? { action, reading: readingOf(context, action.record, user) };
     steps[index] = step;
-    if (step.reading.eventTypeUnknown || step.reading.phaseUnknown) unknownKinds.push(step);
+    const unknownKind = step.reading.eventTypeUnknown || step.reading.phaseUnknown;
+    if (unknownKind) unknownKinds.push(step);
+    if (unknownKind || action.record.damaged) uncertain.push(step);
   }
   context.caches.timelines?.set(context.bundle.root, { user: userKey, steps });
-  return { ...listsOf(steps), unknownKinds, candidates: candidateTimelines(context, steps, unknownKinds, user) };
+  return { ...listsOf(steps), unknownKinds, uncertain, candidates: candidateTimelines(context, steps, uncertain, user) };
 }
 
 function listsOf(steps: readonly Step[]): TimelineLists {
@@ -185,34 +213,57 @@ function listsOf(steps: readonly Step[]): TimelineLists {
 
 /**
  * The rules read a phase only as Verify or not, so one phase stands for each way of reading it (no phase
- * for all the others); an unknown event type may be any known one, or none. The reading of an unknown
- * kind as it was written (no event type, not Verify) is the timeline itself, and is not repeated.
+ * for all the others); an unknown event type, or the event type of a damaged record, may be any known
+ * one, or none.
  */
 const phaseCandidates: readonly (ActionPhase | undefined)[] = [...new Map([...actionPhases, undefined].map((phase) => [phase === 'Verify', phase])).values()];
 const eventTypeCandidates: readonly (ActionEventType | undefined)[] = [...actionEventTypes, undefined];
 
-function candidateTimelines(context: RuleContext, steps: readonly Step[], unknownKinds: readonly Step[], user: SandboxUser | undefined): CandidateTimeline[] {
-  if (unknownKinds.length === 0) return [];
-  const eventTypes = unknownKinds.some((step) => step.reading.eventTypeUnknown) ? eventTypeCandidates : [undefined];
-  const phases = unknownKinds.some((step) => step.reading.phaseUnknown) ? phaseCandidates : [undefined];
+function candidateTimelines(context: RuleContext, steps: readonly Step[], uncertain: readonly Step[], user: SandboxUser | undefined): CandidateTimeline[] {
+  if (uncertain.length === 0) return [];
+  const eventTypeVaries = (step: Step) => step.reading.eventTypeUnknown || step.action.record.damaged;
+  const commandVaries = (step: Step) => step.action.record.damaged && typeof step.action.record.command !== 'string';
+  const outcomeVaries = (step: Step) => step.action.record.damaged;
+  const eventTypes = uncertain.some(eventTypeVaries) ? eventTypeCandidates : [undefined];
+  const phases = uncertain.some((step) => step.reading.phaseUnknown) ? phaseCandidates : [undefined];
   const candidates: CandidateTimeline[] = [];
   for (const eventType of eventTypes) {
+    // What the reading of a damaged record's content varies with its event type: the command of an exec, the outcome of an observation.
+    const details: readonly Pick<KindReading, 'command' | 'outcome'>[] =
+      eventType === 'SandboxExec' && uncertain.some(commandVaries)
+        ? commandCandidates.map((command) => (command ? { command } : {}))
+        : eventType === 'SandboxUserQuiescence' && uncertain.some(outcomeVaries)
+          ? outcomeCandidates.map((outcome) => (outcome ? { outcome } : {}))
+          : [{}];
     for (const phase of phases) {
-      if (eventType === undefined && phase === undefined) continue;
-      const readings = new Map<ActionFact, Step>();
-      for (const step of unknownKinds) {
-        const { record } = step.action;
-        const kind: KindReading = {
-          eventType: step.reading.eventTypeUnknown ? eventType : knownName(eventTypesByLowerCase, record.eventType),
-          phase: step.reading.phaseUnknown ? phase : knownName(phasesByLowerCase, record.phase),
-        };
-        readings.set(step.action, { action: step.action, reading: readingOf(context, record, user, kind) });
+      for (const detail of details) {
+        const readings = new Map<ActionFact, Step>();
+        for (const step of uncertain) {
+          const { record } = step.action;
+          const kind: KindReading = {
+            eventType: eventTypeVaries(step) ? eventType : knownName(eventTypesByLowerCase, record.eventType),
+            phase: step.reading.phaseUnknown ? phase : knownName(phasesByLowerCase, record.phase),
+            ...(detail.command && commandVaries(step) ? { command: detail.command } : {}),
+            ...(detail.outcome && outcomeVaries(step) ? { outcome: detail.outcome } : {}),
+          };
+          readings.set(step.action, { action: step.action, reading: readingOf(context, record, user, kind) });
+        }
+        const words = [
+          eventTypes.length > 1 ? `event_type ${eventType ?? 'none known'}` : '',
+          details.length > 1 ? detailWords(detail) : '',
+          phases.length > 1 ? `phase ${phase ?? 'other than Verify'}` : '',
+        ];
+        candidates.push({ ...listsOf(steps.map((step) => readings.get(step.action) ?? step)), reading: words.filter(Boolean).join(' and ') });
       }
-      const reading = [eventTypes.length > 1 ? `event_type ${eventType ?? 'none known'}` : '', phases.length > 1 ? `phase ${phase ?? 'other than Verify'}` : ''].filter(Boolean).join(' and ');
-      candidates.push({ ...listsOf(steps.map((step) => readings.get(step.action) ?? step)), reading });
     }
   }
   return candidates;
+}
+
+function detailWords({ command, outcome }: Pick<KindReading, 'command' | 'outcome'>): string {
+  if (command) return `an unreadable command as ${commandReadingWords[command]}`;
+  if (outcome) return `a damaged observation as ${outcome === 'unobservable' ? 'unable to observe' : outcome}`;
+  return 'its content as it is';
 }
 
 /** The previous step at `index`, when it was made for this very action, or for its record on a line that moved. */
@@ -226,6 +277,7 @@ function keptStep(previous: readonly Step[], index: number, action: ActionFact):
 
 const noEvents: readonly StepEvent[] = [];
 const gradingOnly: readonly StepEvent[] = [{ kind: 'grading' }];
+const killOnly: readonly StepEvent[] = [{ kind: 'kill' }];
 const noPids: readonly number[] = [];
 
 function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser | undefined, kind = kindAsWritten(record)): ActionReading {
@@ -242,8 +294,9 @@ function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser
     case 'StartBenchGuardVerifierService':
       return reading('sidecar-start', traits);
     case 'SandboxUserQuiescence':
-      return record.quiescence ? quiescenceReading(record.quiescence, record.returnCode, user, traits) : reading('other', traits);
+      return record.quiescence ? quiescenceReading(record.quiescence, record.returnCode, user, traits, kind.outcome) : reading('other', traits);
     case 'SandboxExec': {
+      if (kind.command) return commandRead(kind.command, traits);
       if (typeof record.command !== 'string') return reading('exec', traits);
       const evidence = context.caches.commands.evidenceOf(record.command, user);
       const grading = evidence.events.length === 0 && !evidence.setupOnly && !evidence.syntaxError && traits.verifyPhase;
@@ -257,6 +310,18 @@ function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser
     }
     default:
       return reading('other', traits);
+  }
+}
+
+/** An exec whose command cannot be read, read as one thing such a command does. */
+function commandRead(command: CommandReading, traits: RecordTraits): ActionReading {
+  switch (command) {
+    case 'kill':
+      return reading('exec', traits, { events: killOnly });
+    case 'grading':
+      return traits.verifyPhase ? reading('exec', traits, { events: gradingOnly, grading: true }) : reading('exec', traits);
+    case 'setup':
+      return reading('exec', traits, { setupOnly: true });
   }
 }
 
@@ -281,14 +346,16 @@ function reading(kind: ActionReading['kind'], traits: RecordTraits, parts: Parti
   };
 }
 
-function quiescenceReading(fact: QuiescenceFact, returnCode: unknown, user: SandboxUser | undefined, traits: RecordTraits): ActionReading {
+function quiescenceReading(fact: QuiescenceFact, returnCode: unknown, user: SandboxUser | undefined, traits: RecordTraits, outcomeRead?: OutcomeReading): ActionReading {
   // An observation of another user proves nothing about this rollout's sandbox user.
   if (user && !observesUser(fact.sandboxUser, fact.uid, user)) return reading('quiescence', traits);
   // Earlier probes listed a process holding the user's uid as its real uid only apart, as not counted; it
   // can still write as the user, so it is a survivor like the others.
   const survivors = [fact.survivors, fact.setuidProcesses].flatMap((listed) => (Array.isArray(listed) ? listed : []));
   const survivorPids = survivors.flatMap((survivor) => (isJsonObject(survivor) && typeof survivor['pid'] === 'number' ? [survivor['pid']] : []));
-  const outcome: ObservationOutcome = !traits.transportOk
+  const outcome: ObservationOutcome = outcomeRead
+    ? outcomeRead
+    : !traits.transportOk
     ? 'unobservable'
     : returnCode === 2
       ? 'unobservable'

@@ -239,7 +239,16 @@ function checkStatusCounts(context: RuleContext, trajectoryFile: string, result:
   const summary = value[summaryKey];
   const countsKey = isJsonObject(summary) ? keyForFinding('result', [summaryKey], summary, 'tool_call_status_counts') : 'tool_call_status_counts';
   const claimed = isJsonObject(summary) ? summary[countsKey] : undefined;
-  if (!isJsonObject(claimed)) return;
+  if (!isJsonObject(claimed)) {
+    // Counts that are there but cannot be read are never taken as counts that agree (README "Damaged evidence").
+    const unreadable = summary !== undefined && summary !== null && !isJsonObject(summary) ? { path: [summaryKey], what: `trajectory_summary is ${describeValue(summary)}` } : claimed !== undefined && claimed !== null ? { path: [summaryKey, countsKey], what: `it is ${describeValue(claimed)}` } : undefined;
+    if (unreadable) {
+      context.report('status-counts-mismatch', context.inDocument(context.bundle.pathOf('result'), result, unreadable.path), `trajectory_summary.tool_call_status_counts cannot be read (${unreadable.what}), so it cannot be shown to agree with the tool_call rows.`, {
+        related: [context.related(context.atStart(trajectoryFile), 'the trajectory the counts describe')],
+      });
+    }
+    return;
+  }
   const statuses = new Set([...Object.keys(claimed), ...actual.keys()]);
   const differences = [...statuses]
     .filter((status) => (typeof claimed[status] === 'number' ? claimed[status] : 0) !== (actual.get(status) ?? 0))

@@ -169,6 +169,25 @@ export class SchemaKnowledge {
     return [...values];
   }
 
+  /**
+   * The keys required of, and the keys named for, a record whose `key` is `value`, by the root's `allOf`
+   * branches that pin it (`if` `key` const `value`, `then` …): what a record of that kind carries.
+   */
+  keysWhen(key: string, value: string): { readonly required: ReadonlySet<string>; readonly named: ReadonlySet<string> } {
+    const required = new Set<string>();
+    const named = new Set<string>();
+    for (const branch of Array.isArray(this.root['allOf']) ? this.root['allOf'] : []) {
+      if (!isSchema(branch) || !isSchema(branch['if']) || !isSchema(branch['then'])) continue;
+      const pinned = branch['if']['properties'];
+      if (!isSchema(pinned) || !isSchema(pinned[key]) || (pinned[key] as Schema)['const'] !== value) continue;
+      for (const node of this.expand([branch['then']])) {
+        for (const name of Array.isArray(node['required']) ? node['required'] : []) if (typeof name === 'string') required.add(name);
+        if (isSchema(node['properties'])) for (const name of Object.keys(node['properties'])) named.add(name);
+      }
+    }
+    return { required, named };
+  }
+
   /** `nodes` with every schema they refer to or combine, each once. */
   private expand(nodes: SchemaNodes): SchemaNodes {
     const seen = new Set<Schema>();

@@ -57,7 +57,19 @@ function searchableText(value: unknown): string {
 }
 
 /** error or verifier_error set, or a partial trajectory: the rollout did not end cleanly. */
-export function hasTerminalError(result: JsonObject | undefined): boolean {
+function hasTerminalError(result: JsonObject | undefined): boolean {
   if (!result) return false;
   return Boolean(result['error']) || Boolean(result['verifier_error']) || result['partial_trajectory'] === true;
+}
+
+/**
+ * Whether the rollout ended with an error or a partial trajectory, as the validator reads it; both ways
+ * when one of the fields that say so has a type no writer gives it (an error that is no string, a
+ * partial_trajectory that is no boolean): a damaged claim is read as each thing it may have been.
+ */
+export function terminalErrorReadings(result: JsonObject | undefined): readonly boolean[] {
+  const asWritten = hasTerminalError(result);
+  const present = (key: string) => result?.[key] !== undefined && result[key] !== null;
+  const damaged = ['error', 'verifier_error'].some((key) => present(key) && typeof result![key] !== 'string') || (present('partial_trajectory') && typeof result!['partial_trajectory'] !== 'boolean');
+  return damaged ? [asWritten, !asWritten] : [asWritten];
 }

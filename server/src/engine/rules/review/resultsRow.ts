@@ -8,7 +8,7 @@ import { keyForFinding } from '../../schema/knownKeys';
 import type { Place, RuleContext } from '../context';
 import { selectedExchanges } from './llm';
 import type { RolloutTimeout } from '../timeout';
-import { hasTerminalError, nativeSubscriptionMode } from './mode';
+import { nativeSubscriptionMode, terminalErrorReadings } from './mode';
 
 const bannedKeys = ['gold', 'gold_solution', 'verify_source', 'tools_py', 'initial_db', 'db_json', 'target_constants', 'private_reasoning', 'reasoning_content', 'thinking_blocks'];
 const bannedMessageKeys = ['reasoning_content', 'thinking_blocks', 'private_reasoning', 'provider_specific_fields', 'function_call'];
@@ -35,6 +35,8 @@ export function checkResultsRow(context: RuleContext, options: ResultsRowOptions
   const info = value['info'];
   if (!isJsonObject(info)) {
     context.report('review-results-rows', info === undefined ? at([]) : at(['info']), `The results row needs an "info" object; ${info === undefined ? 'it has no info' : `its info is ${describeValue(info)}`}.`);
+    // As a training_ready that is no boolean below: a training claim that cannot be read is never taken as a harmless one.
+    if (info !== undefined) context.report('review-training-ready', at(['info']), `info.training_ready must be true or false; it cannot be read from an info that is ${describeValue(info)}.`);
     return;
   }
   // A mismatch is a finding against the reward, so a damaged task key still names its task.
@@ -68,9 +70,10 @@ type Flag = (message: string, path?: readonly (string | number)[]) => void;
 /** The validator's rules for a row that is not a timeout: training_ready must match how the rollout ended and what the row holds. */
 function checkTrainingReadiness(context: RuleContext, value: JsonObject, info: JsonObject, result: JsonObject | undefined, flag: Flag): void {
   const trainingReady = info['training_ready'] === true;
-  const terminal = hasTerminalError(result);
-  if (terminal && trainingReady) flag('The rollout ended with an error or a partial trajectory, but the row is marked training_ready=true.');
-  if (!terminal && !trainingReady) flag('A healthy rollout is marked training_ready=false.');
+  const endings = terminalErrorReadings(result);
+  const unread = endings.length > 1 ? " (result.json's error fields cannot all be read, so it may have)" : '';
+  if (endings.includes(true) && trainingReady) flag(`The rollout ended with an error or a partial trajectory${unread}, but the row is marked training_ready=true.`);
+  if (endings.includes(false) && !trainingReady) flag(`A healthy rollout${endings.length > 1 ? " (result.json's error fields cannot all be read, so it may be one)" : ''} is marked training_ready=false.`);
   if (!trainingReady) {
     checkNotTrainingReady(value, info, false, flag);
     return;
