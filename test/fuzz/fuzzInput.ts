@@ -19,8 +19,8 @@ export const limits = {
 
 /**
  * `untrust-lost` is untrusted → incomplete with the damaged record still readable: the rollout stays
- * uncountable, but its untrust should have been kept. Reported apart, as the property's open part
- * (inProcess.test.ts); every other kind fails the property.
+ * uncountable, but its untrust should have been kept. It fails the property like a raise to a countable
+ * verdict, and is named apart so that a report says which happened.
  */
 export type FailureKind = 'crash' | 'cpu' | 'rss' | 'verdict-raised' | 'untrust-lost' | 'hang' | 'worker-died';
 

@@ -6,8 +6,7 @@
  * verdict (untrusted < incomplete < trusted-timeout = trusted), but one: untrusted → incomplete when the
  * record that showed the untrust is the one damaged past reading (fuzzInput.ts says why; those are
  * counted as "(its witness unreadable)"). Untrusted → incomplete with the damaged record still
- * readable is the property's open part: listed with reproducers, and failed only with
- * ROLLOUT_EVIDENCE_FUZZ_STRICT=1. It prints the seed and the counts;
+ * readable fails it, told apart as `untrust-lost`. It prints the seed and the counts;
  * a failure prints each class once with a minimal reproducer and the command that replays it.
  *
  * Forked by itself as a worker: with ROLLOUT_EVIDENCE_FUZZ_WORKER set, this file runs inputs instead.
@@ -37,18 +36,8 @@ if (process.env[workerEnvironment]) {
         t.diagnostic(summary);
         console.log(summary);
         assert.equal(result.counts.inputs, indices.length, 'every input ran');
-        // The open part of the property: a readable damaged record that carried untrust loses it. The
-        // rollout stays uncountable (incomplete), so it is listed, not failed, unless asked for.
-        const strict = process.env['ROLLOUT_EVIDENCE_FUZZ_STRICT'] === '1';
-        const open = strict ? [] : result.failures.filter((failure) => failure.kind === 'untrust-lost');
-        const failing = result.failures.filter((failure) => !open.includes(failure));
-        if (open.length > 0) {
-          const report = `open, not failed (ROLLOUT_EVIDENCE_FUZZ_STRICT=1 fails them): ${failuresReport(settings, open, relative(repoRoot, __filename))}`;
-          t.diagnostic(report.split('\n')[0]!);
-          console.log(report);
-        }
-        if (failing.length > 0) {
-          const report = failuresReport(settings, failing, relative(repoRoot, __filename));
+        if (result.failures.length > 0) {
+          const report = failuresReport(settings, result.failures, relative(repoRoot, __filename));
           console.log(report);
           assert.fail(report);
         }
