@@ -52,6 +52,11 @@ const darkTheme: Readonly<Record<string, string>> = {
   'charts-red': '#f14c4c',
   'charts-purple': '#b180d7',
   'charts-yellow': '#cca700',
+  'charts-foreground': '#cccccc',
+  'charts-lines': '#cccccc80',
+  'terminal-ansiCyan': '#11a8cd',
+  'terminal-ansiMagenta': '#bc3fbc',
+  'terminal-ansiBrightBlack': '#666666',
   disabledForeground: '#6e7681',
 };
 
