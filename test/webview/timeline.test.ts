@@ -155,6 +155,7 @@ describe('timeline webview', () => {
       assert.ok(nodes <= 3000, `${nodes} nodes drawn`);
       assert.equal(await view.page.locator('.element.status-unresolved').count(), 20);
       assert.match((await view.page.locator('#notices').textContent()) ?? '', /Line order, not time.*zoom in/s);
+      await view.page.screenshot({ path: join(outputFolder, 'timeline-summary.png'), fullPage: true });
 
       const bin = huge.bins[10]!;
       await view.page.locator('.bin').nth(10).click();
