@@ -38,6 +38,8 @@
   const minimumSpanFraction = 1e-6;
   /** Pixels: the narrowest element drawn; the height of a row of elements within a lane; the space a label needs to be shown inside its element. */
   const minimumElementWidth = 8;
+  /** Wider for what went wrong: room for its stripes and its "!". */
+  const minimumProblemWidth = 12;
   const rowHeight = 24;
   const trackPadding = 4;
   const minimumTextWidth = 40;
@@ -209,7 +211,8 @@
       const from = toPixels(value.start);
       // Only the part within the range shown counts: a zoom cuts elements at its ends.
       const natural = instant ? 0 : Math.min(width, toPixels(value.end)) - Math.max(0, from);
-      const boxWidth = Math.min(width, Math.max(item.kind === 'bin' ? 2 : minimumElementWidth, natural));
+      const least = item.kind === 'bin' ? 2 : problemStatuses.has(value.status) ? minimumProblemWidth : minimumElementWidth;
+      const boxWidth = Math.min(width, Math.max(least, natural));
       const left = Math.min(Math.max(instant ? from - boxWidth / 2 : from, 0), width - boxWidth);
       return { node, left, width: boxWidth };
     });

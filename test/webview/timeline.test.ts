@@ -14,7 +14,7 @@ import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { jsonl, writeTree } from '../support/files';
 import { repoRoot, temporaryFolder } from '../support/repo';
 import { pictureOfRollout } from './picture';
-import { openTimelinePage, type TimelinePage } from './timelinePage';
+import { openTimelinePage, themes, type TimelinePage } from './timelinePage';
 
 const fixture = join(repoRoot, 'test/fixtures/bundles/native-timeout-pending-tool');
 const trajectory = join(fixture, 'trajectory/acp_trajectory.jsonl');
@@ -186,6 +186,7 @@ interface PageStyle {
   readonly backgroundImage: string;
   readonly borderTopColor: string;
   readonly borderTopStyle: string;
+  readonly borderTopWidth: string;
   readonly display: string;
   getPropertyValue(name: string): string;
 }
@@ -221,7 +222,8 @@ function measureLayout(): Layout {
   };
   const lookOf = (node: PageNode): Look => {
     const style = getComputedStyle(node);
-    const hollow = /^rgba\(\d+, \d+, \d+, 0\)$/.test(style.backgroundColor);
+    // Hollow: no fill but an outline. Neither is a kind left without a colour, which the checks catch.
+    const hollow = /^rgba\(\d+, \d+, \d+, 0\)$/.test(style.backgroundColor) && parseFloat(style.borderTopWidth) > 0;
     return { classes: node.className, colour: hollow ? style.borderTopColor : style.backgroundColor, hollow, swatch: style.getPropertyValue('--swatch').trim(), borderStyle: style.borderTopStyle, pattern: style.backgroundImage };
   };
   const shown = (node: PageNode) => getComputedStyle(node).display !== 'none';
@@ -244,6 +246,16 @@ function measureLayout(): Layout {
     tracks: all('.track').map(boxOf),
     labels,
   };
+}
+
+/** A computed colour (`rgb()`, `rgba()` or `color(srgb …)`) as seen over `background`: red, green and blue from 0 to 255. */
+function seenOver(colour: string, background: readonly number[]): number[] {
+  const srgb = /^color\(srgb ([\d.e-]+) ([\d.e-]+) ([\d.e-]+)(?: \/ ([\d.]+))?\)$/.exec(colour);
+  const rgb = /^rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)$/.exec(colour);
+  assert.ok(srgb || rgb, `a colour: ${colour}`);
+  const channels = srgb ? srgb.slice(1, 4).map((value) => Number(value) * 255) : rgb!.slice(1, 4).map(Number);
+  const alpha = Number((srgb ?? rgb)![4] ?? 1);
+  return channels.map((value, index) => value * alpha + background[index]! * (1 - alpha));
 }
 
 function overlaps(a: Box, b: Box): boolean {
@@ -314,6 +326,35 @@ describe('timeline webview layout', () => {
   after(async () => {
     await view?.close();
     scratch.remove();
+  });
+
+  it('gives every kind and the bins a colour of their own, defined and far apart, in dark, light and both high-contrast themes', async () => {
+    const root = join(scratch.path, 'themed');
+    busyRollout(root, true);
+    await view.page.setViewportSize({ width: 800, height: 900 });
+    await view.show(pictureOfRollout(root, checker));
+    mkdirSync(outputFolder, { recursive: true });
+    try {
+      for (const [name, theme] of Object.entries(themes)) {
+        await view.setTheme(theme);
+        const layout = await view.page.evaluate(measureLayout);
+        const background = seenOver((await view.page.evaluate(() => getComputedStyle(document.querySelectorAll('body')[0]!).backgroundColor)), [0, 0, 0]);
+        const looks = layout.legend.filter((look) => !look.classes.includes('pattern'));
+        assert.equal(looks.length, Object.keys(kindNames).length + 1, name);
+        for (const look of looks) assert.ok(!/^rgba\(\d+, \d+, \d+, 0\)$/.test(look.colour), `${name}: ${look.classes} has a colour (${look.swatch || 'none'})`);
+        const seen = looks.map((look) => ({ classes: look.classes, rgb: seenOver(look.colour, background) }));
+        // Apart by a distance an eye tells at a glance, not just unequal: 40 of the 441 from black to white.
+        for (const [index, first] of seen.entries()) {
+          for (const second of seen.slice(index + 1)) {
+            const distance = Math.hypot(...first.rgb.map((value, channel) => value - second.rgb[channel]!));
+            assert.ok(distance >= 40, `${name}: ${first.classes} and ${second.classes} are ${distance.toFixed(0)} apart`);
+          }
+        }
+        await view.page.screenshot({ path: join(outputFolder, `timeline-theme-${name}.png`), fullPage: true });
+      }
+    } finally {
+      await view.setTheme(themes.darkModern);
+    }
   });
 
   for (const [axis, timed] of [
