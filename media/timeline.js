@@ -146,7 +146,6 @@
     const node = document.createElement('button');
     node.type = 'button';
     const classes = ['element', `kind-${element.kind}`, `status-${element.status}`];
-    if (element.end === undefined) classes.push('instant');
     if (problemStatuses.has(element.status)) classes.push('problem');
     if (uncertainStatuses.has(element.status)) classes.push('uncertain');
     if (element.findings.length > 0) classes.push('has-findings');

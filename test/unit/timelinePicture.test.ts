@@ -66,6 +66,10 @@ describe('timeline picture', () => {
     assert.equal(byBrief.get('hardening/observation@1')?.status, 'quiescent');
     assert.match(byBrief.get('agent/timeout@3')!.label, /call_02/);
     assert.equal(byBrief.get(`reward/reward@${rewardLine}`)?.label, '0', 'the value alone: the kind is named by the view');
+    // The same record killed and observed: each label says the record, neither names its kind or status.
+    assert.equal(byBrief.get('hardening/kill@1')?.label, 'Quiescence record (harden)');
+    assert.equal(byBrief.get('hardening/observation@1')?.label, 'Quiescence record (harden) → 0');
+    for (const element of picture.elements) assert.doesNotMatch(element.label, /^(Prompt|Kill attempt|Observation|Grading|Setup|Exec|Reward|Agent timeout|Verifier service)\b/, brief(element));
     for (const element of picture.elements) {
       const file = element.lane === 'hardening' || element.lane === 'verifier' ? actions : element.lane === 'reward' ? result : trajectory;
       assert.equal(element.file, file, brief(element));
