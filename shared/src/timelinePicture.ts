@@ -46,7 +46,10 @@ export interface TimelineLane {
 export interface TimelineElement {
   readonly kind: TimelineElementKind;
   readonly lane: TimelineLaneId;
-  /** One line of text: what a reader sees first. */
+  /**
+   * One line of text saying which one it is (a command, a title, the reward's value), never its kind or
+   * status: those are fields of their own, which the view names once.
+   */
   readonly label: string;
   readonly start: number;
   /** Absent for an instant. */

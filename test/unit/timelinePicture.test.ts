@@ -65,7 +65,11 @@ describe('timeline picture', () => {
     assert.equal(byBrief.get('tools/tool-call@1')?.status, 'ok');
     assert.equal(byBrief.get('hardening/observation@1')?.status, 'quiescent');
     assert.match(byBrief.get('agent/timeout@3')!.label, /call_02/);
-    assert.equal(byBrief.get(`reward/reward@${rewardLine}`)?.label, 'Reward 0');
+    assert.equal(byBrief.get(`reward/reward@${rewardLine}`)?.label, '0', 'the value alone: the kind is named by the view');
+    // The same record killed and observed: each label says the record, neither names its kind or status.
+    assert.equal(byBrief.get('hardening/kill@1')?.label, 'Quiescence record (harden)');
+    assert.equal(byBrief.get('hardening/observation@1')?.label, 'Quiescence record (harden) → 0');
+    for (const element of picture.elements) assert.doesNotMatch(element.label, /^(Prompt|Kill attempt|Observation|Grading|Setup|Exec|Reward|Agent timeout|Verifier service)\b/, brief(element));
     for (const element of picture.elements) {
       const file = element.lane === 'hardening' || element.lane === 'verifier' ? actions : element.lane === 'reward' ? result : trajectory;
       assert.equal(element.file, file, brief(element));
@@ -188,7 +192,7 @@ describe('timeline picture', () => {
     const rewards = pictureOf(root).elements.filter((element) => element.kind === 'reward');
     assert.deepEqual(
       rewards.map((element) => [element.file, element.line, element.label]),
-      [[rewardJson, linesOf(rewardJson).findIndex((line) => line.includes('"reward"')), 'Reward 0.75']],
+      [[rewardJson, linesOf(rewardJson).findIndex((line) => line.includes('"reward"')), '0.75']],
     );
   });
 

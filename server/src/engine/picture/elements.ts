@@ -34,7 +34,7 @@ export function collectElements(bundle: RolloutBundle, steps: readonly Step[], f
     for (const prompt of trajectory.prompts) {
       const { start } = placement.trajectoryRow(prompt.ref.line);
       const found = codesAt(file, prompt.ref.line);
-      elements.push({ kind: 'prompt', lane: 'agent', label: () => `Prompt: ${shorten(prompt.preview ?? '(no text)')}`, start, file, line: prompt.ref.line, status: 'ok', findings: found, routine: found.length === 0 });
+      elements.push({ kind: 'prompt', lane: 'agent', label: () => shorten(prompt.preview ?? '(no text)'), start, file, line: prompt.ref.line, status: 'ok', findings: found, routine: found.length === 0 });
     }
     for (const call of trajectory.toolCalls) {
       const span = placement.trajectoryRow(call.ref.line);
@@ -46,7 +46,7 @@ export function collectElements(bundle: RolloutBundle, steps: readonly Step[], f
     const timeout = trajectory.lastTimeout;
     if (timeout) {
       const pending = Array.isArray(timeout.pendingIds) ? timeout.pendingIds.filter((id): id is string => typeof id === 'string') : [];
-      const label = `Agent timeout${pending.length > 0 ? ` (pending: ${shorten(pending.join(', '))})` : ''}`;
+      const label = pending.length > 0 ? `pending: ${shorten(pending.join(', '))}` : 'no pending calls';
       elements.push({ kind: 'timeout', lane: 'agent', label: () => label, start: placement.trajectoryRow(timeout.ref.line).start, file, line: timeout.ref.line, status: 'ok', findings: codesAt(file, timeout.ref.line), routine: false });
     }
   }
@@ -63,7 +63,7 @@ export function collectElements(bundle: RolloutBundle, steps: readonly Step[], f
   const reward = rewardPlace(new RuleContext(bundle, defaultRuleOptions, new RuleCaches()));
   if (reward) {
     const found = codesAt(reward.place.file, reward.place.range.start.line);
-    elements.push({ kind: 'reward', lane: 'reward', label: () => `Reward ${reward.value}`, start: placement.end, file: reward.place.file, line: reward.place.range.start.line, status: found.length > 0 ? 'unknown' : 'ok', findings: found, routine: false });
+    elements.push({ kind: 'reward', lane: 'reward', label: () => String(reward.value), start: placement.end, file: reward.place.file, line: reward.place.range.start.line, status: found.length > 0 ? 'unknown' : 'ok', findings: found, routine: false });
   }
   return elements;
 }
@@ -77,23 +77,30 @@ function stepElements({ action, reading }: Step): StepElement[] {
   const command = typeof record.command === 'string' ? shorten(record.command) : undefined;
   const returnCode = record.hasReturnCode ? ` → ${String(record.returnCode)}` : '';
   const failed: TimelineStatus | undefined = reading.transportOk ? undefined : 'failed';
-  if (reading.kind === 'sidecar-start') return [{ kind: 'sidecar-start', lane: 'verifier', label: `Verifier service started${reading.transportOk ? '' : ` (status ${String(record.status)})`}`, status: failed ?? 'ok', routine: false }];
+  if (reading.kind === 'sidecar-start') {
+    const service = typeof record.service === 'string' ? shorten(record.service) : 'no service named';
+    return [{ kind: 'sidecar-start', lane: 'verifier', label: `${service}${reading.transportOk ? '' : ` (status ${String(record.status)})`}`, status: failed ?? 'ok', routine: false }];
+  }
 
   const elements: StepElement[] = [];
   const what = reading.kind === 'quiescence' ? `Quiescence record${record.quiescence?.mode === 'harden' ? ' (harden)' : ''}` : (command ?? String(record.eventType));
-  if (reading.events.some((event) => event.kind === 'kill')) elements.push({ kind: 'kill', lane: 'hardening', label: `Kill attempt: ${what}`, status: failed ?? 'ok', routine: false });
+  if (reading.events.some((event) => event.kind === 'kill')) elements.push({ kind: 'kill', lane: 'hardening', label: what, status: failed ?? 'ok', routine: false });
   const observations = reading.events.flatMap((event) => (event.kind === 'observation' ? [event.outcome] : []));
   if (observations.length > 0) {
     const outcome = observations[observations.length - 1]!;
-    const survivors = reading.survivorPids.length > 0 ? `, survivors ${reading.survivorPids.slice(0, 8).join(', ')}` : '';
-    elements.push({ kind: 'observation', lane: 'hardening', label: `Observation (${outcome}${survivors}): ${what}${returnCode}`, status: observationStatus(outcome), routine: false });
+    const survivors = reading.survivorPids.length > 0 ? `; survivors ${reading.survivorPids.slice(0, 8).join(', ')}` : '';
+    const status = observationStatus(outcome);
+    // The status names the outcome, except the two it folds into ok and unknown.
+    const unsaid = outcome === status ? '' : ` (${outcome})`;
+    elements.push({ kind: 'observation', lane: 'hardening', label: `${what}${returnCode}${survivors}${unsaid}`, status, routine: false });
   }
   if (elements.length > 0) return elements;
 
-  if (reading.grading) return [{ kind: 'grading', lane: 'verifier', label: `Grading: ${command ?? '(no command)'}${returnCode}`, status: failed ?? 'ok', routine: false }];
+  if (reading.grading) return [{ kind: 'grading', lane: 'verifier', label: `${command ?? '(no command)'}${returnCode}`, status: failed ?? 'ok', routine: false }];
   const kind: TimelineElementKind = reading.setupOnly ? 'setup' : 'exec';
   const nonZero = record.hasReturnCode && record.returnCode !== 0;
-  const label = `${reading.setupOnly ? 'Setup' : reading.kind === 'exec' ? 'Exec' : String(record.eventType)}: ${command ?? '(no command)'}${returnCode}`;
+  const eventType = reading.setupOnly || reading.kind === 'exec' ? '' : `${String(record.eventType)}: `;
+  const label = `${eventType}${command ?? '(no command)'}${returnCode}`;
   return [{ kind, lane, label, status: failed ?? (nonZero ? 'failed' : 'ok'), routine: !failed && !nonZero }];
 }
 
