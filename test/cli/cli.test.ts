@@ -10,16 +10,9 @@ import Ajv from 'ajv';
 import type { JsonReport } from '../../server/src/cli/formats/json';
 import { perFileCodes } from '../support/diagnosticCodes';
 import { writeTree, jsonl } from '../support/files';
-import { builtCli, healthyRollout, repoRoot, temporaryFolder } from '../support/repo';
+import { cli, type CliRun } from '../support/cli';
+import { healthyRollout, repoRoot, temporaryFolder } from '../support/repo';
 
-type CliRun = { status: number | null; stdout: string; stderr: string };
-
-/** The built CLI in its own process; `prefix` is a command that runs it, such as setpriv to run it as another user. */
-function cli(args: readonly string[], { cwd = repoRoot, prefix = [], env = process.env }: { cwd?: string; prefix?: readonly string[]; env?: NodeJS.ProcessEnv } = {}): CliRun {
-  const [command, ...commandArgs] = [...prefix, process.execPath, builtCli, ...args];
-  const result = spawnSync(command!, commandArgs, { cwd, env, encoding: 'utf8', timeout: 60_000 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 /** The examples checked with --format json, run once for the tests that read that report. */
 let examplesJsonRun: CliRun | undefined;

@@ -10,7 +10,7 @@ import { effectOf, type Verdict } from '../engine/verdict';
 import { pathInBundle, type ListedBundle } from './checkRun';
 import { ruleFindingsOf } from './listingOrder';
 
-/** Codes named in full; the rest are counted, so that the line stays one line. */
+/** Codes named in full; the rest are counted, so that the line stays one line. Unread files are always named. */
 const codesShown = 4;
 
 const declarationOrder = new Map<DiagnosticCode, number>(allDiagnosticCodes.map((code, index) => [code, index]));
@@ -25,11 +25,10 @@ export function verdictCause(bundle: ListedBundle): string | undefined {
 function causeOf(bundle: ListedBundle, verdict: Verdict): string {
   if (verdict === 'trusted') return 'no finding with effect untrusted or incomplete';
   if (verdict === 'trusted-timeout') return 'an accepted timeout, and no finding with effect untrusted or incomplete: countable, not a success, never training-ready';
-  const entries = [...codeEntries(bundle, verdict), ...(verdict === 'incomplete' ? unreadEntries(bundle) : [])];
-  if (entries.length === 0) return 'no finding names it';
-  const shown = entries.slice(0, codesShown);
-  const more = entries.length - shown.length;
-  return `because of ${shown.join(', ')}${more > 0 ? `, and ${more} more code${more === 1 ? '' : 's'}` : ''}`;
+  const codes = codeEntries(bundle, verdict);
+  const more = codes.length - codesShown;
+  const entries = [...codes.slice(0, codesShown), ...(more > 0 ? [`${more} more code${more === 1 ? '' : 's'}`] : []), ...(verdict === 'incomplete' ? unreadEntries(bundle) : [])];
+  return entries.length > 0 ? `because of ${entries.join(', ')}` : 'no finding names it';
 }
 
 /** `code (file:line:column)`, or `code ×count (first file:line:column)`, for each code of the deciding findings. */
