@@ -140,6 +140,14 @@ describe('rollout-evidence check, text: the verdict and its reason first', () =>
     const expected = json.rollouts.filter((rollout) => rollout.verdict !== null).map((rollout) => `verdict ${rollout.verdict!.padEnd(15)} ${rollout.root}`);
     assert.equal(quiet.stdout, `${expected.join('\n')}\n`);
     assert.equal(cli(['check', 'examples', '-q']).stdout, quiet.stdout);
+    // A folder of loose files has no verdict: its heading shows only when its errors fail the run, counted past --max-problems.
+    writeTree(folder.path, { 'quiet/loose/results.jsonl': '{"a":1,}\n{"b":\n[1]\n', 'quiet/clean/results.jsonl': '' });
+    const loose = cli(['check', '.', '--quiet', '--max-problems', '1'], { cwd: join(folder.path, 'quiet') });
+    assert.equal(loose.status, 1);
+    const looseJson = JSON.parse(cli(['check', '.', '--format', 'json'], { cwd: join(folder.path, 'quiet') }).stdout) as JsonReport;
+    const looseErrors = looseJson.rollouts.find((rollout) => rollout.root === 'loose')!.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
+    assert.ok(looseErrors > 1);
+    assert.equal(loose.stdout, `files in loose: ${looseErrors} errors\n`);
     const refused = cli(['check', 'examples', '--quiet', '--format', 'sarif']);
     assert.equal(refused.status, 2);
     assert.match(refused.stderr, /--quiet applies to text output only/);

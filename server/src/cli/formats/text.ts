@@ -32,7 +32,9 @@ function heading(run: CheckRun, bundle: ListedBundle): string {
 
 function headingWhenQuiet(run: CheckRun, bundle: ListedBundle): string[] {
   if (bundle.evaluation) return [heading(run, bundle)];
-  const errors = bundle.listed.findings.filter((finding) => finding.severity === 'error').length + bundle.files.filter((file) => file.ioError !== undefined).length;
+  // Counted from the files' reports, not the listing, which --max-problems may have cut.
+  const errors =
+    bundle.files.reduce((sum, file) => sum + (file.report?.counts.error ?? (file.ioError !== undefined ? 1 : 0)), 0) + bundle.listed.findings.filter((finding) => finding.code === 'internal-error').length;
   return errors > 0 ? [`${heading(run, bundle)}: ${plural(errors, 'error')}`] : [];
 }
 
