@@ -154,6 +154,15 @@ describe('rollout-evidence check, text: the verdict and its reason first', () =>
   });
 });
 
+describe('README\'s section on the CLI', () => {
+  it('shows the real text and --quiet output of the examples', () => {
+    for (const args of [['check', 'examples'], ['check', 'examples', '--quiet']]) {
+      const { stdout } = cli(args);
+      assert.ok(readme.includes(`\n\`\`\`\n${stdout}\`\`\`\n`), `README shows the output of rollout-evidence ${args.join(' ')}:\n${stdout}`);
+    }
+  });
+});
+
 describe('rollout-evidence check, SARIF for code scanning', () => {
   const run = () => {
     const { status, stdout } = cli(['check', 'examples', '--format', 'sarif']);
