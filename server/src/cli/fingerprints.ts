@@ -14,7 +14,7 @@
  * outside its bundle, is unreadable or too large to hold) contributes its line number instead of its text.
  */
 import { createHash } from 'node:crypto';
-import { boundaryOf, readInside, readPrefix } from '../engine/bundle/containment';
+import { boundaryOf, readInside, readPrefixBytes } from '../engine/bundle/containment';
 import type { BundleFinding } from '../engine/findings';
 import { pathInBundle, type ListedBundle } from './checkRun';
 
@@ -42,24 +42,43 @@ export function fingerprintsOf(bundle: ListedBundle): Map<BundleFinding, string>
   return fingerprints;
 }
 
-/** Lines of a bundle's files, read once each, and only inside the bundle. */
+/** Lines of a bundle's files, each file read once and only inside the bundle; a line is decoded only when asked for. */
 class FileLines {
-  private readonly files = new Map<string, readonly string[] | undefined>();
+  private readonly files = new Map<string, LineReader | undefined>();
 
   constructor(private readonly boundary: string) {}
 
   lineOf(path: string, line: number): string | undefined {
     if (!this.files.has(path)) this.files.set(path, this.read(path));
-    return this.files.get(path)?.[line];
+    return this.files.get(path)?.line(line);
   }
 
-  private read(path: string): readonly string[] | undefined {
+  private read(path: string): LineReader | undefined {
     try {
-      const text = readInside(path, this.boundary, (file) => (file.size <= maxBytesReread ? readPrefix(file, file.size) : undefined));
-      return typeof text === 'string' ? text.split('\n') : undefined;
+      const bytes = readInside(path, this.boundary, (file) => (file.size <= maxBytesReread ? readPrefixBytes(file, file.size) : undefined));
+      return bytes instanceof Buffer ? new LineReader(bytes) : undefined;
     } catch {
       // Unreadable now (it may have been unreadable in the check too): the line number stands in.
       return undefined;
     }
+  }
+}
+
+/** The lines of a file's bytes, found by their newlines as the checker counts them, without decoding the whole file. */
+class LineReader {
+  private readonly starts = [0];
+
+  constructor(private readonly bytes: Buffer) {}
+
+  line(index: number): string | undefined {
+    while (this.starts.length <= index + 1) {
+      const last = this.starts.at(-1)!;
+      if (last > this.bytes.length) return undefined;
+      const newline = this.bytes.indexOf(0x0a, last);
+      this.starts.push(newline === -1 ? this.bytes.length + 1 : newline + 1);
+    }
+    const start = this.starts[index]!;
+    if (start > this.bytes.length) return undefined;
+    return this.bytes.toString('utf8', start, this.starts[index + 1]! - 1);
   }
 }
