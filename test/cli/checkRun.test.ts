@@ -75,11 +75,21 @@ describe('the CLI error boundary per rollout', () => {
     assert.equal(run.bundles.length, 3);
     assert.ok(run.bundles.every((bundle) => bundle.listed.findings.some((finding) => finding.code === 'internal-error')));
     assert.equal(exitStatusOf(run), 2);
+    // The documents a CI step keeps say so, with the report of what there was.
+    const json = JSON.parse(formatJson(run)) as JsonReport;
+    assert.equal(json.error?.kind, 'checker-failed');
+    assert.match(json.error!.message, /every one of the 3 bundles/);
+    assert.equal(json.rollouts.length, 3);
+    const sarif = JSON.parse(formatSarif(run)) as { runs: { invocations: { executionSuccessful: boolean; exitCode: number; toolExecutionNotifications: { level: string; message: { text: string } }[] }[] }[] };
+    const [invocation] = sarif.runs[0]!.invocations;
+    assert.deepEqual([invocation!.executionSuccessful, invocation!.exitCode], [false, 2]);
+    assert.equal(invocation!.toolExecutionNotifications[0]!.message.text, json.error!.message);
   });
 
   it('raises no internal-error when nothing fails (its near miss)', () => {
     const run = runCheck(request([examplesDir]), silent);
     assert.ok(run.bundles.every((bundle) => bundle.listed.findings.every((finding) => finding.code !== 'internal-error')));
     assert.equal(exitStatusOf(run), 1);
+    assert.equal((JSON.parse(formatJson(run)) as JsonReport).error, undefined, 'an error object only with exit status 2');
   });
 });

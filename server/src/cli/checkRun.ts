@@ -139,10 +139,28 @@ export function pathInBundle(bundle: { readonly root: string }, path: string): s
 
 export type ExitStatus = 0 | 1 | 2;
 
+/** Why a check could not run, or not in full: what the JSON and SARIF documents say when the exit status is 2. */
+export interface CheckFailure {
+  /** `usage`: bad arguments; `nothing-to-check`: no rollout or artifact found; `unreadable`: paths that exist could not be read (the rest was checked); `checker-failed`: the checker failed on every bundle. */
+  readonly kind: 'usage' | 'nothing-to-check' | 'unreadable' | 'checker-failed';
+  readonly message: string;
+}
+
+/** The failure of a run that did happen: something could not be read, or nothing could be checked. */
+export function runFailure(run: CheckRun): CheckFailure | undefined {
+  if (run.ioErrors.length > 0) {
+    const count = run.ioErrors.length;
+    return { kind: 'unreadable', message: `${count} path${count === 1 ? '' : 's'} could not be read (everything readable was checked): ${run.ioErrors.join('; ')}` };
+  }
+  if (run.bundles.length > 0 && run.bundles.every(checkerFailed)) {
+    return { kind: 'checker-failed', message: `The checker failed on ${run.bundles.length === 1 ? 'the one bundle' : `every one of the ${run.bundles.length} bundles`} found, so nothing was checked; see the internal-error finding${run.bundles.length === 1 ? '' : 's'}.` };
+  }
+  return undefined;
+}
+
 /** 2 when something could not be read or nothing could be checked; 1 when a rollout's verdict fails the run or a loose file has errors. */
 export function exitStatusOf(run: CheckRun): ExitStatus {
-  if (run.ioErrors.length > 0) return 2;
-  if (run.bundles.length > 0 && run.bundles.every(checkerFailed)) return 2;
+  if (runFailure(run)) return 2;
   const failing: readonly Verdict[] = run.request.failOn === 'untrusted' ? ['untrusted'] : ['untrusted', 'incomplete'];
   const rolloutFails = run.bundles.some((bundle) => bundle.evaluation && failing.includes(bundle.evaluation.verdict));
   const looseErrors = run.bundles.some((bundle) => bundle.loose && (checkerFailed(bundle) || bundle.files.some((file) => (file.report?.counts.error ?? 0) > 0)));

@@ -8,9 +8,9 @@ import { artifactKindNames, isArtifactKind, type ArtifactKind } from '../../../s
 import { defaultSettings } from '../../../shared/src/settings';
 import { DiscoveryUsageError } from '../engine/bundle/discover';
 import { version } from '../version';
-import { exitStatusOf, runCheck, type CheckRun, type ExitStatus } from './checkRun';
-import { formatJson } from './formats/json';
-import { formatSarif } from './formats/sarif';
+import { exitStatusOf, runCheck, type CheckFailure, type CheckRun, type ExitStatus } from './checkRun';
+import { formatJson, formatJsonFailure } from './formats/json';
+import { formatSarif, formatSarifFailure } from './formats/sarif';
 import { formatText } from './formats/text';
 import { progressLine } from './progress';
 import { probeCommand, probeUsage } from './probeCommand';
@@ -19,7 +19,17 @@ import { ScaffoldUsageError } from '../authoring/scaffold/scaffold';
 import { EngineUnavailableError } from '../probe/engines';
 import { ProbeUsageError } from '../probe/validation';
 
-const formats = { text: formatText, json: formatJson, sarif: formatSarif } as const satisfies Record<string, (run: CheckRun) => string>;
+interface Format {
+  readonly report: (run: CheckRun, options: { readonly quiet: boolean }) => string;
+  /** The document written on stdout when the check cannot run, for formats a CI step keeps as a file. */
+  readonly failure?: (failure: CheckFailure) => string;
+}
+
+const formats = {
+  text: { report: (run, options) => formatText(run, options) },
+  json: { report: formatJson, failure: formatJsonFailure },
+  sarif: { report: formatSarif, failure: formatSarifFailure },
+} as const satisfies Record<string, Format>;
 type FormatName = keyof typeof formats;
 
 const checkUsage = `Usage: rollout-evidence check [PATH ...] [options]
@@ -38,6 +48,7 @@ Options:
                              an oracle rollout needs no LLM trajectory (as BenchFlow's validator)
   --allow-native-subscription-without-llm
                              a native ACP rollout needs no LLM trajectory (as BenchFlow's validator)
+  -q, --quiet                with text: only one verdict line per rollout
   --max-problems N           problems listed per file before the rest are counted (default: ${defaultSettings.maxNumberOfProblems})
   --map GLOB=KIND            treat files matching GLOB as artifact KIND (repeatable)
                              KIND: ${artifactKindNames.join(', ')}
@@ -45,11 +56,15 @@ Options:
   -v, --version              show the version
 
 Exit status: 0 every rollout passes (and no loose file has errors), 1 a rollout fails its
-verdict or a loose file has errors, 2 usage or I/O failure.`;
+verdict or a loose file has errors, 2 usage or I/O failure (with json and sarif, stdout then
+holds a document that says what failed).`;
 
 const usage = `${checkUsage}\n\n${probeUsage}\n\n${newFixtureUsage}`;
 
 class UsageError extends Error {}
+
+/** Nothing to check was found: a usage failure of its own kind in the JSON and SARIF documents. */
+class NothingToCheckError extends UsageError {}
 
 export async function main(argv: readonly string[]): Promise<ExitStatus> {
   try {
@@ -57,15 +72,46 @@ export async function main(argv: readonly string[]): Promise<ExitStatus> {
     if (argv[0] === 'new-fixture') return newFixtureCommand(argv.slice(1));
     return check(argv);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof DiscoveryUsageError || error instanceof ProbeUsageError || error instanceof EngineUnavailableError || error instanceof ScaffoldUsageError || isParseArgsError(error)) {
-      process.stderr.write(`rollout-evidence: ${(error as Error).message}\n`);
+    if (isExpectedFailure(error)) {
+      process.stderr.write(`rollout-evidence: ${error.message}\n`);
       return 2;
     }
     throw error;
   }
 }
 
+function isExpectedFailure(error: unknown): error is Error {
+  return error instanceof UsageError || error instanceof DiscoveryUsageError || error instanceof ProbeUsageError || error instanceof EngineUnavailableError || error instanceof ScaffoldUsageError || isParseArgsError(error);
+}
+
+/**
+ * A check, and when it cannot run and the format asked for is one a CI step keeps as a file, that
+ * format's failure document on stdout; the message still goes to stderr and the exit status is 2.
+ */
 function check(argv: readonly string[]): ExitStatus {
+  const requested = requestedFormat(argv);
+  try {
+    return checkAs(argv);
+  } catch (error) {
+    const format: Format | undefined = requested ? formats[requested] : undefined;
+    if (format?.failure && isExpectedFailure(error)) {
+      process.stdout.write(format.failure({ kind: error instanceof NothingToCheckError ? 'nothing-to-check' : 'usage', message: error.message }));
+    }
+    throw error;
+  }
+}
+
+/** The format the arguments ask for, read leniently so that it is known even when other arguments are wrong. */
+function requestedFormat(argv: readonly string[]): FormatName | undefined {
+  try {
+    const { values } = parseArgs({ args: [...argv], allowPositionals: true, strict: false, options: { format: { type: 'string' } } });
+    return typeof values.format === 'string' && isFormatName(values.format) ? values.format : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function checkAs(argv: readonly string[]): ExitStatus {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
@@ -75,6 +121,7 @@ function check(argv: readonly string[]): ExitStatus {
       'fail-on': { type: 'string', default: 'incomplete' },
       'allow-oracle-without-llm': { type: 'boolean', default: false },
       'allow-native-subscription-without-llm': { type: 'boolean', default: false },
+      quiet: { type: 'boolean', short: 'q', default: false },
       'max-problems': { type: 'string' },
       map: { type: 'string', multiple: true, default: [] },
       help: { type: 'boolean', short: 'h', default: false },
@@ -98,6 +145,8 @@ function check(argv: readonly string[]): ExitStatus {
   if (command !== 'check') throw new UsageError(`unknown command "${command}": the commands are "check", "probe" and "new-fixture"`);
 
   const format = parseFormat(values.format);
+  const quiet = values.quiet === true;
+  if (quiet && format !== 'text') throw new UsageError(`--quiet applies to text output only, not --format ${format}`);
   const run = runCheck(
     {
       paths: paths.length > 0 ? paths : ['.'],
@@ -114,9 +163,9 @@ function check(argv: readonly string[]): ExitStatus {
   );
   for (const message of run.ioErrors) process.stderr.write(`rollout-evidence: ${message}\n`);
   if (run.bundles.length === 0) {
-    throw new UsageError(`no rollout or artifact found under ${paths.length > 0 ? paths.join(', ') : 'the current folder'}`);
+    throw new NothingToCheckError(`no rollout or artifact found under ${paths.length > 0 ? paths.join(', ') : 'the current folder'}`);
   }
-  process.stdout.write(formats[format](run));
+  process.stdout.write(formats[format].report(run, { quiet }));
   return exitStatusOf(run);
 }
 

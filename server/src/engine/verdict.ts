@@ -11,7 +11,8 @@ export type Verdict = 'untrusted' | 'incomplete' | 'trusted-timeout' | 'trusted'
 
 export const verdicts: readonly Verdict[] = ['untrusted', 'incomplete', 'trusted-timeout', 'trusted'];
 
-function effectOf(finding: Finding): Effect {
+/** What a finding does to its rollout's verdict: its own override, else its code's effect. */
+export function effectOf(finding: Finding): Effect {
   return finding.effect ?? codeInfo(finding.code).effect;
 }
 

@@ -1,17 +1,27 @@
 /**
  * The machine-readable report, version 1. Its shape is documented in README and only ever extended:
- * fields are added, never renamed or removed.
+ * fields are added, never renamed or removed. `error` is there exactly when the exit status is 2; when
+ * the check could not run at all, the document is only `version` and `error`, so a CI step that keeps
+ * the file keeps a reason, never an empty file.
  */
 import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
 import type { DiagnosticCode } from '../../engine/codes';
 import type { BundleFinding, Severity } from '../../engine/findings';
 import type { Verdict } from '../../engine/verdict';
-import { displayPath, pathInBundle, type CheckRun, type ListedBundle } from '../checkRun';
+import { displayPath, pathInBundle, runFailure, type CheckFailure, type CheckRun, type ListedBundle } from '../checkRun';
 
 export interface JsonReport {
   readonly version: 1;
   readonly rollouts: readonly JsonBundle[];
   readonly summary: JsonSummary;
+  /** Why the exit status is 2: paths that could not be read, or the checker failed on every bundle. */
+  readonly error?: CheckFailure;
+}
+
+/** The whole document when the check could not run (bad arguments, nothing to check). */
+export interface JsonFailure {
+  readonly version: 1;
+  readonly error: CheckFailure;
 }
 
 export interface JsonBundle {
@@ -74,8 +84,14 @@ export interface JsonSummary {
   readonly verdicts: Readonly<Record<Verdict, number>>;
 }
 
+export function formatJsonFailure(failure: CheckFailure): string {
+  const document: JsonFailure = { version: 1, error: failure };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
 export function formatJson(run: CheckRun): string {
   const { cwd } = run.request;
+  const failure = runFailure(run);
   const report: JsonReport = {
     version: 1,
     rollouts: run.bundles.map((bundle) => {
@@ -107,6 +123,7 @@ export function formatJson(run: CheckRun): string {
       unreadable: run.ioErrors,
       verdicts: run.totals.verdicts,
     },
+    ...(failure ? { error: failure } : {}),
   };
   return `${JSON.stringify(report, null, 2)}\n`;
 }

@@ -1,14 +1,20 @@
 /**
  * SARIF 2.1.0, in the subset GitHub code scanning reads: one run, one rule per diagnostic code,
  * locations relative to the working directory (the repository root in CI), 1-based lines and columns.
+ * Each result carries its rollout and that rollout's verdict, and a fingerprint that survives runs from
+ * elsewhere and lines inserted above it; the run carries the verdict counts. When the check could not
+ * run, or not in full, the invocation says so (`executionSuccessful: false` and why), so a CI step that
+ * uploads the file uploads a reason, never an empty file.
  */
-import { isAbsolute, relative, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { allDiagnosticCodes, diagnosticCodes, type DiagnosticCode } from '../../engine/codes';
+import { allDiagnosticCodes, diagnosticCodes, type DiagnosticCode, type Effect } from '../../engine/codes';
 import type { RelatedEvidence, Severity, TextRange } from '../../engine/findings';
 import { version } from '../../version';
 import { limitNotice } from '../../engine/check/collector';
-import { displayPath, type CheckRun } from '../checkRun';
+import { displayPath, exitStatusOf, runFailure, type CheckFailure, type CheckRun } from '../checkRun';
+import { fingerprintKey, fingerprintsOf } from '../fingerprints';
 
 type SarifLevel = 'error' | 'warning' | 'note';
 
@@ -26,40 +32,36 @@ export function formatSarif(run: CheckRun): string {
   const relatedLocations = (related: readonly RelatedEvidence[]) =>
     related.map((evidence, index) => ({ id: index + 1, ...location(evidence.file, evidence.range), message: { text: evidence.message } }));
 
-  const results = run.bundles.flatMap(({ listed: { findings } }) =>
-    findings.map((finding) => ({
+  const results = run.bundles.flatMap((bundle) => {
+    const fingerprints = fingerprintsOf(bundle);
+    const properties = { root: displayPath(cwd, bundle.root), loose: bundle.loose, verdict: bundle.evaluation?.verdict ?? null };
+    return bundle.listed.findings.map((finding) => ({
       ruleId: finding.code,
       ruleIndex: ruleIndex.get(finding.code)!,
       level: sarifLevel(finding.severity),
       message: { text: finding.message },
       locations: [location(finding.file, finding.range)],
       ...(finding.related?.length ? { relatedLocations: relatedLocations(finding.related) } : {}),
-    })),
-  );
+      partialFingerprints: { [fingerprintKey]: fingerprints.get(finding)! },
+      properties,
+    }));
+  });
 
   const limitedFiles = run.bundles.flatMap(({ listed: { omitted } }) => [...omitted].map(([path, count]) => ({ path: displayPath(cwd, path), omitted: count })));
+  const failure = runFailure(run);
 
   const log = {
     version: '2.1.0',
     runs: [
       {
-        tool: {
-          driver: {
-            name: 'rollout-evidence',
-            semanticVersion: version,
-            rules: allDiagnosticCodes.map((code) => ({
-              id: code,
-              name: code,
-              shortDescription: { text: diagnosticCodes[code].summary },
-              defaultConfiguration: { level: sarifLevel(diagnosticCodes[code].severity) },
-            })),
-          },
-        },
+        tool: { driver: driver() },
         originalUriBaseIds: { [sourceRoot]: { uri: directoryUri(cwd) } },
         invocations: [
           {
-            executionSuccessful: run.ioErrors.length === 0,
+            executionSuccessful: failure === undefined,
+            exitCode: exitStatusOf(run),
             toolExecutionNotifications: [
+              ...(failure?.kind === 'checker-failed' ? [failureNotification(failure)] : []),
               ...run.ioErrors.map((message) => ({ level: 'error', message: { text: message } })),
               ...limitedFiles.map(({ path, omitted }) => ({
                 level: 'note',
@@ -69,10 +71,73 @@ export function formatSarif(run: CheckRun): string {
           },
         ],
         results,
+        properties: { rollouts: run.totals.rollouts, verdicts: run.totals.verdicts },
       },
     ],
   };
   return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+/** The document when the check could not run at all (bad arguments, nothing to check): a run with no results that says why. */
+export function formatSarifFailure(failure: CheckFailure): string {
+  const log = {
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: driver() },
+        invocations: [{ executionSuccessful: false, exitCode: 2, toolExecutionNotifications: [failureNotification(failure)] }],
+        results: [],
+      },
+    ],
+  };
+  return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+function failureNotification(failure: CheckFailure) {
+  return { level: 'error', message: { text: failure.message }, properties: { kind: failure.kind } };
+}
+
+function driver() {
+  const readme = shippedReadme();
+  return {
+    name: 'rollout-evidence',
+    semanticVersion: version,
+    rules: allDiagnosticCodes.map((code) => {
+      const { summary, description, severity, effect } = diagnosticCodes[code];
+      return {
+        id: code,
+        name: code,
+        shortDescription: { text: summary },
+        fullDescription: { text: plainText(description) },
+        defaultConfiguration: { level: sarifLevel(severity) },
+        help: { text: `${plainText(description)} ${effectSentence(effect)}`, markdown: `${description}\n\n${effectSentence(effect, '**')}` },
+        ...(readme ? { helpUri: `${readme}#${code}` } : {}),
+        properties: { effect },
+      };
+    }),
+  };
+}
+
+function effectSentence(effect: Effect, strong = ''): string {
+  if (effect === 'untrusted') return `Effect: the rollout is ${strong}untrusted${strong}.`;
+  if (effect === 'incomplete') return `Effect: the rollout is at best ${strong}incomplete${strong}.`;
+  return 'Effect: none on the rollout\u2019s verdict.';
+}
+
+/** The description without its code-span backquotes, for places that show text as it is. */
+function plainText(markdown: string): string {
+  return markdown.replace(/`([^`]*)`/g, '$1');
+}
+
+/**
+ * The README that ships with this CLI (next to `dist/`), whose code table has an anchor per code: the
+ * only documentation that is real wherever the log is read on the machine that wrote it, since the
+ * project has no public home to link to. A web viewer cannot open it; the rule's help carries the same
+ * text for that. Absent (a test build, a bundle copied alone) means no helpUri at all.
+ */
+function shippedReadme(): string | undefined {
+  const path = join(__dirname, '..', 'README.md');
+  return existsSync(path) ? pathToFileURL(path).href : undefined;
 }
 
 function sarifLevel(severity: Severity): SarifLevel {

@@ -93,6 +93,11 @@ export function readInside<T>(path: string, boundary: string, read: (file: Opene
 
 /** The first `maxBytes` of an opened file, decoded as UTF-8. */
 export function readPrefix(file: OpenedArtifact, maxBytes: number): string {
+  return readPrefixBytes(file, maxBytes).toString('utf8');
+}
+
+/** The first `maxBytes` of an opened file (fewer when it is shorter, or shrank since it was opened). */
+export function readPrefixBytes(file: OpenedArtifact, maxBytes: number): Buffer {
   const bytes = Buffer.alloc(Math.min(maxBytes, file.size));
   let filled = 0;
   while (filled < bytes.length) {
@@ -100,7 +105,7 @@ export function readPrefix(file: OpenedArtifact, maxBytes: number): string {
     if (count === 0) break;
     filled += count;
   }
-  return bytes.subarray(0, filled).toString('utf8');
+  return bytes.subarray(0, filled);
 }
 
 function stillInside(descriptor: number, resolved: string, opened: Stats, boundary: string): boolean {

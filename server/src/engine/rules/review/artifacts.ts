@@ -16,9 +16,9 @@ export function checkRequiredArtifacts(context: RuleContext): void {
   const facts = bundle.facts('trajectory', 'acp-trajectory');
   if (trajectory && facts) {
     const top = context.atStart(trajectory.path);
-    if (facts.rows === 0) context.report('review-empty-trajectory', top, 'The ACP trajectory holds no events.');
-    else if (facts.untypedRows > 0) context.report('review-empty-trajectory', top, `${facts.untypedRows} trajectory row${facts.untypedRows === 1 ? ' has' : 's have'} no non-empty string "type".`);
-    else if (facts.agentSideRows === 0) context.report('review-no-agent-events', top, 'Every trajectory row is marked phase "verifier", or has a phase none of the known ones (which may be a damaged "verifier"): there is no agent-side event.');
+    if (facts.rows === 0) context.report('review-empty-trajectory', top, 'trajectory/acp_trajectory.jsonl holds no rows (no line is a JSON object), so the validator finds no event.');
+    else if (facts.untypedRows > 0) context.report('review-empty-trajectory', top, `${facts.untypedRows} of the ${facts.rows} rows of trajectory/acp_trajectory.jsonl ${facts.untypedRows === 1 ? 'has' : 'have'} no non-empty string "type".`);
+    else if (facts.agentSideRows === 0) context.report('review-no-agent-events', top, `All ${facts.rows} rows of trajectory/acp_trajectory.jsonl were read for their "phase": each is "verifier", or a phase none of the known ones (which may be a damaged "verifier"), so there is no agent-side event.`);
   }
 
   if (!bundle.file('llm') && !exemptFromLlmTrajectory(context)) {
@@ -30,6 +30,6 @@ export function checkRequiredArtifacts(context: RuleContext): void {
   const rows = bundle.facts('results', 'results');
   if (results && rows && rows.count !== 1) {
     const second = rows.rows[1];
-    context.report('review-results-rows', second ? context.inRecord(results.path, second.ref) : context.atStart(results.path), `results.jsonl holds ${rows.count} rows; a rollout's holds exactly one.`);
+    context.report('review-results-rows', second ? context.inRecord(results.path, second.ref) : context.atStart(results.path), `results.jsonl holds ${rows.count} rows (every record line counted, broken ones too); a rollout's holds exactly one.`);
   }
 }

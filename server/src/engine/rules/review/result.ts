@@ -15,11 +15,11 @@ export function checkResult(context: RuleContext): void {
 
   const tokens = tokenTotal(result);
   if (!tokens || tokens.total <= 0) {
-    context.report('review-no-tokens', tokens ? context.inDocument(file, facts, tokens.path) : top, tokens ? `result.json's token total is ${tokens.total} (${tokens.label}, the first total the validator reads); it needs a positive one.` : 'result.json has no token total the validator can read: no integer total_tokens, or input and output counts, in agent_result, token_usage or the top level.');
+    context.report('review-no-tokens', tokens ? context.inDocument(file, facts, tokens.path) : top, tokens ? `result.json's token total is ${tokens.label} = ${tokens.total}, the first total the validator finds (it reads agent_result, then token_usage, then the top level: total_tokens, else input + output, else prompt + completion); it needs a positive one.` : `result.json has no token total the validator can read: it looked in ${tokenPlaces} for an integer total_tokens, or integer input and output (or prompt and completion) counts, and found none.`);
   }
-  if (!hasTiming(result)) context.report('review-no-timing', top, 'result.json has no usable timing: it needs started_at with finished_at or timing.total, or timing.started_at with timing.ended_at or timing.duration_seconds.');
+  if (!hasTiming(result)) context.report('review-no-timing', top, `result.json has no usable timing: it needs started_at with finished_at or timing.total, or timing.started_at with timing.ended_at or timing.duration_seconds; of those it holds ${timingFieldsPresent(result)}.`);
   const tools = toolCallCount(result);
-  if (tools.count <= 0) context.report('review-no-tool-calls', context.inDocument(file, facts, tools.path, 'key'), `${tools.found}, so the validator counts no tool call${elsewhereCount(result)}.`);
+  if (tools.count <= 0) context.report('review-no-tool-calls', context.inDocument(file, facts, tools.path, 'key'), `${tools.found}, so the validator counts 0 tool calls${unreadCounts(context, result)}.`);
   const reward = rewardPlace(result);
   if (reward.value === null || reward.value === undefined) {
     const key = 'rewards' in result || !('reward' in result) ? 'rewards' : 'reward';
@@ -30,6 +30,8 @@ export function checkResult(context: RuleContext): void {
     context.report('review-infra-error', context.inDocument(file, facts, [field]), `${field} mentions "${marker}": an infrastructure or provider failure, not an agent outcome, so the reward says nothing about the agent.`);
   }
 }
+
+const tokenPlaces = 'agent_result, token_usage and the top level';
 
 /**
  * The validator's numeric_token_total, where it found it: per place (agent_result, token_usage, the top
@@ -47,7 +49,7 @@ function tokenTotal(result: JsonObject): { total: number; path: string[]; label:
     const totalKey = pythonTruthy(place['total_tokens']) ? 'total_tokens' : 'n_total_tokens';
     const total = place[totalKey];
     const prefix = path.length > 0 ? `${path[0]}.` : '';
-    if (isInteger(total)) return { total, path: [...path, totalKey], label: `${prefix}${totalKey}` };
+    if (isInteger(total)) return { total, path: [...path, totalKey], label: `${prefix}${totalKey} (${total})` };
     const inputKey = place['n_input_tokens'] !== null && place['n_input_tokens'] !== undefined ? 'n_input_tokens' : 'input_tokens';
     const outputKey = place['n_output_tokens'] !== null && place['n_output_tokens'] !== undefined ? 'n_output_tokens' : 'output_tokens';
     for (const [input, output] of [
@@ -56,7 +58,7 @@ function tokenTotal(result: JsonObject): { total: number; path: string[]; label:
     ] as const) {
       const a = place[input];
       const b = place[output];
-      if (isInteger(a) && isInteger(b)) return { total: a + b, path: [...path, input], label: `${prefix}${input} + ${output}` };
+      if (isInteger(a) && isInteger(b)) return { total: a + b, path: [...path, input], label: `${prefix}${input} (${a}) + ${prefix}${output} (${b})` };
     }
   }
   return undefined;
@@ -68,29 +70,63 @@ function pythonTruthy(value: unknown): boolean {
   return !isJsonObject(value) || Object.keys(value).length > 0;
 }
 
+/** A timing field the validator accepts: any value but absent, null or the empty string. */
+function isPresentTiming(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== '';
+}
+
 export function hasTiming(result: JsonObject): boolean {
   const timing = isJsonObject(result['timing']) ? result['timing'] : undefined;
-  const present = (value: unknown) => value !== undefined && value !== null && value !== '';
+  const present = isPresentTiming;
   return (present(result['started_at']) && (present(result['finished_at']) || present(timing?.['total']))) || (present(timing?.['started_at']) && (present(timing?.['ended_at']) || present(timing?.['duration_seconds'])));
 }
 
 /** The validator's tool_usage_count: an integer n_tool_calls, else the integers of tool_usage; with where it looked and what it found. */
 function toolCallCount(result: JsonObject): { count: number; path: string[]; found: string } {
   const count = result['n_tool_calls'];
-  if (isInteger(count)) return { count, path: ['n_tool_calls'], found: `result.json n_tool_calls is ${count}` };
+  if (isInteger(count)) return { count, path: ['n_tool_calls'], found: `result.json's top-level n_tool_calls, the count the validator reads first, is ${count}` };
   const usage = result['tool_usage'];
   if (isJsonObject(usage)) {
-    const sum = Object.values(usage).reduce<number>((total, value) => total + (isInteger(value) ? value : 0), 0);
-    return { count: sum, path: ['tool_usage'], found: `result.json tool_usage counts ${sum} tool call${sum === 1 ? '' : 's'}` };
+    const counts = Object.values(usage).filter(isInteger);
+    const sum = counts.reduce((total, value) => total + value, 0);
+    const entries = Object.keys(usage).length;
+    return {
+      count: sum,
+      path: ['tool_usage'],
+      found: `result.json has no integer top-level n_tool_calls (found ${describePresent(count)}), so the validator summed the integer values of tool_usage: ${counts.length} of its ${entries} entr${entries === 1 ? 'y' : 'ies'}, totalling ${sum}`,
+    };
   }
-  return { count: 0, path: [], found: `result.json has no integer n_tool_calls (found ${describePresent(count)}) and no tool_usage object` };
+  return { count: 0, path: [], found: `result.json has no integer top-level n_tool_calls (found ${describePresent(count)}) and no tool_usage object, the only two places the validator reads` };
 }
 
-/** A count elsewhere in result.json that the validator does not read, named so the finding does not say the agent did nothing. */
-function elsewhereCount(result: JsonObject): string {
+/**
+ * Counts the validator does not read (agent_result.n_tool_calls, the ACP trajectory's tool_call rows),
+ * named so that the finding does not say the agent made no tool call when the bundle shows it did.
+ */
+function unreadCounts(context: RuleContext, result: JsonObject): string {
   const agentResult = result['agent_result'];
-  const count = isJsonObject(agentResult) ? agentResult['n_tool_calls'] : undefined;
-  return typeof count === 'number' && count > 0 ? ` (agent_result.n_tool_calls says ${count}, but the validator reads only the top-level count)` : '';
+  const agentCount = isJsonObject(agentResult) ? agentResult['n_tool_calls'] : undefined;
+  const rows = context.bundle.facts('trajectory', 'acp-trajectory')?.toolCalls.length ?? 0;
+  const unread = [
+    ...(typeof agentCount === 'number' && agentCount > 0 ? [`agent_result.n_tool_calls, which says ${agentCount}`] : []),
+    ...(rows > 0 ? [`the ${rows} tool_call row${rows === 1 ? '' : 's'} of trajectory/acp_trajectory.jsonl`] : []),
+  ];
+  return unread.length > 0 ? ` (it does not read ${unread.join(', nor ')})` : '';
+}
+
+/** Which of the timing fields the validator reads result.json holds, for a message that says what was there. */
+function timingFieldsPresent(result: JsonObject): string {
+  const timing = isJsonObject(result['timing']) ? result['timing'] : undefined;
+  const fields: [string, unknown][] = [
+    ['started_at', result['started_at']],
+    ['finished_at', result['finished_at']],
+    ['timing.total', timing?.['total']],
+    ['timing.started_at', timing?.['started_at']],
+    ['timing.ended_at', timing?.['ended_at']],
+    ['timing.duration_seconds', timing?.['duration_seconds']],
+  ];
+  const present = fields.filter(([, value]) => isPresentTiming(value)).map(([name]) => name);
+  return present.length > 0 ? `only ${present.join(', ')}` : 'none (absent, null or empty)';
 }
 
 function isInteger(value: unknown): value is number {
