@@ -168,6 +168,11 @@ export const diagnosticCodes = {
     effect: 'incomplete',
     summary: 'An action record has an event_type or phase the rules do not know, so the proof around it cannot be followed.',
   },
+  'evidence-authored': {
+    severity: 'error',
+    effect: 'incomplete',
+    summary: 'An observation or lifecycle annotation says it was authored (by a quick fix or the fixture scaffold), not recorded by a probe or the harness, in a bundle that is not a fixture; or its provenance is none the rules know. It proves nothing.',
+  },
   'timeline-order': { severity: 'warning', effect: 'incomplete', summary: 'Action record timestamps run backwards against line order.' },
   'timeout-incomplete': {
     severity: 'error',

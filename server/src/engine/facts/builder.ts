@@ -149,6 +149,7 @@ function placeTrajectoryRow(fact: TrajectoryRowFact, line: number, text: string)
           source: lifecycle.source,
           quiescenceRef: lifecycle.quiescenceRef,
           status: lifecycle.status,
+          provenance: lifecycle.provenance,
           ref: { line, length, text },
         }
       : undefined,

@@ -45,6 +45,8 @@ export interface LifecycleFact {
   readonly source: unknown;
   readonly quiescenceRef: unknown;
   readonly status: unknown;
+  /** Who wrote the annotation (rules/provenance.ts); absent for the framework's own. */
+  readonly provenance: unknown;
 }
 
 export interface TrajectoryFacts {
@@ -83,6 +85,8 @@ export interface ActionRecord {
   readonly startedAt: unknown;
   readonly finishedAt: unknown;
   readonly command: unknown;
+  /** Who wrote the record (rules/provenance.ts): the probe, authored by hand or a tool, or absent. */
+  readonly provenance: unknown;
   readonly quiescence?: QuiescenceFact;
 }
 

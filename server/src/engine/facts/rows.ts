@@ -83,6 +83,7 @@ function trajectoryRow(record: JsonObject): RowFact {
             source: field('source'),
             quiescenceRef: field('quiescence_ref'),
             status: field('status'),
+            provenance: field('provenance'),
           }
         : undefined,
     prompt: type === 'user_message' ? { preview: previewOf(field('text')) } : undefined,
@@ -131,6 +132,7 @@ function actionRecord(record: JsonObject): ActionRecord {
     startedAt: field('started_at'),
     finishedAt: field('finished_at'),
     command: field('command_preview'),
+    provenance: field('provenance'),
     // No conditional spread: this runs for every record of 100,000-line action logs. Any record but a
     // SandboxExec as BenchFlow spells it may be read as an observation: the rules compare event types
     // case-insensitively, and read one they do not know as each kind they know (rules/timeline.ts).

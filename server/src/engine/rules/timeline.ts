@@ -17,6 +17,7 @@ import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind'
 import { parseTimestamp } from '../parse/timestamps';
 import { meaningOfStatus, sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
 import type { RuleContext } from './context';
+import { howToObserve, observationProvenances, provenanceCounts, provenanceOf, reportUncountedProvenance } from './provenance';
 
 /**
  * The action kinds the rules know: this is their one home. Both compare case-insensitively
@@ -152,7 +153,8 @@ export interface TimelineLists {
 
 export function buildTimeline(context: RuleContext, user: SandboxUser | undefined): Timeline {
   const actions = context.bundle.facts('actions', 'action-records')?.actions ?? [];
-  const userKey = sandboxUserKey(user);
+  // A step's reading depends on the user and on whether authored records count (a fixture bundle).
+  const userKey = `${sandboxUserKey(user)}\u0000${context.options.fixtureBundle ? 'fixture' : 'rollout'}`;
   const kept = context.caches.timelines?.get(context.bundle.root);
   const previous = kept?.user === userKey ? kept.steps : [];
   // Lines after an insertion or deletion moved by this many records.
@@ -242,6 +244,8 @@ function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser
     case 'StartBenchGuardVerifierService':
       return reading('sidecar-start', traits);
     case 'SandboxUserQuiescence':
+      // A record that may not prove anything here is not an observation at all (rules/provenance.ts).
+      if (!observes(context, record)) return reading('quiescence', traits);
       return record.quiescence ? quiescenceReading(record.quiescence, record.returnCode, user, traits) : reading('other', traits);
     case 'SandboxExec': {
       if (typeof record.command !== 'string') return reading('exec', traits);
@@ -252,12 +256,19 @@ function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser
         const outcome = execOutcome(record, evidence, traits.transportOk);
         const lastObservation = evidence.events.map((event) => event.kind).lastIndexOf('observation');
         events = evidence.events.map((event, index): StepEvent => (event.kind === 'kill' ? { kind: 'kill' } : { kind: 'observation', outcome: index === lastObservation ? outcome : 'intermediate' }));
+        // Its kills still count, which can only take a proof away; its observations prove nothing.
+        if (!observes(context, record)) events = events.filter((event) => event.kind !== 'observation');
       }
       return reading('exec', traits, { evidence, events, setupOnly: evidence.setupOnly, grading });
     }
     default:
       return reading('other', traits);
   }
+}
+
+/** Whether the record's observations may prove anything in this bundle, by who wrote it. */
+function observes(context: RuleContext, record: ActionRecord): boolean {
+  return record.provenance === undefined || provenanceCounts(provenanceOf(record.provenance, observationProvenances), context.options.fixtureBundle);
 }
 
 function kindAsWritten(record: ActionRecord): KindReading {
@@ -375,5 +386,15 @@ export function checkActionKinds(context: RuleContext, timeline: Timeline): void
     if (reading.phaseUnknown) {
       context.report('action-kind-unknown', context.inRecord(file, action.ref, ['phase']), `This record's phase ${describeValue(record.phase)} is none the rules know (${actionPhases.join(', ')}, in any case), ${consequence}`);
     }
+  }
+}
+
+/** Action records whose provenance keeps them from proving anything in this bundle: authored outside a fixture, or unknown. */
+export function checkActionProvenance(context: RuleContext, timeline: TimelineLists): void {
+  const file = context.bundle.pathOf('actions');
+  for (const { action } of timeline.steps) {
+    const value = action.record.provenance;
+    if (value === undefined || observes(context, action.record)) continue;
+    reportUncountedProvenance(context, file, action.ref, { provenance: provenanceOf(value, observationProvenances), value, known: observationProvenances }, 'This action record', howToObserve);
   }
 }
