@@ -268,7 +268,7 @@ function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser
 
 /** Whether the record's observations may prove anything in this bundle, by who wrote it. */
 function observes(context: RuleContext, record: ActionRecord): boolean {
-  return record.provenance === undefined || provenanceCounts(provenanceOf(record.provenance, observationProvenances), context.options.fixtureBundle);
+  return provenanceCounts(provenanceOf(record.provenance, observationProvenances), context.options.fixtureBundle);
 }
 
 function kindAsWritten(record: ActionRecord): KindReading {

@@ -1,0 +1,42 @@
+/**
+ * Which rollout folders are fixture bundles: by the fixture-folder globs, matched against the folder and
+ * each folder above it, or by the scaffold's marker file at the root (a regular file, not a link).
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { FixtureFolders, hasFixtureMarker, isFixtureBundle } from '../../server/src/authoring/fixtureBundles';
+import { fixtureMarkerFile } from '../../shared/src/scaffold';
+import { defaultFixtureFolders } from '../../shared/src/settings';
+import { temporaryFolder } from '../support/repo';
+
+const folder = temporaryFolder();
+after(() => folder.remove());
+
+describe('fixture bundles', () => {
+  it('are the folders under a fixture-folder glob, at any depth, and no others', () => {
+    const defaults = new FixtureFolders(defaultFixtureFolders);
+    assert.equal(defaults.contains('/work/bench/test/fixtures/run-1'), true);
+    assert.equal(defaults.contains('/work/bench/test/fixtures/jobs/2026-08-22__10-00-00/regex-log__bab1cbf6'), true);
+    assert.equal(defaults.contains('/work/bench/tests/fixtures/run-1'), true);
+    assert.equal(defaults.contains('/work/bench/jobs/2026-08-22__10-00-00/regex-log__bab1cbf6'), false);
+    assert.equal(defaults.contains('/work/bench/test/fixtures-old/run-1'), false, 'a name that only starts like the folder');
+    // A glob that names the folder itself matches the rollouts below it, through their ancestors.
+    assert.equal(new FixtureFolders(['**/golden']).contains('/work/bench/golden/jobs/run-1'), true);
+    assert.equal(new FixtureFolders(['golden']).contains('/work/bench/golden/jobs/run-1'), true, 'a glob without / names a folder anywhere');
+    assert.equal(new FixtureFolders([]).contains('/work/bench/test/fixtures/run-1'), false, 'no globs, no fixture folders');
+  });
+
+  it('include a bundle holding the scaffold marker wherever it lies, but not through a link', () => {
+    const plain = join(folder.path, 'jobs/plain');
+    const marked = join(folder.path, 'jobs/marked');
+    const linked = join(folder.path, 'jobs/linked');
+    for (const root of [plain, marked, linked]) mkdirSync(root, { recursive: true });
+    writeFileSync(join(marked, fixtureMarkerFile), '{}\n');
+    symlinkSync(join(marked, fixtureMarkerFile), join(linked, fixtureMarkerFile));
+    const none = new FixtureFolders([]);
+    assert.deepEqual([plain, marked, linked].map((root) => isFixtureBundle(root, none)), [false, true, false]);
+    assert.equal(hasFixtureMarker(join(folder.path, 'no/such/folder')), false);
+  });
+});
