@@ -7,9 +7,15 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { FixtureFolders, hasFixtureMarker, isFixtureBundle } from '../../server/src/authoring/fixtureBundles';
+import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
+import { readVerifierReward } from '../../server/src/engine/bundle/checkBundle';
+import { RolloutBundle } from '../../server/src/engine/bundle/rollout';
+import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { evaluateRollout } from '../../server/src/engine/rules/evaluate';
 import { fixtureMarkerFile } from '../../shared/src/scaffold';
 import { defaultFixtureFolders } from '../../shared/src/settings';
-import { temporaryFolder } from '../support/repo';
+import { repoRoot, temporaryFolder } from '../support/repo';
+import { checkRollout } from '../support/rollout';
 
 const folder = temporaryFolder();
 after(() => folder.remove());
@@ -38,5 +44,19 @@ describe('fixture bundles', () => {
     const none = new FixtureFolders([]);
     assert.deepEqual([plain, marked, linked].map((root) => isFixtureBundle(root, none)), [false, true, false]);
     assert.equal(hasFixtureMarker(join(folder.path, 'no/such/folder')), false);
+  });
+
+  it('are judged afresh when a rollout becomes one or stops being one, whatever the server kept of its timeline', () => {
+    const root = join(repoRoot, 'test/fixtures/bundles/authored-observation-in-rollout');
+    const caches = new RuleCaches({ keepTimelines: true });
+    // One bundle read once, as the server keeps its records across evaluations.
+    const { files } = checkRollout(root, new ArtifactChecker(), { maxFindings: 1000, rules: defaultRuleOptions, caches: new RuleCaches() });
+    const bundle = new RolloutBundle(root, files, readVerifierReward(root));
+    const judge = (fixtureBundle: boolean) => evaluateRollout(bundle, { ...defaultRuleOptions, fixtureBundle }, caches);
+    assert.equal(judge(true).verdict, 'trusted');
+    const asRollout = judge(false);
+    assert.equal(asRollout.quiescence.proof, undefined, 'the timeline kept for the fixture is not reused');
+    assert.ok(asRollout.findings.some((finding) => finding.code === 'evidence-authored'));
+    assert.equal(judge(true).quiescence.proof?.action.ref.line, 1);
   });
 });

@@ -56,9 +56,9 @@ export class CommandEvidenceCache {
   }
 }
 
-/** A rollout's timeline as last built, with the sandbox user it was read for. */
+/** A rollout's timeline as last built, with what it was read for: the sandbox user, and whether the bundle is a fixture. */
 export interface KeptTimeline {
-  readonly user: string;
+  readonly readFor: string;
   readonly steps: readonly Step[];
 }
 

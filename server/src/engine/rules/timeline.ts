@@ -154,9 +154,9 @@ export interface TimelineLists {
 export function buildTimeline(context: RuleContext, user: SandboxUser | undefined): Timeline {
   const actions = context.bundle.facts('actions', 'action-records')?.actions ?? [];
   // A step's reading depends on the user and on whether authored records count (a fixture bundle).
-  const userKey = `${sandboxUserKey(user)}\u0000${context.options.fixtureBundle ? 'fixture' : 'rollout'}`;
+  const readingKey = `${sandboxUserKey(user)}\u0000${context.options.fixtureBundle ? 'fixture' : 'rollout'}`;
   const kept = context.caches.timelines?.get(context.bundle.root);
-  const previous = kept?.user === userKey ? kept.steps : [];
+  const previous = kept?.readFor === readingKey ? kept.steps : [];
   // Lines after an insertion or deletion moved by this many records.
   const shift = previous.length - actions.length;
   const steps = new Array<Step>(actions.length);
@@ -167,7 +167,7 @@ export function buildTimeline(context: RuleContext, user: SandboxUser | undefine
     steps[index] = step;
     if (step.reading.eventTypeUnknown || step.reading.phaseUnknown) unknownKinds.push(step);
   }
-  context.caches.timelines?.set(context.bundle.root, { user: userKey, steps });
+  context.caches.timelines?.set(context.bundle.root, { readFor: readingKey, steps });
   return { ...listsOf(steps), unknownKinds, candidates: candidateTimelines(context, steps, unknownKinds, user) };
 }
 
