@@ -20,6 +20,13 @@ export interface ScenarioSummary {
   readonly focusFile: string;
 }
 
+/**
+ * The file New Fixture Bundle writes at the root of every bundle it makes, and by which the server and
+ * the CLI know the bundle for a fixture wherever it lies: records authored there count as evidence. A
+ * real BenchFlow rollout never has it.
+ */
+export const fixtureMarkerFile = 'rollout-evidence-fixture.json';
+
 export interface ScaffoldFilesParams {
   readonly scenario: string;
   /** The rollout folder's name, and result.json's `rollout_name`. */

@@ -23,7 +23,15 @@ export interface RolloutEvidenceSettings {
    * workspace (VS Code does), the user's opt-in to the probe, which runs commands as root.
    */
   readonly probeTrustedWorkspace: boolean;
+  /**
+   * Globs of the folders that hold fixture bundles: there, records authored by a quick fix or the
+   * scaffold count as evidence, and the quick fixes that write evidence are offered. Nowhere else.
+   */
+  readonly fixtureFolders: readonly string[];
 }
+
+/** Where projects keep test fixtures; the CLI's --fixture-folders has the same default. */
+export const defaultFixtureFolders: readonly string[] = ['**/test/fixtures/**', '**/tests/fixtures/**'];
 
 export const defaultSettings: RolloutEvidenceSettings = {
   artifacts: {},
@@ -32,6 +40,7 @@ export const defaultSettings: RolloutEvidenceSettings = {
   allowNativeSubscriptionWithoutLlm: false,
   elapsedTimeHints: false,
   probeTrustedWorkspace: false,
+  fixtureFolders: defaultFixtureFolders,
 };
 
 /**
@@ -86,6 +95,16 @@ export function sanitizeSettings(raw: unknown): { settings: RolloutEvidenceSetti
     problems.push({ setting: `${settingsSection}.artifacts`, message: 'expected an object of glob → kind; ignored' });
   }
 
+  let fixtureFolders = defaultSettings.fixtureFolders;
+  const rawFixtureFolders = source['fixtureFolders'];
+  if (rawFixtureFolders !== undefined && rawFixtureFolders !== null) {
+    if (Array.isArray(rawFixtureFolders) && rawFixtureFolders.every((glob) => typeof glob === 'string' && glob.trim() !== '')) {
+      fixtureFolders = rawFixtureFolders as string[];
+    } else {
+      problems.push({ setting: `${settingsSection}.fixtureFolders`, message: `expected a list of non-empty globs, found ${JSON.stringify(rawFixtureFolders)}; using ${JSON.stringify(defaultSettings.fixtureFolders)}` });
+    }
+  }
+
   const flag = (name: 'allowOracleWithoutLlm' | 'allowNativeSubscriptionWithoutLlm' | 'elapsedTimeHints' | 'probeTrustedWorkspace', key: string, value: unknown): boolean => {
     if (value === undefined || value === null) return defaultSettings[name];
     if (typeof value === 'boolean') return value;
@@ -103,6 +122,7 @@ export function sanitizeSettings(raw: unknown): { settings: RolloutEvidenceSetti
       allowNativeSubscriptionWithoutLlm: flag('allowNativeSubscriptionWithoutLlm', 'allowNativeSubscriptionWithoutLlm', source['allowNativeSubscriptionWithoutLlm']),
       elapsedTimeHints: flag('elapsedTimeHints', 'inlayHints.elapsedTime', isJsonObject(inlayHints) ? inlayHints['elapsedTime'] : undefined),
       probeTrustedWorkspace: flag('probeTrustedWorkspace', 'probe.trustedWorkspace', isJsonObject(probe) ? probe['trustedWorkspace'] : undefined),
+      fixtureFolders,
     },
     problems,
   };

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { checkBundle } from '../../server/src/engine/bundle/checkBundle';
 import { defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { defaultSettings } from '../../shared/src/settings';
 import { exitStatusOf, runCheck, type BundleChecker, type CheckRequest } from '../../server/src/cli/checkRun';
 import { formatJson, type JsonReport } from '../../server/src/cli/formats/json';
 import { formatSarif } from '../../server/src/cli/formats/sarif';
@@ -18,7 +19,7 @@ import { examplesDir, faultyRollout, healthyRollout, repoRoot } from '../support
 const silent: ProgressLine = { update: () => {}, tick: () => {}, clear: () => {} };
 
 function request(paths: readonly string[]): CheckRequest {
-  return { paths, maxProblems: 1000, artifactMap: {}, rules: defaultRuleOptions, failOn: 'incomplete', cwd: repoRoot };
+  return { paths, maxProblems: 1000, artifactMap: {}, rules: defaultRuleOptions, fixtureFolders: defaultSettings.fixtureFolders, failOn: 'incomplete', cwd: repoRoot };
 }
 
 /** Checks bundles as the CLI does, but throws for the rollout at `failing`, as a bug in the rules would. */

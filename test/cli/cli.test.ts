@@ -165,6 +165,27 @@ describe('rollout-evidence check', () => {
     assert.match(mapped.stdout, /run\.traj\.jsonl:1:\d+: error schema "status"/);
   });
 
+  it('judges an authored observation by --fixture-folders (default **/test/fixtures/**) or the scaffold marker', () => {
+    // One bundle, an observation a quick fix authored: in a real rollout it proves nothing; in a fixture it counts.
+    const bundle = join(repoRoot, 'test/fixtures/bundles/authored-observation-in-rollout');
+    const real = join(folder.path, 'jobs/authored');
+    cpSync(bundle, real, { recursive: true });
+    const verdictOf = (run: CliRun) => /^verdict (\S+)/m.exec(run.stdout)?.[1];
+    const asReal = cli(['check', real]);
+    assert.equal(asReal.status, 1);
+    assert.match(asReal.stdout, /action_records\.jsonl:2:\d+: error evidence-authored /);
+    assert.equal(verdictOf(asReal), 'incomplete');
+    const underDefault = cli(['check', bundle]);
+    assert.equal([underDefault.status, verdictOf(underDefault)].join(' '), '0 trusted', 'under test/fixtures/, by the default');
+    const marked = cli(['check', real, '--fixture-folders', '**/jobs/**']);
+    assert.equal([marked.status, verdictOf(marked)].join(' '), '0 trusted', 'a folder named by --fixture-folders');
+    const noneMarked = cli(['check', bundle, '--fixture-folders', '']);
+    assert.equal(verdictOf(noneMarked), 'incomplete', 'an empty --fixture-folders marks no folder');
+    writeTree(real, { 'rollout-evidence-fixture.json': '{"fixture": true}\n' });
+    const scaffolded = cli(['check', real]);
+    assert.equal([scaffolded.status, verdictOf(scaffolded)].join(' '), '0 trusted', "the scaffold's marker makes it a fixture wherever it is");
+  });
+
   describe('failures', () => {
     const usageFailures: Record<string, string[]> = {
       'a missing path': ['check', 'no/such/folder'],

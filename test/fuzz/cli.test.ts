@@ -11,6 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Verdict } from '../../server/src/engine/verdict';
+import { fixtureMarkerFile } from '../../shared/src/scaffold';
 import { writeTree } from '../support/files';
 import { builtCli, temporaryFolder } from '../support/repo';
 import { loadCorpus } from './corpus';
@@ -60,6 +61,8 @@ describe('fuzz property, through the CLI', () => {
       const root = join(batchFolder(scratch.path, key, batch.inputs.length), String(index));
       writeTree(root, Object.fromEntries(bundle.corpus.files));
       writeFileSync(join(root, target.name), mutation.bytes);
+      // A fixture judged as one in-process is made one out here by the scaffold's marker.
+      if (bundle.corpus.rules.fixtureBundle) writeFileSync(join(root, fixtureMarkerFile), '{}\n');
       batch.inputs.push({ index, fixture: bundle.corpus.name, file: target.name, mutation: `${mutation.operator}: ${mutation.description}`, expected: outcome.ok ? outcome.verdict : 'crash' });
     }
 

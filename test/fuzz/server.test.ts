@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { DocumentDiagnosticReportKind, ErrorCodes, ResponseError } from 'vscode-languageserver-protocol/node';
 import { artifactKindInfo } from '../../shared/src/artifactKinds';
+import { fixtureMarkerFile } from '../../shared/src/scaffold';
 import { writeTree } from '../support/files';
 import { LspTestClient } from '../support/lspClient';
 import { faultyRollout, temporaryFolder } from '../support/repo';
@@ -109,6 +110,8 @@ describe('fuzz property, through the language server', () => {
       const root = join(scratch.path, 'jobs', String(index));
       writeTree(root, Object.fromEntries(bundle.corpus.files));
       writeFileSync(join(root, target.name), mutation.bytes);
+      // A fixture judged as one in-process is made one out here by the scaffold's marker.
+      if (bundle.corpus.rules.fixtureBundle) writeFileSync(join(root, fixtureMarkerFile), '{}\n');
       const uri = pathToFileURL(join(root, target.name)).href;
       const name = `input ${index} (bundle ${bundle.corpus.name}, ${target.name}, ${mutation.operator}: ${mutation.description})`;
       try {

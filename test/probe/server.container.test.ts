@@ -3,10 +3,12 @@
  * The record line it returns, appended to the open action records, is what the quiescence rule accepts.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { CancellationTokenSource, ErrorCodes, ResponseError } from 'vscode-languageserver-protocol/node';
+import { describeTranscriptEntry } from '../../shared/src/probe';
 import { probeContextRequest, probeTargetsRequest, probeTranscriptNotification, runProbeRequest, type ProbeTranscriptParams, type RunProbeParams } from '../../shared/src/protocol';
 import { requireEngine, startContainer } from '../support/containers';
 import { jsonl, writeTree } from '../support/files';
@@ -65,6 +67,10 @@ describe('probe requests to the language server', () => {
 
       const record = JSON.parse(recordLine) as Record<string, unknown>;
       assert.equal(record['uid'], sandboxUid);
+      // A real probe's record says so, with a digest of the transcript it streamed, as the output shows it.
+      assert.equal(record['provenance'], 'probe');
+      const shown = transcript.map((entry) => `${describeTranscriptEntry(entry.entry)}\n`).join('');
+      assert.equal(record['transcript_sha256'], createHash('sha256').update(shown).digest('hex'));
       await client.replace(actions, `${killLine}${recordLine}\n`, 2);
       assert.deepEqual(await quiescenceCodes(client), [], 'the recorded observation proves quiescence');
     } finally {

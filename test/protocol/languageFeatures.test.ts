@@ -5,7 +5,7 @@
  * files and from the engine, not copied from the server's answers.
  */
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -21,6 +21,7 @@ import {
   InlayHintRequest,
   ReferencesRequest,
   type CodeAction,
+  type CodeLens,
   type CompletionItem,
   type Diagnostic,
   type DocumentSymbol,
@@ -31,6 +32,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { defaultRuleOptions, RuleCaches } from '../../server/src/engine/rules/context';
+import { fixtureMarkerFile } from '../../shared/src/scaffold';
 import { LspTestClient } from '../support/lspClient';
 import { repoRoot, temporaryFolder } from '../support/repo';
 import { checkRollout } from '../support/rollout';
@@ -41,6 +43,13 @@ const checker = new ArtifactChecker();
 
 function copyOfFixture(fixture: string, name = fixture): string {
   const root = join(folder.path, name);
+  cpSync(join(repoRoot, 'test/fixtures/bundles', fixture), root, { recursive: true });
+  return root;
+}
+
+/** A copy under a folder the default `rolloutEvidence.fixtureFolders` marks (test/fixtures/): a fixture bundle, where evidence may be authored. */
+function copyInFixtureFolder(fixture: string, name: string): string {
+  const root = join(folder.path, 'test/fixtures', name);
   cpSync(join(repoRoot, 'test/fixtures/bundles', fixture), root, { recursive: true });
   return root;
 }
@@ -284,7 +293,7 @@ describe('authoring with the server', () => {
   }
 
   it('adds a running call left out of the timeout list, and the mismatch for it goes away', async () => {
-    const root = copyOfFixture('timeout-pending-mismatch', 'fix-pending');
+    const root = copyInFixtureFolder('timeout-pending-mismatch', 'fix-pending');
     const path = join(root, 'trajectory/acp_trajectory.jsonl');
     const { actions } = await fixesFor(path, ['timeout-pending-mismatch']);
     const add = actions.find((action) => action.title.startsWith('Add "call_02" to pending_tool_call_ids'));
@@ -300,7 +309,7 @@ describe('authoring with the server', () => {
   });
 
   it('records an observation after the last kill attempt, which proves quiescence', async () => {
-    const root = copyOfFixture('observation-before-last-kill', 'fix-observation');
+    const root = copyInFixtureFolder('observation-before-last-kill', 'fix-observation');
     const path = join(root, 'benchguard/action_records.jsonl');
     const { text, actions } = await fixesFor(path, ['quiescence-stale']);
     const insert = actions.find((action) => action.title.startsWith('Insert a quiescent SandboxUserQuiescence observation'));
@@ -310,21 +319,22 @@ describe('authoring with the server', () => {
     assert.match(insert.title, new RegExp(`after the kill attempt on line ${lastKill + 1} \\(placeholders to set: uid\\)$`));
     const after = await applyAndRecheck(root, insert, 'benchguard/action_records.jsonl');
     const fixed = applied(text, insert.edit!.changes![uriOf(path)]!).split('\n');
-    const inserted = JSON.parse(fixed[lastKill + 1]!) as { event_type: string; observed_at: string };
+    const inserted = JSON.parse(fixed[lastKill + 1]!) as { event_type: string; observed_at: string; provenance: string };
     assert.equal(inserted.event_type, 'SandboxUserQuiescence');
+    assert.equal(inserted.provenance, 'authored', 'it says no probe made it');
     assert.equal(inserted.observed_at, (JSON.parse(text.split('\n')[lastKill]!) as { finished_at: string }).finished_at);
     assert.deepEqual(after.filter((diagnostic) => String(diagnostic.code).startsWith('quiescence')), []);
   });
 
   it('ends a pending call by the framework only where quiescence is proven, citing the observation', async () => {
-    const root = copyOfFixture('tool-pending-after-timeout', 'fix-lifecycle');
+    const root = copyInFixtureFolder('tool-pending-after-timeout', 'fix-lifecycle');
     const path = join(root, 'trajectory/acp_trajectory.jsonl');
     const { text, actions } = await fixesFor(path, ['tool-terminalizable']);
     const end = actions.find((action) => action.title.startsWith('Mark "call_02" as ended by the framework'));
     assert.ok(end, actions.map((action) => action.title).join('\n'));
     const appended = applied(text, end.edit!.changes![uriOf(path)]!).trimEnd().split('\n').at(-1)!;
     const observation = readFileSync(join(root, 'benchguard/action_records.jsonl'), 'utf8').split('\n').find((line) => line.includes('SandboxUserQuiescence'))!;
-    assert.deepEqual(JSON.parse(appended), { type: 'tool_call_lifecycle', tool_call_id: 'call_02', lifecycle: 'ended_by_framework', effects: 'unknown', source: 'benchflow', quiescence_ref: (JSON.parse(observation) as { action_id: string }).action_id });
+    assert.deepEqual(JSON.parse(appended), { type: 'tool_call_lifecycle', tool_call_id: 'call_02', lifecycle: 'ended_by_framework', effects: 'unknown', source: 'benchflow', quiescence_ref: (JSON.parse(observation) as { action_id: string }).action_id, provenance: 'authored' });
     const after = await applyAndRecheck(root, end, 'trajectory/acp_trajectory.jsonl');
     assert.deepEqual(after.filter((diagnostic) => diagnostic.code === 'tool-pending'), []);
 
@@ -332,8 +342,8 @@ describe('authoring with the server', () => {
 
   it('offers no lifecycle row where quiescence is not proven, even when asked with a tool-terminalizable diagnostic', async () => {
     // The same pending call; in one copy the hardening is proven, in the other its observation is masked.
-    const proven = copyOfFixture('tool-pending-after-timeout', 'lifecycle-proven');
-    const unproven = copyOfFixture('tool-pending-after-timeout', 'lifecycle-unproven');
+    const proven = copyInFixtureFolder('tool-pending-after-timeout', 'lifecycle-proven');
+    const unproven = copyInFixtureFolder('tool-pending-after-timeout', 'lifecycle-unproven');
     cpSync(join(repoRoot, 'test/fixtures/bundles/masked-quiescence-probe/benchguard/action_records.jsonl'), join(unproven, 'benchguard/action_records.jsonl'));
     const askWithClaim = async (root: string): Promise<CodeAction[]> => {
       const path = join(root, 'trajectory/acp_trajectory.jsonl');
@@ -348,5 +358,49 @@ describe('authoring with the server', () => {
     assert.ok(!(await askWithClaim(unproven)).some((action) => action.title.startsWith('Mark')), 'no lifecycle row without proven quiescence');
     const unprovenDiagnostics = (await client.pullFull(uriOf(join(unproven, 'trajectory/acp_trajectory.jsonl')))).items.map((diagnostic) => String(diagnostic.code));
     assert.ok(unprovenDiagnostics.includes('tool-pending') && !unprovenDiagnostics.includes('tool-terminalizable'), `the rules agree: ${unprovenDiagnostics.join()}`);
+  });
+
+  it('offers none of the fixes that write evidence on a real rollout, and the finding says how to produce the evidence instead', async () => {
+    const cases = [
+      { fixture: 'observation-before-last-kill', file: 'benchguard/action_records.jsonl', code: 'quiescence-stale', title: 'Insert a quiescent SandboxUserQuiescence observation' },
+      { fixture: 'tool-pending-after-timeout', file: 'trajectory/acp_trajectory.jsonl', code: 'tool-terminalizable', title: 'Mark "call_02" as ended by the framework' },
+      { fixture: 'timeout-pending-mismatch', file: 'trajectory/acp_trajectory.jsonl', code: 'timeout-pending-mismatch', title: 'Add "call_02" to pending_tool_call_ids' },
+    ];
+    for (const { fixture, file, code, title } of cases) {
+      // The same bundle, offered the fix in a fixture folder (the tests above) and nothing as a real rollout.
+      const inFixtures = await fixesFor(join(copyInFixtureFolder(fixture, `offered-${fixture}`), file), [code]);
+      assert.ok(inFixtures.actions.some((action) => action.title.startsWith(title)), `${fixture}: offered in a fixture folder`);
+      const real = await fixesFor(join(copyOfFixture(fixture, `real-${fixture}`), file), [code]);
+      assert.deepEqual(real.actions.map((action) => action.title), [], `${fixture}: nothing offered on a real rollout`);
+    }
+    const unproven = (await fixesFor(join(copyOfFixture('authored-observation-in-rollout', 'real-unproven'), 'benchguard/action_records.jsonl'), ['quiescence-unproven'])).diagnostics[0]!;
+    assert.match(String(unproven.message), /Run the live probe on the sandbox \(the command "Rollout Evidence: Probe Sandbox-User Quiescence…", or `rollout-evidence probe`\)/);
+  });
+
+  it('offers them in a bundle New Fixture Bundle marked, wherever it lies', async () => {
+    const root = copyOfFixture('observation-before-last-kill', 'marked-by-scaffold');
+    writeFileSync(join(root, fixtureMarkerFile), '{"fixture": true}\n');
+    const { actions } = await fixesFor(join(root, 'benchguard/action_records.jsonl'), ['quiescence-stale']);
+    assert.ok(actions.some((action) => action.title.startsWith('Insert a quiescent SandboxUserQuiescence observation')), actions.map((action) => action.title).join('\n'));
+  });
+
+  it('reads an observation authored in a fixture, copied into a real rollout, as evidence-authored: quiescence stays unproven and the verdict untrusted', async () => {
+    const fixtureRoot = copyInFixtureFolder('observation-before-last-kill', 'authored-then-copied');
+    const fixturePath = join(fixtureRoot, 'benchguard/action_records.jsonl');
+    const { text, actions } = await fixesFor(fixturePath, ['quiescence-stale']);
+    const insert = actions.find((action) => action.title.startsWith('Insert a quiescent SandboxUserQuiescence observation'))!;
+    const authoredText = applied(text, insert.edit!.changes![uriOf(fixturePath)]!);
+    const realRoot = copyOfFixture('observation-before-last-kill', 'authored-copied-real');
+    const realPath = join(realRoot, 'benchguard/action_records.jsonl');
+    writeFileSync(realPath, authoredText);
+    const uri = uriOf(realPath);
+    await client.open(uri, authoredText, 'jsonl');
+    const codes = (await client.pullFull(uri)).items.map((diagnostic) => String(diagnostic.code));
+    assert.ok(codes.includes('evidence-authored') && codes.includes('quiescence-stale'), codes.join());
+    const [lens] = (await request<object, CodeLens[] | null>(CodeLensRequest.type, { textDocument: { uri } })) ?? [];
+    assert.match(lens?.command?.title ?? '', /^Rollout: untrusted /);
+    // In the fixture folder the same text proves quiescence.
+    await client.replace(uriOf(fixturePath), authoredText, 9);
+    assert.deepEqual((await client.pullFull(uriOf(fixturePath))).items.filter((diagnostic) => String(diagnostic.code).startsWith('quiescence')), []);
   });
 });

@@ -3,6 +3,7 @@
  * read, how an exec that misbehaves is judged (through stand-in engine programs), and the record.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -14,7 +15,7 @@ import { appendRecord, quiescenceRecord } from '../../server/src/probe/observati
 import { ProbeOutput } from '../../server/src/probe/probeOutput';
 import { checkRequest, runProbe } from '../../server/src/probe/runProbe';
 import { checkUser, parseTarget, ProbeUsageError } from '../../server/src/probe/validation';
-import { temporaryFolder } from '../support/repo';
+import { repoRoot, temporaryFolder } from '../support/repo';
 
 const folder = temporaryFolder();
 after(() => folder.remove());
@@ -205,6 +206,23 @@ describe('the observation as evidence', () => {
     const report = new ArtifactChecker().checkText(`${line}\n`, 'action-records', { maxFindings: 100 });
     assert.deepEqual(report.findings, []);
     assert.equal(JSON.parse(line).event_type, 'SandboxUserQuiescence');
+  });
+
+  it('says the probe wrote it, with its target, version, script and a sha256 of its transcript', () => {
+    const transcript = [
+      { kind: 'command', argv: ['docker', 'exec', 'c1', '/bin/sh', '-c', '<quiescence probe script>'] },
+      { kind: 'stdout', line: '{"survivor":7}' },
+      { kind: 'exit', status: 'exit status 1' },
+    ] as const;
+    const record = quiescenceRecord({ ...outcome, transcript });
+    assert.equal(record['provenance'], 'probe');
+    assert.deepEqual(record['target'], { kind: 'docker', name: 'c1' });
+    assert.equal(record['probe_version'], JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version);
+    // The transcript as the output channel shows it, one line per entry, computed here independently.
+    const shown = "$ docker exec c1 /bin/sh -c <quiescence probe script>\n  {\"survivor\":7}\n  → exit status 1\n";
+    assert.equal(record['transcript_sha256'], createHash('sha256').update(shown).digest('hex'));
+    assert.equal(record['probe_script_sha256'], createHash('sha256').update(readFileSync(join(repoRoot, 'server/src/probe/quiescenceProbe.sh'), 'utf8')).digest('hex'));
+    assert.notEqual(quiescenceRecord({ ...outcome, transcript: transcript.slice(0, 2) })['transcript_sha256'], record['transcript_sha256'], 'another transcript, another digest');
   });
 
   it('is appended as one new line, ending an unterminated last line first and never rewriting it', async () => {

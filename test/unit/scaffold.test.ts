@@ -3,10 +3,12 @@
  * real engine exactly as the scenario says; names and inputs that could escape the folder are refused.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { rolloutNameProblem, taskOfRolloutName } from '../../shared/src/scaffold';
+import { fixtureMarkerFile, rolloutNameProblem, taskOfRolloutName } from '../../shared/src/scaffold';
+import { defaultFixtureFolders } from '../../shared/src/settings';
+import { FixtureFolders, isFixtureBundle } from '../../server/src/authoring/fixtureBundles';
 import { scaffoldRollout, ScaffoldUsageError, scenarioSummaries } from '../../server/src/authoring/scaffold/scaffold';
 import { listedFindings } from '../../server/src/engine/bundle/checkBundle';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
@@ -26,7 +28,9 @@ function judge(scenario: ScenarioSummary, rolloutName: string, startedAt: Date, 
   const root = join(folder.path, `${scenario.id}-${startedAt.getTime()}-${Object.keys(options).join('-')}`, 'jobs/2026-08-22__10-00-00', rolloutName);
   const { files } = scaffoldRollout(scenario.id, rolloutName, startedAt);
   writeTree(root, Object.fromEntries(files.map((file) => [file.path, file.content])));
-  const checked = checkRollout(root, checker, { maxFindings: 1000, rules: { ...defaultRuleOptions, ...options }, caches });
+  // As the CLI and the server decide it: by the fixture folders, or the scaffold's marker.
+  const fixtureBundle = isFixtureBundle(root, new FixtureFolders(defaultFixtureFolders));
+  const checked = checkRollout(root, checker, { maxFindings: 1000, rules: { ...defaultRuleOptions, fixtureBundle, ...options }, caches });
   const { findings } = listedFindings(checked, 1000);
   return {
     root,
@@ -61,6 +65,26 @@ describe('fixture scaffolds', () => {
       assert.equal(judged.verdict, scenario.verdict, `${scenario.id}: ${judged.findings.join('\n')}`);
       assert.deepEqual(judged.codes, [...scenario.codes].sort(), scenario.id);
     }
+  });
+
+  it('mark the bundle a fixture with a file at its root, and its observation as authored: without the marker it proves nothing', () => {
+    const healthy = scenarioSummaries().find((scenario) => scenario.id === 'healthy')!;
+    const { files } = scaffoldRollout('healthy', 'regex-log__bab1cbf6', new Date('2026-08-22T10:00:00Z'));
+    const observation = files
+      .find((file) => file.path === 'benchguard/action_records.jsonl')!
+      .content.trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((record) => record['event_type'] === 'SandboxUserQuiescence');
+    assert.equal(observation?.['provenance'], 'authored');
+    assert.ok(files.some((file) => file.path === fixtureMarkerFile));
+    const judged = judge(healthy, 'regex-log__bab1cbf6', new Date('2026-08-22T10:00:00Z'), { allowOracleWithoutLlm: false });
+    assert.equal(judged.verdict, 'trusted', 'with its marker, a fixture: the authored observation counts');
+    rmSync(join(judged.root, fixtureMarkerFile));
+    const unmarked = checkRollout(judged.root, checker, { maxFindings: 1000, rules: { ...defaultRuleOptions, fixtureBundle: isFixtureBundle(judged.root, new FixtureFolders(defaultFixtureFolders)) }, caches: new RuleCaches() });
+    const codes = listedFindings(unmarked, 1000).findings.map((finding) => finding.code);
+    assert.ok(codes.includes('evidence-authored') && codes.includes('quiescence-unproven'), codes.join(', '));
+    assert.notEqual(unmarked.evaluation?.verdict, 'trusted');
   });
 
   it('name the settings a scenario needs: without them the native timeout is not countable', () => {

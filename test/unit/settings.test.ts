@@ -39,6 +39,16 @@ describe('settings from the user', () => {
     assert.equal(sanitizeSettings({ probe: true }).settings.probeTrustedWorkspace, false);
   });
 
+  it('take fixture folders only as a list of non-empty globs, else the default, saying so', () => {
+    assert.deepEqual(sanitizeSettings({ fixtureFolders: ['**/my-fixtures/**'] }).settings.fixtureFolders, ['**/my-fixtures/**']);
+    assert.deepEqual(sanitizeSettings({ fixtureFolders: [] }).settings.fixtureFolders, [], 'an empty list: no folder is a fixture folder');
+    for (const value of ['**/x/**', [''], [3], {}]) {
+      const { settings, problems } = sanitizeSettings({ fixtureFolders: value });
+      assert.deepEqual(settings.fixtureFolders, defaultSettings.fixtureFolders, JSON.stringify(value));
+      assert.deepEqual(problems.map((problem) => problem.setting), ['rolloutEvidence.fixtureFolders']);
+    }
+  });
+
   it('accept a whole number of at least one', () => {
     assert.equal(sanitizeSettings({ maxNumberOfProblems: 7 }).settings.maxNumberOfProblems, 7);
     assert.equal(sanitizeSettings({ maxNumberOfProblems: 2.5 }).problems.length, 1);

@@ -3,6 +3,12 @@
  * by the user: add an unresolved tool call to the timeout's pending list; record a quiescence
  * observation after the last kill attempt; end a pending tool call by the framework with unknown
  * effects, which is offered only where the rules found quiescence proven (`tool-terminalizable`).
+ *
+ * They are offered only in fixture bundles (authoring/fixtureBundles.ts). On a real rollout, an
+ * observation nobody made or an annotation the framework never wrote would be manufactured evidence;
+ * and the pending list is the harness's own claim, whose mismatch with the rows makes the reward
+ * untrusted, so editing it there would erase the sign of a harness fault. The records they write say
+ * `"provenance": "authored"`, so even copied into a real rollout they prove nothing.
  */
 import type { DiagnosticCode } from '../engine/codes';
 import type { TextRange } from '../engine/findings';
@@ -35,6 +41,8 @@ const quiescenceCodes: ReadonlySet<DiagnosticCode> = new Set(['quiescence-unprov
 /** For a fixture whose bundle has none on record: the fix's title names each placeholder it writes. */
 const placeholderUid = 1000;
 const placeholderTime = '2026-01-01T00:00:00Z';
+/** What every record a fix writes says of itself (engine/rules/provenance.ts): no probe or harness made it. */
+const authored = 'authored';
 const pendingCodes: ReadonlySet<DiagnosticCode> = new Set(['timeout-pending-mismatch']);
 const terminalizableCodes: ReadonlySet<DiagnosticCode> = new Set(['tool-terminalizable']);
 
@@ -42,7 +50,8 @@ const terminalizableCodes: ReadonlySet<DiagnosticCode> = new Set(['tool-terminal
  * The fixes for the diagnostics `codes` found at 0-based `lines` of `file`. Only what the rollout's
  * evaluation supports is offered: nothing here guesses at evidence the rules did not read.
  */
-export function quickFixesFor(bundle: RolloutBundle, evaluation: RolloutEvaluation, file: string, diagnostics: readonly { code: DiagnosticCode; line: number }[], textOf: TextOf): QuickFix[] {
+export function quickFixesFor(bundle: RolloutBundle, evaluation: RolloutEvaluation, fixtureBundle: boolean, file: string, diagnostics: readonly { code: DiagnosticCode; line: number }[], textOf: TextOf): QuickFix[] {
+  if (!fixtureBundle) return [];
   const fixes: QuickFix[] = [];
   const codes = new Set(diagnostics.map((diagnostic) => diagnostic.code));
   if ([...codes].some((code) => pendingCodes.has(code))) fixes.push(...addPendingIds(bundle, textOf));
@@ -114,6 +123,7 @@ function insertObservation(bundle: RolloutBundle, evaluation: RolloutEvaluation,
     observed_at: time,
     ...(knownTime === undefined ? {} : { started_at: time, finished_at: time }),
     final: true,
+    provenance: authored,
   };
   const line = lastKill.action.ref.line;
   const layout = layoutOf(text);
@@ -135,7 +145,7 @@ function endByFramework(bundle: RolloutBundle, evaluation: RolloutEvaluation, fi
   if (!proof || !call || typeof call.id !== 'string' || file !== bundle.pathOf('trajectory') || text === undefined) return undefined;
   const actionId = proof.action.record.actionId;
   const reference = typeof actionId === 'string' || typeof actionId === 'number' ? actionId : proof.action.ref.line + 1;
-  const row = { type: 'tool_call_lifecycle', tool_call_id: call.id, lifecycle: 'ended_by_framework', effects: 'unknown', source: 'benchflow', quiescence_ref: reference };
+  const row = { type: 'tool_call_lifecycle', tool_call_id: call.id, lifecycle: 'ended_by_framework', effects: 'unknown', source: 'benchflow', quiescence_ref: reference, provenance: authored };
   return {
     title: `Mark "${call.id}" as ended by the framework, effects unknown (append a tool_call_lifecycle row citing observation ${JSON.stringify(reference)})`,
     answers: terminalizableCodes,

@@ -15,13 +15,17 @@ import type { SeverityCounts } from '../engine/check/collector';
 import { RuleCaches, type RuleOptions } from '../engine/rules/context';
 import type { RolloutEvaluation } from '../engine/rules/evaluate';
 import { verdicts, type Verdict } from '../engine/verdict';
+import { FixtureFolders, isFixtureBundle } from '../authoring/fixtureBundles';
 import type { ProgressLine } from './progress';
 
 export interface CheckRequest {
   readonly paths: readonly string[];
   readonly maxProblems: number;
   readonly artifactMap: Readonly<Record<string, ArtifactKind>>;
-  readonly rules: RuleOptions;
+  /** The rule options but one: whether a rollout is a fixture, decided per rollout from `fixtureFolders` and the scaffold's marker. */
+  readonly rules: Omit<RuleOptions, 'fixtureBundle'>;
+  /** Globs of the folders holding fixture bundles (--fixture-folders). */
+  readonly fixtureFolders: readonly string[];
   /** Which verdicts fail the run: `incomplete` and worse, or only `untrusted`. */
   readonly failOn: 'incomplete' | 'untrusted';
   readonly cwd: string;
@@ -60,6 +64,7 @@ export function runCheck(request: CheckRequest, progress: ProgressLine, check: B
   const discovery = discoverBundles(request.paths, new ArtifactClassifier(request.artifactMap));
   const checker = new ArtifactChecker();
   const caches = new RuleCaches();
+  const fixtureFolders = new FixtureFolders(request.fixtureFolders);
   const fileCount = discovery.bundles.reduce((sum, bundle) => sum + bundle.files.length, 0);
   let started = 0;
   const bundles = discovery.bundles.map((bundle): ListedBundle => {
@@ -67,7 +72,7 @@ export function runCheck(request: CheckRequest, progress: ProgressLine, check: B
     try {
       const checked = check(bundle, checker, {
         maxFindings: request.maxProblems,
-        rules: request.rules,
+        rules: { ...request.rules, fixtureBundle: !bundle.loose && isFixtureBundle(bundle.root, fixtureFolders) },
         caches,
         onFileStart: (path) => progress.update(`checking ${displayPath(request.cwd, path)} (file ${++started} of ${fileCount})`),
         onBytesRead: () => progress.tick(),

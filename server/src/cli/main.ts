@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { artifactKindNames, isArtifactKind, type ArtifactKind } from '../../../shared/src/artifactKinds';
-import { defaultSettings } from '../../../shared/src/settings';
+import { defaultFixtureFolders, defaultSettings } from '../../../shared/src/settings';
 import { DiscoveryUsageError } from '../engine/bundle/discover';
 import { version } from '../version';
 import { exitStatusOf, runCheck, type CheckFailure, type CheckRun, type ExitStatus } from './checkRun';
@@ -52,6 +52,10 @@ Options:
   --max-problems N           problems listed per file before the rest are counted (default: ${defaultSettings.maxNumberOfProblems})
   --map GLOB=KIND            treat files matching GLOB as artifact KIND (repeatable)
                              KIND: ${artifactKindNames.join(', ')}
+  --fixture-folders GLOB     rollouts under folders matching GLOB are fixture bundles, where
+                             records authored by a quick fix or the scaffold count as evidence
+                             (repeatable; default: ${defaultFixtureFolders.join(', ')}; "" for none).
+                             A bundle New Fixture Bundle wrote is a fixture wherever it is.
   -h, --help                 show this help
   -v, --version              show the version
 
@@ -124,6 +128,7 @@ function checkAs(argv: readonly string[]): ExitStatus {
       quiet: { type: 'boolean', short: 'q', default: false },
       'max-problems': { type: 'string' },
       map: { type: 'string', multiple: true, default: [] },
+      'fixture-folders': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', short: 'v', default: false },
     },
@@ -156,6 +161,8 @@ function checkAs(argv: readonly string[]): ExitStatus {
         allowOracleWithoutLlm: values['allow-oracle-without-llm'] === true,
         allowNativeSubscriptionWithoutLlm: values['allow-native-subscription-without-llm'] === true,
       },
+      // Given, the globs replace the default; an empty one stands for none.
+      fixtureFolders: values['fixture-folders']?.filter((glob) => glob.trim() !== '') ?? defaultFixtureFolders,
       failOn: parseFailOn(values['fail-on']),
       cwd: process.cwd(),
     },

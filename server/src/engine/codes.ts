@@ -255,6 +255,12 @@ export const diagnosticCodes = {
     summary: 'Action record timestamps run backwards against line order.',
     description: 'Action record timestamps (`started_at`, else `finished_at`) run backwards against line order; line order is used.',
   },
+  'evidence-authored': {
+    severity: 'error',
+    effect: 'incomplete',
+    summary: 'An observation or lifecycle annotation says it was authored (by a quick fix or the fixture scaffold), not recorded by a probe or the harness, in a bundle that is not a fixture; or its provenance is none the rules know. It proves nothing.',
+    description: 'A `SandboxUserQuiescence` observation, an observing `SandboxExec` or a `tool_call_lifecycle` row whose `provenance` is `authored` (written by a quick fix or the fixture scaffold) in a bundle that is not a fixture, or whose `provenance` is none the rules know: it proves nothing, and the rules read the rollout without it.',
+  },
   'timeout-incomplete': {
     severity: 'error',
     effect: 'incomplete',

@@ -20,6 +20,7 @@ import type { ArtifactChecker, KeptCheck } from '../engine/check/artifactChecker
 import type { FileReport } from '../engine/check/report';
 import { RuleCaches } from '../engine/rules/context';
 import { evaluateRollout, type RolloutEvaluation } from '../engine/rules/evaluate';
+import { fixtureFoldersOf, isFixtureBundle } from '../authoring/fixtureBundles';
 import { isFileUri, pathOfUri } from './uris';
 
 export interface EvaluatedRollout {
@@ -29,6 +30,8 @@ export interface EvaluatedRollout {
   readonly fresh: boolean;
   readonly bundle: RolloutBundle;
   readonly evaluation: RolloutEvaluation;
+  /** A fixture bundle (authoring/fixtureBundles.ts): authored records count, and the quick fixes that write evidence are offered. */
+  readonly fixtureBundle: boolean;
 }
 
 interface DocumentEntry {
@@ -71,7 +74,7 @@ export class RolloutEvaluator {
     openDocument: (path: string) => TextDocument | undefined,
     isCancelled: () => boolean,
   ): Promise<EvaluatedRollout | undefined> {
-    const { key, sources, reward, boundary } = this.stateOf(root, settings, classifier, settingsGeneration, openDocument);
+    const { key, sources, reward, boundary, fixtureBundle } = this.stateOf(root, settings, classifier, settingsGeneration, openDocument);
     const cached = this.rollouts.get(root);
     if (cached?.key === key) {
       this.markUsed(root, cached);
@@ -88,8 +91,8 @@ export class RolloutEvaluator {
       files.push({ path: file.path, kind: file.kind, ...checked });
     }
     const bundle = new RolloutBundle(root, files, reward);
-    const evaluation = evaluateRollout(bundle, settings, this.caches);
-    const evaluated = { key, fresh: true, bundle, evaluation };
+    const evaluation = evaluateRollout(bundle, { ...settings, fixtureBundle }, this.caches);
+    const evaluated = { key, fresh: true, bundle, evaluation, fixtureBundle };
     this.markUsed(root, evaluated);
     this.evictUnused();
     return evaluated;
@@ -113,8 +116,10 @@ export class RolloutEvaluator {
     });
     const stamps = sources.map((file) => `${file.path}@${'document' in file ? file.document.version : `disk:${file.diskStamp}`}`);
     const reward = readVerifierReward(root);
-    const key = [settingsGeneration, settings.maxNumberOfProblems, settings.allowOracleWithoutLlm, settings.allowNativeSubscriptionWithoutLlm, ...stamps, reward.text?.text ?? '', reward.json?.text ?? ''].join('\n');
-    return { key, sources, reward, boundary };
+    // The scaffold's marker may be written or removed while the rollout's artifacts stay as they are.
+    const fixtureBundle = isFixtureBundle(root, fixtureFoldersOf(settings.fixtureFolders));
+    const key = [settingsGeneration, settings.maxNumberOfProblems, settings.allowOracleWithoutLlm, settings.allowNativeSubscriptionWithoutLlm, fixtureBundle, ...stamps, reward.text?.text ?? '', reward.json?.text ?? ''].join('\n');
+    return { key, sources, reward, boundary, fixtureBundle };
   }
 
   /** The map's order is the order of use: a rollout used again moves to the end. */

@@ -2,10 +2,12 @@
  * The probe's outcome as evidence: one `SandboxUserQuiescence` line for benchguard/action_records.jsonl
  * (schemas/action-record.schema.json), which the quiescence rules read.
  */
+import { createHash } from 'node:crypto';
 import { appendFile, mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { JsonObject } from '../../../shared/src/jsonObject';
-import { textToAppend, type ProbeOutcome, type SeenProcess } from '../../../shared/src/probe';
+import { describeTranscriptEntry, textToAppend, type ProbeOutcome, type SeenProcess, type TranscriptEntry } from '../../../shared/src/probe';
+import { quiescenceProbeScript } from './probeScript';
 import { version } from '../version';
 
 export function quiescenceRecord(outcome: ProbeOutcome): JsonObject {
@@ -26,8 +28,22 @@ export function quiescenceRecord(outcome: ProbeOutcome): JsonObject {
     finished_at: outcome.finishedAt,
     observed_at: outcome.observedAt,
     final: true,
+    // Who made it, and what with: a record a person or a quick fix wrote says "authored" instead, and
+    // the digests let a reader check the record against the transcript and the script that ran.
+    provenance: 'probe',
     probe_version: version,
+    probe_script_sha256: sha256(quiescenceProbeScript),
+    transcript_sha256: transcriptDigest(outcome.transcript),
   };
+}
+
+/** The sha256 of the transcript as the output shows it: each entry one line, each line ending in a newline. */
+export function transcriptDigest(transcript: readonly TranscriptEntry[]): string {
+  return sha256(transcript.map((entry) => `${describeTranscriptEntry(entry)}\n`).join(''));
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 function processRecord(process: SeenProcess): JsonObject {

@@ -1,6 +1,7 @@
 /**
  * Reading and fixing a rollout in the real VS Code: the verdict code lens on an artifact, the outline,
- * and a fixture-authoring quick fix applied through VS Code's own code action machinery.
+ * and a fixture-authoring quick fix applied through VS Code's own code action machinery, in a fixture
+ * folder (a copy of the example under test/fixtures/) and never on the real example rollout.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -19,9 +20,18 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>, 
 
 suite('Inspecting and fixing a rollout in VS Code', () => {
   const actions = workspaceFile(`${faultyRollout}/benchguard/action_records.jsonl`);
+  // The same rollout in a folder the default rolloutEvidence.fixtureFolders marks: a fixture bundle.
+  const fixtureRoot = workspaceFile(`test/fixtures/${faultyRollout.split('/').pop()!}`);
+  const fixtureActions = vscode.Uri.joinPath(fixtureRoot, 'benchguard/action_records.jsonl');
 
   suiteSetup(async () => {
     await waitForActivation(vscode.extensions.getExtension(extensionId)!);
+    // Through VS Code's file system, whose watchers see its own writes; removed again for the other suites.
+    await vscode.workspace.fs.copy(workspaceFile(faultyRollout), fixtureRoot);
+  });
+
+  suiteTeardown(async () => {
+    await vscode.workspace.fs.delete(workspaceFile('test'), { recursive: true });
   });
 
   test('shows the verdict and the quiescence fact in a code lens on the first line, naming the timeline command', async () => {
@@ -62,11 +72,11 @@ suite('Inspecting and fixing a rollout in VS Code', () => {
     assert.match(hardening.name, /^SandboxExec Harden main · rc 0 · (.*, then )?kill attempt/);
   });
 
-  test('applies the quick fix that records an observation after the last kill, and the finding goes away', async () => {
-    const document = await openInEditor(actions);
-    const unproven = await waitForDiagnostics(actions, 'quiescence-unproven on the action records', (all) => all.some((d) => codeOf(d) === 'quiescence-unproven'));
+  test('in a fixture folder, applies the quick fix that records an authored observation after the last kill, and the finding goes away', async () => {
+    const document = await openInEditor(fixtureActions);
+    const unproven = await waitForDiagnostics(fixtureActions, 'quiescence-unproven on the fixture copy of the action records', (all) => all.some((d) => codeOf(d) === 'quiescence-unproven'));
     const finding = unproven.find((d) => codeOf(d) === 'quiescence-unproven')!;
-    const fixes = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', actions, finding.range, vscode.CodeActionKind.QuickFix.value);
+    const fixes = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', fixtureActions, finding.range, vscode.CodeActionKind.QuickFix.value);
     const insert = fixes.find((action) => action.title.startsWith('Insert a quiescent SandboxUserQuiescence observation'));
     assert.ok(insert?.edit, fixes.map((action) => action.title).join('\n'));
     const killLine = finding.range.start.line;
@@ -76,13 +86,24 @@ suite('Inspecting and fixing a rollout in VS Code', () => {
     try {
       assert.ok(await vscode.workspace.applyEdit(insert.edit));
       assert.equal(document.lineCount, linesBefore + 1);
-      assert.equal((JSON.parse(document.lineAt(killLine + 1).text) as { event_type: string }).event_type, 'SandboxUserQuiescence');
-      await waitForDiagnostics(actions, 'quiescence-unproven to go away', () => !ours(actions).some((d) => codeOf(d) === 'quiescence-unproven'));
+      const inserted = JSON.parse(document.lineAt(killLine + 1).text) as { event_type: string; provenance: string };
+      assert.deepEqual([inserted.event_type, inserted.provenance], ['SandboxUserQuiescence', 'authored']);
+      await waitForDiagnostics(fixtureActions, 'quiescence-unproven to go away', () => !ours(fixtureActions).some((d) => codeOf(d) === 'quiescence-unproven'));
     } finally {
-      // The workspace copy is shared with the other suites: leave the file as it is on disk.
+      // Leave the file as it is on disk.
       await vscode.window.showTextDocument(document);
       await vscode.commands.executeCommand('workbench.action.files.revert');
     }
     assert.equal(document.isDirty, false);
+  });
+
+  test('on the real example rollout, offers no fix that writes evidence, and the finding says to run the probe instead', async () => {
+    await openInEditor(actions);
+    const unproven = await waitForDiagnostics(actions, 'quiescence-unproven on the action records', (all) => all.some((d) => codeOf(d) === 'quiescence-unproven'));
+    const finding = unproven.find((d) => codeOf(d) === 'quiescence-unproven')!;
+    assert.match(finding.message, /Run the live probe on the sandbox \(the command "Rollout Evidence: Probe Sandbox-User Quiescence…", or `rollout-evidence probe`\)/);
+    const fixes = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', actions, finding.range, vscode.CodeActionKind.QuickFix.value);
+    // The test above got this fix for the same rollout in a fixture folder, so the server does answer.
+    assert.deepEqual(fixes.map((action) => action.title).filter((title) => title.startsWith('Insert a quiescent SandboxUserQuiescence observation')), []);
   });
 });

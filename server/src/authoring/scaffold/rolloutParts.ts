@@ -92,6 +92,8 @@ export function standardActions(identity: RolloutIdentity): {
       return_code: 0,
       observed_at: clock.isoTime(moments.observation + 1),
       final: true,
+      // No probe observed it: it counts only because the scaffold's marker makes the bundle a fixture.
+      provenance: 'authored',
       ...clock.action(moments.observation),
     },
     verifierStart: { event_type: 'StartBenchGuardVerifierService', action_id: 'a-0003', phase: 'Verify', service: 'benchguard-verifier', status: 'ok', ...clock.action(moments.verifierStart) },

@@ -2,7 +2,7 @@
  * A scenario's rollout folder as files, for the language server's request and the CLI alike. Inputs
  * are checked here, so neither can be led to write outside the folder it was given.
  */
-import { rolloutNameProblem, taskOfRolloutName, type ScaffoldFiles, type ScenarioSummary } from '../../../../shared/src/scaffold';
+import { fixtureMarkerFile, rolloutNameProblem, taskOfRolloutName, type ScaffoldFiles, type ScenarioSummary } from '../../../../shared/src/scaffold';
 import { rolloutFiles } from './layout';
 import { scenarios } from './scenarios';
 
@@ -24,5 +24,20 @@ export function scaffoldRollout(scenarioId: string, rolloutName: string, started
   if (problem !== undefined) throw new ScaffoldUsageError(`${problem} (got ${JSON.stringify(rolloutName)})`);
   if (Number.isNaN(startedAt.getTime())) throw new ScaffoldUsageError('the start time is not a valid date');
   const parts = scenario.build({ task: taskOfRolloutName(rolloutName), rolloutName, startedAt });
-  return { files: [...rolloutFiles(parts)].map(([path, content]) => ({ path, content })), focusFile: scenario.focusFile };
+  const files = [...rolloutFiles(parts)].map(([path, content]) => ({ path, content }));
+  return { files: [...files, { path: fixtureMarkerFile, content: fixtureMarker(scenario.id) }], focusFile: scenario.focusFile };
+}
+
+/**
+ * The marker that makes the bundle a fixture wherever it is written (authoring/fixtureBundles.ts): its
+ * authored records count as evidence. What it says is for the reader; only its presence is read.
+ */
+function fixtureMarker(scenarioId: string): string {
+  const marker = {
+    fixture: true,
+    written_by: 'Rollout Evidence: New Fixture Bundle',
+    scenario: scenarioId,
+    note: 'Records here marked "provenance": "authored" were written by a tool, not observed. Remove this file and they prove nothing.',
+  };
+  return `${JSON.stringify(marker, null, 2)}\n`;
 }

@@ -166,6 +166,7 @@ function placeParts(parts: RowParts, line: number, text: string): Pick<Placed, '
           source: lifecycle.source,
           quiescenceRef: lifecycle.quiescenceRef,
           status: lifecycle.status,
+          provenance: lifecycle.provenance,
           ref: { line, length, text },
         }
       : undefined,

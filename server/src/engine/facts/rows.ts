@@ -106,7 +106,7 @@ function timeoutParts(field: FieldOf): WithoutRef<TimeoutFact> {
 }
 
 function lifecycleParts(field: FieldOf): WithoutRef<LifecycleFact> {
-  return { toolCallId: field('tool_call_id'), lifecycle: field('lifecycle'), effects: field('effects'), source: field('source'), quiescenceRef: field('quiescence_ref'), status: field('status') };
+  return { toolCallId: field('tool_call_id'), lifecycle: field('lifecycle'), effects: field('effects'), source: field('source'), quiescenceRef: field('quiescence_ref'), status: field('status'), provenance: field('provenance') };
 }
 
 /** The row types the rules read; they pass over every other (messages, thoughts, a newer BenchFlow's types). */
@@ -185,6 +185,7 @@ function actionRecord(record: JsonObject, damaged: boolean): ActionRecord {
     finishedAt: field('finished_at'),
     command: field('command_preview'),
     damaged,
+    provenance: field('provenance'),
     // No conditional spread: this runs for every record of 100,000-line action logs. Any record but a
     // SandboxExec as BenchFlow spells it, and any damaged record, may be read as an observation: the rules
     // compare event types case-insensitively, and read one they do not know, or a damaged record's, as each

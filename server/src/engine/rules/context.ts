@@ -16,9 +16,15 @@ export interface RuleOptions {
   readonly allowOracleWithoutLlm: boolean;
   /** As the validator's --allow-native-subscription-without-llm. */
   readonly allowNativeSubscriptionWithoutLlm: boolean;
+  /**
+   * The bundle is a fixture (in a folder the user marks as fixtures, or written by New Fixture Bundle):
+   * records authored by a quick fix or the scaffold count there, so fixtures exercise every rule. The
+   * server and the CLI decide it; the engine reads no settings.
+   */
+  readonly fixtureBundle: boolean;
 }
 
-export const defaultRuleOptions: RuleOptions = { allowOracleWithoutLlm: false, allowNativeSubscriptionWithoutLlm: false };
+export const defaultRuleOptions: RuleOptions = { allowOracleWithoutLlm: false, allowNativeSubscriptionWithoutLlm: false, fixtureBundle: false };
 
 /** Related places linked from one finding; a finding about 10,000 tool calls links the first few. */
 const maxRelated = 20;
@@ -50,9 +56,9 @@ export class CommandEvidenceCache {
   }
 }
 
-/** A rollout's timeline as last built, with the sandbox user it was read for. */
+/** A rollout's timeline as last built, with what it was read for: the sandbox user, and whether the bundle is a fixture. */
 export interface KeptTimeline {
-  readonly user: string;
+  readonly readFor: string;
   readonly steps: readonly Step[];
 }
 

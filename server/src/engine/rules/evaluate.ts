@@ -21,7 +21,7 @@ import { checkLlmTrajectory } from './review/llm';
 import { checkResult } from './review/result';
 import { checkResultsRow } from './review/resultsRow';
 import { checkRewardPreconditions } from './reward';
-import { buildTimeline, checkActionKinds, checkTimelineOrder, sandboxUserOf, type Timeline } from './timeline';
+import { buildTimeline, checkActionKinds, checkActionProvenance, checkTimelineOrder, sandboxUserOf, type Timeline } from './timeline';
 import { checkTrajectory, type TrajectoryResult } from './trajectory';
 import { timeoutOf } from './timeout';
 import { checkTimeoutContract } from './timeoutContract';
@@ -65,6 +65,7 @@ function evaluateAsRead(bundle: RolloutBundle, options: RuleOptions, caches: Rul
   const timeline = buildTimeline(context, sandboxUser.kind === 'user' ? sandboxUser.user : undefined);
   checkTimelineOrder(context, timeline);
   checkActionKinds(context, timeline);
+  checkActionProvenance(context, timeline);
   const { quiescence, verifierFailures } = checkUnderEveryReading(context, timeline, sandboxUser);
   const timeout = timeoutOf(context);
   const trajectory = checkTrajectory(context, quiescence, timeout);

@@ -7,6 +7,7 @@ import type { BundleFinding } from '../findings';
 import { describeValue } from '../parse/jsonKind';
 import { maximumFindingsPerCommand, type Span } from '../shell/syntax';
 import type { Place, RuleContext } from './context';
+import { howToObserve } from './provenance';
 import type { ObservationOutcome, SandboxUserState, Step, TimelineLists } from './timeline';
 
 export interface QuiescenceResult {
@@ -105,7 +106,7 @@ export function checkQuiescence(context: RuleContext, timeline: TimelineLists, s
     const kill = sequence[lastKill]!.step;
     const observation = sequence[lastPositive]!.step;
     failures.push(
-      context.report('quiescence-stale', killPlace(context, file, kill), `The last positive observation of ${user.observed} (line ${observation.action.ref.line + 1}) was made before this kill attempt, so nothing checked the result of the last kill.`, {
+      context.report('quiescence-stale', killPlace(context, file, kill), `The last positive observation of ${user.observed} (line ${observation.action.ref.line + 1}) was made before this kill attempt, so nothing checked the result of the last kill. ${howToObserve}`, {
         related: [context.related(context.inRecord(file, observation.action.ref), 'the observation, made before the last kill')],
       }),
     );
@@ -114,7 +115,7 @@ export function checkQuiescence(context: RuleContext, timeline: TimelineLists, s
     const hardening = sequence.some((item) => item.kind === 'kill' || item.kind === 'observation');
     const place = lastKill !== -1 ? killPlace(context, file, sequence[lastKill]!.step) : firstGrading !== -1 ? context.inRecord(file, sequence[firstGrading]!.step.action.ref) : sandboxUserPlace(context);
     const what = lastKill !== -1 ? 'after this kill attempt' : firstGrading !== -1 ? 'before this grading attempt' : 'anywhere in benchguard/action_records.jsonl';
-    context.report('quiescence-unproven', place, `${capitalised(user.subject)} is set, but no checked observation ${what} found ${sandboxUser.kind === 'user' ? 'their' : "any user's"} processes gone${firstGrading !== -1 && lastKill !== -1 ? ' before grading' : ''}. A kill that was only sent proves nothing; record a SandboxUserQuiescence observation.`, {
+    context.report('quiescence-unproven', place, `${capitalised(user.subject)} is set, but no checked observation ${what} found ${sandboxUser.kind === 'user' ? 'their' : "any user's"} processes gone${firstGrading !== -1 && lastKill !== -1 ? ' before grading' : ''}. A kill that was only sent proves nothing. ${howToObserve}`, {
       severity: hardening ? 'error' : 'warning',
     });
   }

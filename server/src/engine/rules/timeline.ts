@@ -18,6 +18,7 @@ import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind'
 import { parseTimestamp } from '../parse/timestamps';
 import { meaningOfStatus, sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
 import type { RuleContext } from './context';
+import { howToObserve, observationProvenances, provenanceCounts, provenanceOf, reportUncountedProvenance } from './provenance';
 
 /**
  * The action kinds the rules know: this is their one home. Both compare case-insensitively
@@ -177,9 +178,10 @@ export interface TimelineLists {
 
 export function buildTimeline(context: RuleContext, user: SandboxUser | undefined): Timeline {
   const actions = context.bundle.facts('actions', 'action-records')?.actions ?? [];
-  const userKey = sandboxUserKey(user);
+  // A step's reading depends on the user and on whether authored records count (a fixture bundle).
+  const readingKey = `${sandboxUserKey(user)}\u0000${context.options.fixtureBundle ? 'fixture' : 'rollout'}`;
   const kept = context.caches.timelines?.get(context.bundle.root);
-  const previous = kept?.user === userKey ? kept.steps : [];
+  const previous = kept?.readFor === readingKey ? kept.steps : [];
   // Lines after an insertion or deletion moved by this many records.
   const shift = previous.length - actions.length;
   const steps = new Array<Step>(actions.length);
@@ -193,7 +195,7 @@ export function buildTimeline(context: RuleContext, user: SandboxUser | undefine
     if (unknownKind) unknownKinds.push(step);
     if (unknownKind || action.record.damaged) uncertain.push(step);
   }
-  context.caches.timelines?.set(context.bundle.root, { user: userKey, steps });
+  context.caches.timelines?.set(context.bundle.root, { readFor: readingKey, steps });
   return { ...listsOf(steps), unknownKinds, uncertain, candidates: candidateTimelines(context, steps, uncertain, user) };
 }
 
@@ -223,7 +225,7 @@ function candidateTimelines(context: RuleContext, steps: readonly Step[], uncert
   if (uncertain.length === 0) return [];
   const eventTypeVaries = (step: Step) => step.reading.eventTypeUnknown || step.action.record.damaged;
   const commandVaries = (step: Step) => step.action.record.damaged && typeof step.action.record.command !== 'string';
-  const outcomeVaries = (step: Step) => step.action.record.damaged;
+  const outcomeVaries = (step: Step) => step.action.record.damaged && !outcomeReadable(step.action.record);
   const eventTypes = uncertain.some(eventTypeVaries) ? eventTypeCandidates : [undefined];
   const phases = uncertain.some((step) => step.reading.phaseUnknown) ? phaseCandidates : [undefined];
   const candidates: CandidateTimeline[] = [];
@@ -260,6 +262,23 @@ function candidateTimelines(context: RuleContext, steps: readonly Step[], uncert
   return candidates;
 }
 
+/**
+ * Whether what decides a damaged record's observation outcome still reads as a writer gives it (the
+ * damage is elsewhere: a missing digest, a target of the wrong shape), so its outcome is as written.
+ */
+function outcomeReadable({ returnCode, status, quiescence }: ActionRecord): boolean {
+  if (!quiescence) return false;
+  const absentOr = (value: unknown, fits: (value: unknown) => boolean) => value === undefined || fits(value);
+  return (
+    absentOr(returnCode, (code) => code === 0 || code === 1 || code === 2) &&
+    absentOr(status, (value) => typeof value === 'string') &&
+    absentOr(quiescence.survivors, Array.isArray) &&
+    absentOr(quiescence.setuidProcesses, Array.isArray) &&
+    absentOr(quiescence.final, (value) => typeof value === 'boolean') &&
+    absentOr(quiescence.mode, (value) => value === 'observe' || value === 'harden')
+  );
+}
+
 function detailWords({ command, outcome }: Pick<KindReading, 'command' | 'outcome'>): string {
   if (command) return `an unreadable command as ${commandReadingWords[command]}`;
   if (outcome) return `a damaged observation as ${outcome === 'unobservable' ? 'unable to observe' : outcome}`;
@@ -294,6 +313,8 @@ function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser
     case 'StartBenchGuardVerifierService':
       return reading('sidecar-start', traits);
     case 'SandboxUserQuiescence':
+      // A record that may not prove anything here is not an observation at all (rules/provenance.ts).
+      if (!observes(context, record)) return reading('quiescence', traits);
       return record.quiescence ? quiescenceReading(record.quiescence, record.returnCode, user, traits, kind.outcome) : reading('other', traits);
     case 'SandboxExec': {
       if (kind.command) return commandRead(kind.command, traits);
@@ -305,6 +326,8 @@ function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser
         const outcome = execOutcome(record, evidence, traits.transportOk);
         const lastObservation = evidence.events.map((event) => event.kind).lastIndexOf('observation');
         events = evidence.events.map((event, index): StepEvent => (event.kind === 'kill' ? { kind: 'kill' } : { kind: 'observation', outcome: index === lastObservation ? outcome : 'intermediate' }));
+        // Its kills still count, which can only take a proof away; its observations prove nothing.
+        if (!observes(context, record)) events = events.filter((event) => event.kind !== 'observation');
       }
       return reading('exec', traits, { evidence, events, setupOnly: evidence.setupOnly, grading });
     }
@@ -323,6 +346,11 @@ function commandRead(command: CommandReading, traits: RecordTraits): ActionReadi
     case 'setup':
       return reading('exec', traits, { setupOnly: true });
   }
+}
+
+/** Whether the record's observations may prove anything in this bundle, by who wrote it. */
+function observes(context: RuleContext, record: ActionRecord): boolean {
+  return provenanceCounts(provenanceOf(record.provenance, observationProvenances), context.options.fixtureBundle);
 }
 
 function kindAsWritten(record: ActionRecord): KindReading {
@@ -442,5 +470,15 @@ export function checkActionKinds(context: RuleContext, timeline: Timeline): void
     if (reading.phaseUnknown) {
       context.report('action-kind-unknown', context.inRecord(file, action.ref, ['phase']), `This record's phase ${describeValue(record.phase)} is none the rules know (${actionPhases.join(', ')}, in any case), ${consequence}`);
     }
+  }
+}
+
+/** Action records whose provenance keeps them from proving anything in this bundle: authored outside a fixture, or unknown. */
+export function checkActionProvenance(context: RuleContext, timeline: TimelineLists): void {
+  const file = context.bundle.pathOf('actions');
+  for (const { action } of timeline.steps) {
+    const value = action.record.provenance;
+    if (value === undefined || observes(context, action.record)) continue;
+    reportUncountedProvenance(context, file, action.ref, { provenance: provenanceOf(value, observationProvenances), value, known: observationProvenances }, 'This action record', howToObserve);
   }
 }

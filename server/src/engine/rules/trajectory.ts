@@ -10,6 +10,7 @@ import { isAdapterTerminal, toolCallIndexOf } from '../facts/toolCallIndex';
 import { describeValue, isJsonObject } from '../parse/jsonKind';
 import { keyForFinding } from '../schema/knownKeys';
 import type { Place, RuleContext } from './context';
+import { annotationProvenances, howToAnnotate, provenanceCounts, provenanceOf, reportUncountedProvenance } from './provenance';
 import type { QuiescenceResult } from './quiescence';
 import type { RolloutTimeout } from './timeout';
 
@@ -45,7 +46,10 @@ export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResu
   const annotated = new Set<string>();
   for (const lifecycle of facts.lifecycles) {
     const ended = checkLifecycle(context, file, lifecycle, rowsById, quiescence);
-    if (ended !== undefined) annotated.add(ended);
+    // An annotation that may not prove anything here ends no call (rules/provenance.ts).
+    const provenance = provenanceOf(lifecycle.provenance, annotationProvenances);
+    if (!provenanceCounts(provenance, context.options.fixtureBundle)) reportUncountedProvenance(context, file, lifecycle.ref, { provenance, value: lifecycle.provenance, known: annotationProvenances }, 'This lifecycle annotation', howToAnnotate);
+    else if (ended !== undefined) annotated.add(ended);
   }
   for (const call of calls.endedByFramework) checkPrototypeLifecycle(context, file, call, quiescence);
 

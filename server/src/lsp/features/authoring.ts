@@ -57,7 +57,7 @@ export function registerAuthoring(connection: Connection, artifacts: ArtifactDoc
     const artifact = await artifacts.get(params.textDocument.uri, token);
     if (!artifact?.rollout) return null;
     const texts = new Map(artifacts.sourcesOf(artifact).map((source) => [source.path, source.text]));
-    const fixes = quickFixesFor(artifact.rollout.bundle, artifact.rollout.evaluation, artifact.path, ours, (path) => texts.get(path));
+    const fixes = quickFixesFor(artifact.rollout.bundle, artifact.rollout.evaluation, artifact.rollout.fixtureBundle, artifact.path, ours, (path) => texts.get(path));
     if (token.isCancellationRequested) return null;
     return fixes.map((fix) => {
       const answered: Diagnostic[] = ours.filter((found) => fix.answers.has(found.code)).map((found) => found.diagnostic);
