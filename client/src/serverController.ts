@@ -102,7 +102,7 @@ export class ServerController implements vscode.Disposable {
       run: { module, transport: TransportKind.ipc },
       debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
     };
-    const initializationOptions: InitializationOptions = { jsonDocumentsValidatedByClient: true, workspaceTrusted: vscode.workspace.isTrusted };
+    const initializationOptions: InitializationOptions = { workspaceTrusted: vscode.workspace.isTrusted };
     this.watcher = vscode.workspace.createFileSystemWatcher(watchedFilesPattern(settings));
     const clientOptions: LanguageClientOptions = {
       documentSelector: selector,

@@ -13,13 +13,8 @@ export function requestWithNamedParams<P, R>(method: string): RequestType<P, R, 
   return new RequestType<P, R, void>(method, ParameterStructures.byName);
 }
 
-/** Sent by the client at start-up. Other editors send nothing and get every diagnostic. */
+/** Sent by the client at start-up. */
 export interface InitializationOptions {
-  /**
-   * VS Code validates the `.json` artifacts itself through the manifest's `jsonValidation` schemas, so
-   * the server leaves their syntax and schema problems to it rather than reporting them twice.
-   */
-  readonly jsonDocumentsValidatedByClient?: boolean;
   /**
    * Whether the user trusts the workspace (VS Code's workspace trust). The server runs the probe only
    * when this is true, or, for a client that does not send it, when `rolloutEvidence.probe.trustedWorkspace`
