@@ -25,9 +25,9 @@ const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
 
 describe('manifest', () => {
-  it('contributes a JSON schema for every JSON artifact pattern, through VS Code’s jsonValidation', () => {
+  it('contributes a documentation-only JSON schema for every JSON artifact pattern, through VS Code’s jsonValidation', () => {
     const contributed = manifest.contributes.jsonValidation.flatMap((entry) => entry.fileMatch.map((pattern) => `${pattern} -> ${entry.url}`));
-    const expected = artifactKinds.filter((info) => info.format === 'json').flatMap((info) => info.patterns.map((pattern) => `${pattern} -> ./schemas/${info.schemaFile}`));
+    const expected = artifactKinds.filter((info) => info.format === 'json').flatMap((info) => info.patterns.map((pattern) => `${pattern} -> ./dist/schemas/${info.schemaFile}`));
     assert.deepEqual(contributed.sort(), expected.sort());
   });
 
