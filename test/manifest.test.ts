@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { artifactKindNames, artifactKinds } from '../shared/src/artifactKinds';
 import { probeSettingDefaults } from '../shared/src/probe';
-import { defaultSettings, defaultTimeBudgetMs, timeBudgetSetting } from '../shared/src/settings';
+import { defaultSettings, defaultTimeBudgetMs, defaultWorkspaceProblemsMaxRollouts, timeBudgetSetting, workspaceProblemsMaxRolloutsSetting } from '../shared/src/settings';
 import { commandIds } from '../client/src/commandIds';
 import { allDiagnosticCodes, codeInfo } from '../server/src/engine/codes';
 import { repoRoot } from './support/repo';
@@ -52,6 +52,7 @@ describe('manifest', () => {
     assert.equal(properties['rolloutEvidence.inlayHints.elapsedTime']!.default, defaultSettings.elapsedTimeHints);
     assert.equal(properties['rolloutEvidence.probe.trustedWorkspace']!.default, defaultSettings.probeTrustedWorkspace);
     assert.equal(properties[`rolloutEvidence.${timeBudgetSetting}`]!.default, defaultTimeBudgetMs);
+    assert.equal(properties[`rolloutEvidence.${workspaceProblemsMaxRolloutsSetting}`]!.default, defaultWorkspaceProblemsMaxRollouts);
     for (const [key, value] of Object.entries(probeSettingDefaults)) assert.deepEqual(properties[`rolloutEvidence.probe.${key}`]?.default, value, key);
   });
 

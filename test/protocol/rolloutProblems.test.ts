@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
@@ -136,6 +136,11 @@ describe('the problems of a whole rollout', () => {
       // Asked again with a smaller bound, the rollouts left out are cleared.
       await client.connection.sendRequest(workspaceProblemsRequest, { folders: [jobs], maxRollouts: 2 });
       await client.until(() => pushedUnder(client, older).every(([, diagnostics]) => diagnostics.length === 0), 'the older rollout cleared');
+
+      // A rollout folder deleted takes its problems with it, though the event names only the folder.
+      rmSync(newer, { recursive: true });
+      await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: pathToFileURL(newer).href, type: FileChangeType.Deleted }] });
+      await client.until(() => pushedUnder(client, newer).every(([, diagnostics]) => diagnostics.length === 0), 'the deleted rollout cleared');
     } finally {
       await client.stop();
     }

@@ -85,6 +85,7 @@ export class PushedDiagnostics {
     const dropped = [...this.listedByView].filter((root) => !roots.has(root));
     this.listedByView = new Set(roots);
     for (const root of dropped) await this.dropUnwanted(root);
+    await this.dropVanished();
   }
 
   /**
@@ -93,12 +94,21 @@ export class PushedDiagnostics {
    * shows. A rollout folder that is gone is dropped.
    */
   async filesChanged(roots: Iterable<string>): Promise<void> {
-    const pushedFor = [...new Set(roots)].filter((root) => this.requested.has(root) || this.hasOpenDocumentIn(root));
-    for (const root of pushedFor.filter((candidate) => !existsSync(candidate))) {
+    await this.dropVanished();
+    const pushedFor = [...new Set(roots)].filter((root) => existsSync(root) && (this.requested.has(root) || this.hasOpenDocumentIn(root)));
+    await this.reevaluate(pushedFor);
+  }
+
+  /**
+   * Rollout folders that are gone (deleted, moved) take their pushed problems with them: the events of
+   * a deleted folder may name no file the client watches, so every change and listing looks.
+   */
+  async dropVanished(): Promise<void> {
+    for (const root of [...new Set([...this.requested, ...this.pushed.keys()])]) {
+      if (existsSync(root)) continue;
       this.requested.delete(root);
       await this.dropUnwanted(root);
     }
-    await this.reevaluate(pushedFor.filter((root) => existsSync(root)));
   }
 
   /** The rollouts whose every problem the user asked to see. */
