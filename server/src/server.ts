@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createConnection, DidChangeWatchedFilesNotification, TextDocumentSyncKind, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
 import { errorDetail } from '../../shared/src/errors';
 import { isInside } from '../../shared/src/paths';
-import { validationReportNotification, type InitializationOptions } from '../../shared/src/protocol';
+import { shownDocumentsNotification, validationReportNotification, type InitializationOptions } from '../../shared/src/protocol';
 import { rolloutRootOf } from './engine/bundle/discover';
 import type { RolloutBundle } from './engine/bundle/rollout';
 import { ArtifactChecker } from './engine/check/artifactChecker';
@@ -26,7 +26,7 @@ import { SettingsCache } from './lsp/settingsCache';
 import { registerTimelineRequests } from './lsp/timelineRequests';
 import { diagnosticConverter } from './lsp/toDiagnostic';
 import { isFileUri, pathOfUri, rolloutRootOfUri } from './lsp/uris';
-import { didChangeWatchedFilesParams, withCheckedNotification } from './lsp/requestParams';
+import { didChangeWatchedFilesParams, shownDocumentsParams, withCheckedNotification } from './lsp/requestParams';
 import { WorkspaceFolders } from './lsp/workspaceFolders';
 import { registerWorkspaceProblemsRequest } from './lsp/workspaceProblemsRequest';
 import { version } from './version';
@@ -105,7 +105,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   });
   const workspace = new WorkspaceFolders(params, (root) => openDocumentsIn(root).length > 0);
   workspace.listen(connection);
-  const pushedDiagnostics = new PushedDiagnostics(connection, documents, validator, hasOpenDocumentIn);
+  const pushedDiagnostics = new PushedDiagnostics(connection, documents, validator);
   pushed = pushedDiagnostics;
 
   delivery = usePull
@@ -148,6 +148,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   registerProcessUsageRequest(connection);
   features = registerLanguageFeatures(connection, documents, validator, settings, capabilities);
   registerScaffoldRequests(connection);
+  connection.onNotification(shownDocumentsNotification, withCheckedNotification(shownDocumentsParams, connection.console, shownDocumentsNotification.method, (params) => void pushedDiagnostics.shownDocumentsChanged(params.uris)));
   registerRolloutsRequests(connection, validator, pushedDiagnostics, workspace);
   registerWorkspaceProblemsRequest(connection, pushedDiagnostics, workspace);
   registerTimelineRequests(connection, validator, workspace);

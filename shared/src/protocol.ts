@@ -50,6 +50,19 @@ export interface ValidationReport {
 
 export const validationReportNotification = new NotificationType<ValidationReport>('rolloutEvidence/validationReport');
 
+/**
+ * The documents the editor shows in tabs, sent by the client whenever its tabs change. VS Code pulls the
+ * diagnostics of those alone, and drops a document's when its tab closes, while the document may stay
+ * synchronised for minutes: the server pushes the diagnostics of a rollout's other files, and takes
+ * this list, not the synchronised documents, for the files the editor shows. Without it (other
+ * editors), every synchronised document counts as shown.
+ */
+export interface ShownDocumentsParams {
+  readonly uris: readonly string[];
+}
+
+export const shownDocumentsNotification = new NotificationType<ShownDocumentsParams>('rolloutEvidence/shownDocuments');
+
 /** What the probe command needs to know about the rollout of the active editor, if any. */
 export interface ProbeContextParams {
   /** The active editor's document. */

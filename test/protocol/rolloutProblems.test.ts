@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { DidChangeWatchedFilesNotification, FileChangeType, type Diagnostic, type PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
+import { shownDocumentsNotification } from '../../shared/src/protocol';
 import { workspaceProblemsRequest } from '../../shared/src/rollouts';
 import { LspTestClient } from '../support/lspClient';
 import { builtCli, faultyRollout, healthyRollout, repoRoot, temporaryFolder } from '../support/repo';
@@ -97,6 +98,32 @@ describe('the problems of a whole rollout', () => {
       // The last open file closes: nothing of the rollout stays behind, stale.
       await client.close(trajectory);
       await client.until(() => pushedUnder(client, root).every(([, diagnostics]) => diagnostics.length === 0), 'every pushed diagnostic of the rollout cleared');
+    } finally {
+      await client.stop();
+    }
+  });
+
+  it('takes the documents the client shows in tabs, not those it keeps synchronised, for the files it pulls', async () => {
+    const root = copyAsRollout(faultyRollout, 'tabs', '2026-08-22__10-00-00', 'untrusted');
+    const trajectory = pathToFileURL(join(root, 'trajectory/acp_trajectory.jsonl')).href;
+    const result = pathToFileURL(join(root, 'result.json')).href;
+    const { client } = await LspTestClient.start({ pull: true, settings: {}, workspaceFolders: [folder.path] });
+    try {
+      await client.open(trajectory, readFileSync(join(root, 'trajectory/acp_trajectory.jsonl'), 'utf8'));
+      await client.open(result, readFileSync(join(root, 'result.json'), 'utf8'), 'json');
+      await client.pullFull(trajectory);
+      // result.json is synchronised but its tab closed (VS Code keeps such documents for minutes): the
+      // client no longer pulls it, so its problems are pushed.
+      await client.connection.sendNotification(shownDocumentsNotification, { uris: [trajectory] });
+      await client.nextPublished(result, (params) => codesOf(params).includes('untrusted-reward'));
+      // Its tab again: pulled, so no longer pushed.
+      await client.connection.sendNotification(shownDocumentsNotification, { uris: [trajectory, result] });
+      await client.nextPublished(result, (params) => params.diagnostics.length === 0);
+      // No tab shows the rollout: nothing of it stays pushed, though both documents are still synchronised.
+      await client.connection.sendNotification(shownDocumentsNotification, { uris: [result] });
+      await client.nextPublished(trajectory, (params) => params.diagnostics.length > 0);
+      await client.connection.sendNotification(shownDocumentsNotification, { uris: [] });
+      await client.until(() => pushedUnder(client, root).every(([, diagnostics]) => diagnostics.length === 0) && pushedUnder(client, root).length > 0, 'every pushed diagnostic of the rollout cleared');
     } finally {
       await client.stop();
     }

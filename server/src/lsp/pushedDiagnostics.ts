@@ -13,7 +13,9 @@ import { pathToFileURL } from 'node:url';
 import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { errorDetail } from '../../../shared/src/errors';
+import { isInside } from '../../../shared/src/paths';
 import { editorSyncLimitBytes } from '../../../shared/src/rollouts';
+import { rolloutRootOf } from '../engine/bundle/discover';
 import type { DocumentValidator } from './documentValidator';
 import type { EvaluatedRollout } from './rolloutEvaluator';
 import { isFileUri, pathOfUri } from './uris';
@@ -31,6 +33,8 @@ export class PushedDiagnostics {
   /** Rollouts whose every problem the user asked to see. */
   private readonly requested = new Set<string>();
   private listedByView = new Set<string>();
+  /** The paths the client says it shows in tabs; undefined when it never said (every synchronised one is). */
+  private shown: ReadonlySet<string> | undefined;
   /** Updates run one after another, so an older state is never pushed over a newer one. */
   private queue: Promise<void> = Promise.resolve();
 
@@ -38,12 +42,12 @@ export class PushedDiagnostics {
     private readonly connection: Connection,
     private readonly documents: TextDocuments<TextDocument>,
     private readonly validator: DocumentValidator,
-    private readonly hasOpenDocumentIn: (root: string) => boolean,
   ) {
-    // An editor that opens the file pulls its diagnostics itself: the pushed ones would double them.
+    // An editor that shows the file pulls its diagnostics itself: the pushed ones would double them.
     documents.onDidOpen((event) => {
       if (!isFileUri(event.document.uri)) return;
       const path = pathOfUri(event.document.uri);
+      if (!this.isOpen(path)) return;
       for (const files of this.pushed.values()) {
         const file = files.get(path);
         if (!file) continue;
@@ -59,7 +63,30 @@ export class PushedDiagnostics {
     return this.queue;
   }
 
-  /** The rollout's last open document closed: its pushed diagnostics go unless another reason keeps them. */
+  /**
+   * The client's tabs changed. A file whose tab closed has its diagnostics pushed if its rollout is still
+   * shown; a rollout no tab shows any more has its pushed diagnostics cleared.
+   */
+  async shownDocumentsChanged(uris: readonly string[]): Promise<void> {
+    const before = this.shown;
+    const now = new Set(uris.filter(isFileUri).map(pathOfUri));
+    this.shown = now;
+    const changed = [...now].filter((path) => !before?.has(path));
+    if (before) changed.push(...[...before].filter((path) => !now.has(path)));
+    else changed.push(...this.documents.all().flatMap((document) => (isFileUri(document.uri) && !now.has(pathOfUri(document.uri)) ? [pathOfUri(document.uri)] : [])));
+    const roots = new Set(changed.flatMap((path) => rolloutRootOf(path) ?? []));
+    for (const root of roots) {
+      if (this.isRolloutShown(root)) await this.filesChanged([root]);
+      else await this.rolloutClosed(root);
+    }
+  }
+
+  /** Whether the editor shows a document of the rollout: then every file of it has its problems shown. */
+  isRolloutShown(root: string): boolean {
+    return this.documents.all().some((document) => isFileUri(document.uri) && isInside(pathOfUri(document.uri), root) && (this.shown === undefined || this.shown.has(pathOfUri(document.uri))));
+  }
+
+  /** The rollout's last shown document closed: its pushed diagnostics go unless another reason keeps them. */
   async rolloutClosed(root: string): Promise<void> {
     if (this.requested.has(root)) {
       await this.filesChanged([root]);
@@ -95,7 +122,7 @@ export class PushedDiagnostics {
    */
   async filesChanged(roots: Iterable<string>): Promise<void> {
     await this.dropVanished();
-    const pushedFor = [...new Set(roots)].filter((root) => existsSync(root) && (this.requested.has(root) || this.hasOpenDocumentIn(root)));
+    const pushedFor = [...new Set(roots)].filter((root) => existsSync(root) && (this.requested.has(root) || this.isRolloutShown(root)));
     await this.reevaluate(pushedFor);
   }
 
@@ -156,7 +183,7 @@ export class PushedDiagnostics {
     await this.queue;
     const files = this.pushed.get(root);
     if (!files) return;
-    const everyFile = this.requested.has(root) || this.hasOpenDocumentIn(root);
+    const everyFile = this.requested.has(root) || this.isRolloutShown(root);
     if (everyFile) return;
     for (const [path, file] of files) {
       if (this.listedByView.has(root) && isOverEditorLimit(path)) continue;
@@ -168,7 +195,7 @@ export class PushedDiagnostics {
 
   private wantedPaths(rollout: EvaluatedRollout): string[] {
     const root = rollout.bundle.root;
-    const everyFile = this.requested.has(root) || this.hasOpenDocumentIn(root);
+    const everyFile = this.requested.has(root) || this.isRolloutShown(root);
     const paths = new Set<string>();
     for (const file of rollout.bundle.files) {
       if (everyFile || (this.listedByView.has(root) && file.ioError === undefined && isOverEditorLimit(file.path))) paths.add(file.path);
@@ -178,8 +205,9 @@ export class PushedDiagnostics {
     return [...paths].filter((path) => !this.isOpen(path));
   }
 
+  /** Whether the editor holds the document and shows it, and so pulls its diagnostics. */
   private isOpen(path: string): boolean {
-    return this.documents.all().some((document) => isFileUri(document.uri) && pathOfUri(document.uri) === path);
+    return (this.shown === undefined || this.shown.has(path)) && this.documents.all().some((document) => isFileUri(document.uri) && pathOfUri(document.uri) === path);
   }
 
   private clear(path: string): void {
