@@ -39,9 +39,10 @@ export async function checkProblemsPanel(options: {
     await page.locator('.tab.active', { hasText: options.file.split('/').pop()! }).waitFor({ timeout: stepTimeoutMs });
 
     await page.keyboard.press('Control+Shift+M');
-    // The panel also lists the rollout's other files (their problems are pushed): filter to this one.
+    // The panel also lists the rollout's other files (their problems are pushed): filter to this one, by
+    // a glob (plain text would also match the other files' related locations in it).
     const filter = page.locator('.viewpane-filter input, .markers-panel-action-filter input').first();
-    await filter.fill(options.file.split('/').pop()!, { timeout: stepTimeoutMs });
+    await filter.fill(`**/${options.file}`, { timeout: stepTimeoutMs });
     const panel = page.locator('.markers-panel');
     await panel.getByText(options.expectedText, { exact: false }).first().waitFor({ timeout: stepTimeoutMs });
     const shown = await panel.innerText();
