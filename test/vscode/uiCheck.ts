@@ -41,7 +41,9 @@ export async function checkProblemsPanel(options: {
     await page.keyboard.press('Control+Shift+M');
     // The panel also lists the rollout's other files (their problems are pushed): filter to this one, by
     // a glob (plain text would also match the other files' related locations in it).
-    const filter = page.locator('.viewpane-filter input, .markers-panel-action-filter input').first();
+    // The panel title holds the filters of every panel view; only the Problems one is visible now.
+    const filter = page.locator('.viewpane-filter-container input').filter({ visible: true }).first();
+    await filter.click({ timeout: stepTimeoutMs });
     await filter.fill(`**/${options.file}`, { timeout: stepTimeoutMs });
     const panel = page.locator('.markers-panel');
     await panel.getByText(options.expectedText, { exact: false }).first().waitFor({ timeout: stepTimeoutMs });
