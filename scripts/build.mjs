@@ -3,9 +3,10 @@
 // server and the CLI (everything bundled), and, with --tests, the test and bench programs.
 //   node scripts/build.mjs [--production] [--watch] [--tests]
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import * as esbuild from 'esbuild';
+import { documentationSchemaText } from './documentationSchemas.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const production = process.argv.includes('--production');
@@ -62,6 +63,12 @@ if (withTests) {
     external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron'],
     banner: { js: '#!/usr/bin/env node' },
   });
+}
+
+// VS Code's JSON support gets documentation-only copies of the schemas (see documentationSchemas.mjs).
+const schemasDir = join(root, 'schemas');
+for (const name of (await readdir(schemasDir)).filter((file) => file.endsWith('.schema.json'))) {
+  await replaceFile(join(root, 'dist/schemas', name), documentationSchemaText(await readFile(join(schemasDir, name), 'utf8')));
 }
 
 const built = await Promise.all(contexts.map((options) => esbuild.context(options)));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { artifactKindNames, artifactKinds } from '../shared/src/artifactKinds';
 import { probeSettingDefaults } from '../shared/src/probe';
-import { defaultSettings, defaultTimeBudgetMs, timeBudgetSetting } from '../shared/src/settings';
+import { defaultSettings, defaultTimeBudgetMs, defaultWorkspaceProblemsMaxRollouts, timeBudgetSetting, workspaceProblemsMaxRolloutsSetting } from '../shared/src/settings';
 import { commandIds } from '../client/src/commandIds';
 import { allDiagnosticCodes, codeInfo } from '../server/src/engine/codes';
 import { repoRoot } from './support/repo';
@@ -25,9 +25,9 @@ const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
 
 describe('manifest', () => {
-  it('contributes a JSON schema for every JSON artifact pattern, through VS Code’s jsonValidation', () => {
+  it('contributes a documentation-only JSON schema for every JSON artifact pattern, through VS Code’s jsonValidation', () => {
     const contributed = manifest.contributes.jsonValidation.flatMap((entry) => entry.fileMatch.map((pattern) => `${pattern} -> ${entry.url}`));
-    const expected = artifactKinds.filter((info) => info.format === 'json').flatMap((info) => info.patterns.map((pattern) => `${pattern} -> ./schemas/${info.schemaFile}`));
+    const expected = artifactKinds.filter((info) => info.format === 'json').flatMap((info) => info.patterns.map((pattern) => `${pattern} -> ./dist/schemas/${info.schemaFile}`));
     assert.deepEqual(contributed.sort(), expected.sort());
   });
 
@@ -53,6 +53,7 @@ describe('manifest', () => {
     assert.equal(properties['rolloutEvidence.probe.trustedWorkspace']!.default, defaultSettings.probeTrustedWorkspace);
     assert.deepEqual(properties['rolloutEvidence.fixtureFolders']!.default, defaultSettings.fixtureFolders);
     assert.equal(properties[`rolloutEvidence.${timeBudgetSetting}`]!.default, defaultTimeBudgetMs);
+    assert.equal(properties[`rolloutEvidence.${workspaceProblemsMaxRolloutsSetting}`]!.default, defaultWorkspaceProblemsMaxRollouts);
     for (const [key, value] of Object.entries(probeSettingDefaults)) assert.deepEqual(properties[`rolloutEvidence.probe.${key}`]?.default, value, key);
   });
 

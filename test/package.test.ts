@@ -28,7 +28,8 @@ describe('the packaged extension', () => {
       'media/timeline.js',
       'dist/client.js',
       'dist/server.js',
-      ...artifactKinds.map((info) => `schemas/${info.schemaFile}`),
+      // The documentation-only copies VS Code's JSON support reads; the server bundles the real schemas.
+      ...artifactKinds.map((info) => `dist/schemas/${info.schemaFile}`),
     ].sort();
     assert.deepEqual(listed, expected);
   });

@@ -8,4 +8,5 @@ export const commandIds = {
   sortRollouts: 'rolloutEvidence.sortRollouts',
   newFixtureBundle: 'rolloutEvidence.newFixtureBundle',
   showTimeline: 'rolloutEvidence.showTimeline',
+  showWorkspaceProblems: 'rolloutEvidence.showWorkspaceProblems',
 } as const;

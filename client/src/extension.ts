@@ -11,6 +11,7 @@ import { newFixtureBundle } from './authoring/newFixtureBundle';
 import { ServerStatus } from './serverStatus';
 import { registerTimelineCommand } from './timeline/timelineCommand';
 import { registerRolloutsView, type RolloutsViewForTests } from './views/rolloutsView';
+import { showWorkspaceProblems } from './workspaceProblemsCommand';
 import { errorMessage } from '../../shared/src/errors';
 
 let controller: ServerController | undefined;
@@ -29,6 +30,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ read
     vscode.commands.registerCommand(commandIds.probeQuiescence, () => probeQuiescence(server, output)),
     vscode.commands.registerCommand(commandIds.newFixtureBundle, (args?: unknown) => newFixtureBundle(server, output, args)),
     registerTimelineCommand(context, server),
+    vscode.commands.registerCommand(commandIds.showWorkspaceProblems, () => showWorkspaceProblems(server, output)),
     vscode.commands.registerCommand(commandIds.restartServer, async () => {
       output.info('Restarting the language server on request.');
       try {

@@ -14,11 +14,13 @@ import {
 import { sanitizeSettings, settingsSection, type RolloutEvidenceSettings } from '../../shared/src/settings';
 import { documentSelector, watchedFilesPattern, type ArtifactDocumentSelector } from './documentSelector';
 import type { ServerState, ServerStatus } from './serverStatus';
+import { reportShownDocuments } from './shownDocuments';
 import { errorMessage } from '../../shared/src/errors';
 
 export class ServerController implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private watcher: vscode.FileSystemWatcher | undefined;
+  private shownDocuments: vscode.Disposable | undefined;
   private readonly probeTranscriptEmitter = new vscode.EventEmitter<ProbeTranscriptParams>();
   /** Transcript entries of running probes, whichever client carried them. */
   readonly onProbeTranscript = this.probeTranscriptEmitter.event;
@@ -57,6 +59,7 @@ export class ServerController implements vscode.Disposable {
     client.onNotification(probeTranscriptNotification, (params) => this.probeTranscriptEmitter.fire(params));
     try {
       await client.start();
+      if (this.client === client) this.shownDocuments = reportShownDocuments(client, this.output);
     } catch (error) {
       const reason = errorMessage(error);
       this.output.error(`The language server could not start: ${reason}`);
@@ -75,6 +78,8 @@ export class ServerController implements vscode.Disposable {
     this.client = undefined;
     this.watcher?.dispose();
     this.watcher = undefined;
+    this.shownDocuments?.dispose();
+    this.shownDocuments = undefined;
     // dispose() stops a running server first.
     await client?.dispose().catch((error: unknown) => this.output.warn(`Stopping the language server: ${String(error)}`));
   }
@@ -102,7 +107,7 @@ export class ServerController implements vscode.Disposable {
       run: { module, transport: TransportKind.ipc },
       debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
     };
-    const initializationOptions: InitializationOptions = { jsonDocumentsValidatedByClient: true, workspaceTrusted: vscode.workspace.isTrusted };
+    const initializationOptions: InitializationOptions = { workspaceTrusted: vscode.workspace.isTrusted };
     this.watcher = vscode.workspace.createFileSystemWatcher(watchedFilesPattern(settings));
     const clientOptions: LanguageClientOptions = {
       documentSelector: selector,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createConnection, DidChangeWatchedFilesNotification, TextDocumentSyncKind, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
 import { errorDetail } from '../../shared/src/errors';
 import { isInside } from '../../shared/src/paths';
-import { validationReportNotification, type InitializationOptions } from '../../shared/src/protocol';
+import { shownDocumentsNotification, validationReportNotification, type InitializationOptions } from '../../shared/src/protocol';
 import { rolloutRootOf } from './engine/bundle/discover';
 import type { RolloutBundle } from './engine/bundle/rollout';
 import { ArtifactChecker } from './engine/check/artifactChecker';
@@ -18,6 +18,7 @@ import { DocumentValidator } from './lsp/documentValidator';
 import { registerLanguageFeatures, type LanguageFeatures } from './lsp/features/languageFeatures';
 import { registerProbeRequests } from './lsp/probeRequests';
 import { registerProcessUsageRequest } from './lsp/processUsageRequest';
+import { PushedDiagnostics } from './lsp/pushedDiagnostics';
 import { registerRolloutsRequests } from './lsp/rolloutsRequests';
 import { RolloutEvaluator } from './lsp/rolloutEvaluator';
 import { registerScaffoldRequests } from './lsp/scaffoldRequests';
@@ -25,8 +26,9 @@ import { SettingsCache } from './lsp/settingsCache';
 import { registerTimelineRequests } from './lsp/timelineRequests';
 import { diagnosticConverter } from './lsp/toDiagnostic';
 import { isFileUri, pathOfUri, rolloutRootOfUri } from './lsp/uris';
-import { didChangeWatchedFilesParams, withCheckedNotification } from './lsp/requestParams';
+import { didChangeWatchedFilesParams, shownDocumentsParams, withCheckedNotification } from './lsp/requestParams';
 import { WorkspaceFolders } from './lsp/workspaceFolders';
+import { registerWorkspaceProblemsRequest } from './lsp/workspaceProblemsRequest';
 import { version } from './version';
 
 const transports = ['--stdio', '--node-ipc', '--socket=', '--pipe='];
@@ -44,6 +46,7 @@ const checker = new ArtifactChecker();
 // timeline), only the most recently used.
 const evaluator = new RolloutEvaluator(checker, hasOpenDocumentIn);
 let delivery: DiagnosticsDelivery | undefined;
+let pushed: PushedDiagnostics | undefined;
 let features: LanguageFeatures | undefined;
 
 /** The README beside the server: linked from each diagnostic code. The .vsix stores it as readme.md. */
@@ -53,6 +56,11 @@ const readme = ['README.md', 'readme.md'].map((name) => join(__dirname, '..', na
 /** Whether a document below `root` is open; reads no folder, so it is cheap to ask often. */
 function hasOpenDocumentIn(root: string): boolean {
   return documents.all().some((document) => isFileUri(document.uri) && isInside(pathOfUri(document.uri), root));
+}
+
+/** The rollouts with an open document. */
+function openRollouts(): string[] {
+  return [...new Set(documents.all().flatMap((document) => rolloutRootOfUri(document.uri) ?? []))];
 }
 
 function openDocumentsIn(root: string): string[] {
@@ -81,12 +89,14 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const settings = new SettingsCache(connection.workspace, capabilities.workspace?.configuration === true, options.settings, (problem) => {
     void connection.window.showWarningMessage(`Rollout Evidence: ${problem.setting}: ${problem.message}`);
   });
-  const validator = new DocumentValidator(evaluator, settings, diagnosticConverter(readme), options.jsonDocumentsValidatedByClient === true, {
+  const validator = new DocumentValidator(evaluator, settings, diagnosticConverter(readme), {
     openDocument: (path) => documents.all().find((document) => isFileUri(document.uri) && pathOfUri(document.uri) === path),
     onValidated: (report) => void connection.sendNotification(validationReportNotification, report),
     onRolloutChanged: (rollout, by) => {
+      // Its files that no editor holds: the reasons for its verdict reach the Problems panel there too.
+      void pushed?.update(rollout);
       // A rollout listed by the view or drawn as a timeline, with no document open, changes no editor.
-      const open = openDocumentsOf(rollout);
+      const open = openDocumentsOf(rollout.bundle);
       if (open.length === 0) return;
       delivery?.revalidate(open.filter((uri) => uri !== by));
       features?.rolloutChanged();
@@ -95,6 +105,8 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   });
   const workspace = new WorkspaceFolders(params, (root) => openDocumentsIn(root).length > 0);
   workspace.listen(connection);
+  const pushedDiagnostics = new PushedDiagnostics(connection, documents, validator);
+  pushed = pushedDiagnostics;
 
   delivery = usePull
     ? registerPullDiagnostics(connection, store, validator, capabilities.workspace?.diagnostics?.refreshSupport === true)
@@ -104,22 +116,30 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     const root = rolloutRootOfUri(event.document.uri);
     if (!root) return;
     const stillOpen = openDocumentsIn(root);
-    // The rollout now reads that file from disk again, which may change the others' diagnostics.
-    if (stillOpen.length > 0) delivery?.revalidate(stillOpen);
-    else evaluator.forgetRollout(root);
+    // The rollout now reads that file from disk again, which may change the others' diagnostics, and
+    // the closed file's own are pushed from now on.
+    if (stillOpen.length > 0) {
+      delivery?.revalidate(stillOpen);
+      void pushedDiagnostics.filesChanged([root]);
+    } else {
+      evaluator.forgetRollout(root);
+      // Problems pushed because a document of the rollout was open would otherwise stay, and go stale.
+      void pushedDiagnostics.rolloutClosed(root);
+    }
   });
   connection.onDidChangeConfiguration(() => {
     validator.settingsChanged();
     delivery?.refresh();
     features?.rolloutChanged();
+    void pushedDiagnostics.filesChanged([...pushedDiagnostics.requestedRollouts, ...openRollouts()]);
   });
   // A run still writing its bundle, or a file changed outside the editor: its rollout's rules change.
   connection.onDidChangeWatchedFiles(withCheckedNotification(didChangeWatchedFilesParams, connection.console, DidChangeWatchedFilesNotification.method, (params) => {
-    // Only rollouts with an open document have diagnostics to change; the Rollouts view watches for itself.
-    const touched = documents.all().length > 0 && params.changes.some((change) => {
-      const root = rolloutRootOf(pathOfUri(change.uri));
-      return root !== undefined && hasOpenDocumentIn(root);
-    });
+    // Only rollouts with an open document, or whose problems the user asked to see, have diagnostics to
+    // change; the Rollouts view watches for itself.
+    const roots = new Set(params.changes.flatMap((change) => rolloutRootOf(pathOfUri(change.uri)) ?? []));
+    void pushedDiagnostics.filesChanged(roots);
+    const touched = documents.all().length > 0 && [...roots].some((root) => hasOpenDocumentIn(root));
     if (!touched) return;
     delivery?.refresh();
     features?.rolloutChanged();
@@ -128,7 +148,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   registerProcessUsageRequest(connection);
   features = registerLanguageFeatures(connection, documents, validator, settings, capabilities);
   registerScaffoldRequests(connection);
-  registerRolloutsRequests(connection, documents, validator, workspace);
+  connection.onNotification(shownDocumentsNotification, withCheckedNotification(shownDocumentsParams, connection.console, shownDocumentsNotification.method, (params) => void pushedDiagnostics.shownDocumentsChanged(params.uris)));
+  registerRolloutsRequests(connection, validator, pushedDiagnostics, workspace);
+  registerWorkspaceProblemsRequest(connection, pushedDiagnostics, workspace);
   registerTimelineRequests(connection, validator, workspace);
 
   return {

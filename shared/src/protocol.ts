@@ -13,13 +13,8 @@ export function requestWithNamedParams<P, R>(method: string): RequestType<P, R, 
   return new RequestType<P, R, void>(method, ParameterStructures.byName);
 }
 
-/** Sent by the client at start-up. Other editors send nothing and get every diagnostic. */
+/** Sent by the client at start-up. */
 export interface InitializationOptions {
-  /**
-   * VS Code validates the `.json` artifacts itself through the manifest's `jsonValidation` schemas, so
-   * the server leaves their syntax and schema problems to it rather than reporting them twice.
-   */
-  readonly jsonDocumentsValidatedByClient?: boolean;
   /**
    * Whether the user trusts the workspace (VS Code's workspace trust). The server runs the probe only
    * when this is true, or, for a client that does not send it, when `rolloutEvidence.probe.trustedWorkspace`
@@ -54,6 +49,19 @@ export interface ValidationReport {
 }
 
 export const validationReportNotification = new NotificationType<ValidationReport>('rolloutEvidence/validationReport');
+
+/**
+ * The documents the editor shows in tabs, sent by the client whenever its tabs change. VS Code pulls the
+ * diagnostics of those alone, and drops a document's when its tab closes, while the document may stay
+ * synchronised for minutes: the server pushes the diagnostics of a rollout's other files, and takes
+ * this list, not the synchronised documents, for the files the editor shows. Without it (other
+ * editors), every synchronised document counts as shown.
+ */
+export interface ShownDocumentsParams {
+  readonly uris: readonly string[];
+}
+
+export const shownDocumentsNotification = new NotificationType<ShownDocumentsParams>('rolloutEvidence/shownDocuments');
 
 /** What the probe command needs to know about the rollout of the active editor, if any. */
 export interface ProbeContextParams {

@@ -50,6 +50,13 @@ export const defaultSettings: RolloutEvidenceSettings = {
 export const timeBudgetSetting = 'timeBudget.validationMs';
 export const defaultTimeBudgetMs = 2000;
 
+/**
+ * Read by the client alone, which passes it with the request: under `rolloutEvidence`, how many rollouts
+ * "Show Problems of All Rollouts" shows the problems of; the rest are counted in a notice.
+ */
+export const workspaceProblemsMaxRolloutsSetting = 'workspaceProblems.maxRollouts';
+export const defaultWorkspaceProblemsMaxRollouts = 100;
+
 export interface SettingsProblem {
   readonly setting: string;
   readonly message: string;

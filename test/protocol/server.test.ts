@@ -181,15 +181,19 @@ describe('language server over stdio, push diagnostics', () => {
     }
   });
 
-  it('leaves syntax and schema problems of JSON artifacts to a client that validates them (VS Code)', async () => {
+  it('reports the syntax and schema problems of JSON artifacts itself, whatever the client (VS Code included)', async () => {
+    // VS Code once said it validated JSON artifacts itself; the server now owns their diagnostics regardless.
     const { client } = await LspTestClient.start({ pull: false, initializationOptions: { jsonDocumentsValidatedByClient: true } });
     try {
-      const uri = uriOf('result.json');
-      await client.open(uri, '{"n_tool_calls": "2"}', 'json');
-      await client.open(trajectoryUri, '{"type":1}\n');
-      await client.nextPublished(trajectoryUri, (params) => params.diagnostics.length === 1);
-      const published = await client.nextPublished(uri, () => true);
-      assert.deepEqual(published.diagnostics, []);
+      const result = uriOf('result.json');
+      const resultText = '{"n_tool_calls": "2"}';
+      await client.open(result, resultText, 'json');
+      const timing = uriOf('timing.json');
+      await client.open(timing, '{"started_at": "2026-08-22T10:00:00Z",}', 'json');
+      const schema = await client.nextPublished(result, (params) => params.diagnostics.length > 0);
+      assert.deepEqual(schema.diagnostics.map((d) => `${String(d.code)}@${d.range.start.line}:${d.range.start.character}`), [`schema@0:${resultText.indexOf('"2"')}`]);
+      const syntax = await client.nextPublished(timing, (params) => params.diagnostics.length > 0);
+      assert.deepEqual(syntax.diagnostics.map((d) => String(d.code)), ['json-syntax']);
     } finally {
       await client.stop();
     }

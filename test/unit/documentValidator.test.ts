@@ -39,7 +39,7 @@ function validatorWith(evaluator: RolloutEvaluator, documents: readonly TextDocu
   const logged: string[] = [];
   const reports: ValidationReport[] = [];
   const settings = new SettingsCache({ getConfiguration: () => Promise.resolve({}) }, true, undefined, () => undefined);
-  const validator = new DocumentValidator(evaluator, settings, diagnosticConverter(undefined), false, {
+  const validator = new DocumentValidator(evaluator, settings, diagnosticConverter(undefined), {
     openDocument: (path) => documents.find((document) => document.uri === pathToFileURL(path).href),
     onValidated: (report) => reports.push(report),
     onRolloutChanged: () => undefined,

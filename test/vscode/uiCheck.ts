@@ -39,6 +39,12 @@ export async function checkProblemsPanel(options: {
     await page.locator('.tab.active', { hasText: options.file.split('/').pop()! }).waitFor({ timeout: stepTimeoutMs });
 
     await page.keyboard.press('Control+Shift+M');
+    // The panel also lists the rollout's other files (their problems are pushed): filter to this one, by
+    // a glob (plain text would also match the other files' related locations in it).
+    // The panel title holds the filters of every panel view; only the Problems one is visible now.
+    const filter = page.locator('.viewpane-filter-container input').filter({ visible: true }).first();
+    await filter.click({ timeout: stepTimeoutMs });
+    await filter.fill(`**/${options.file}`, { timeout: stepTimeoutMs });
     const panel = page.locator('.markers-panel');
     await panel.getByText(options.expectedText, { exact: false }).first().waitFor({ timeout: stepTimeoutMs });
     const shown = await panel.innerText();

@@ -9,15 +9,13 @@ import { createHash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { artifactKindInfo, type ArtifactKind } from '../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../shared/src/artifactKinds';
 import { errorDetail } from '../../../shared/src/errors';
 import type { ValidationReport } from '../../../shared/src/protocol';
 import type { RolloutEvidenceSettings } from '../../../shared/src/settings';
 import { ArtifactClassifier } from '../engine/artifacts/classify';
-import type { RolloutBundle } from '../engine/bundle/rollout';
 import { limitNotice } from '../engine/check/collector';
 import type { KeptCheck } from '../engine/check/artifactChecker';
-import type { FileReport } from '../engine/check/report';
 import { codeInfo, type DiagnosticCode } from '../engine/codes';
 import { listFindings, rangeOnLine, type Finding } from '../engine/findings';
 import type { EvaluatedRollout, RolloutEvaluator } from './rolloutEvaluator';
@@ -32,14 +30,11 @@ export interface DocumentValidation {
   readonly report: ValidationReport;
 }
 
-/** What VS Code's own JSON support reports for the `.json` artifacts through `jsonValidation`. */
-const codesOwnedByClientJsonSupport: ReadonlySet<DiagnosticCode> = new Set(['json-syntax', 'schema', 'record-not-object']);
-
 export interface ValidatorHooks {
   readonly openDocument: (path: string) => TextDocument | undefined;
   readonly onValidated: (report: ValidationReport) => void;
-  /** A rollout was evaluated anew (while validating document `by`, if any): its other open documents may have new diagnostics. */
-  readonly onRolloutChanged: (rollout: RolloutBundle, by: string | undefined) => void;
+  /** A rollout was evaluated anew (while validating document `by`, if any): its other files may have new diagnostics. */
+  readonly onRolloutChanged: (rollout: EvaluatedRollout, by: string | undefined) => void;
   /** For a developer: what failed, with its stack. */
   readonly logError: (message: string) => void;
 }
@@ -59,7 +54,6 @@ export class DocumentValidator {
     private readonly evaluator: RolloutEvaluator,
     private readonly settings: SettingsCache,
     private readonly toDiagnostic: DiagnosticConverter,
-    private readonly jsonDocumentsValidatedByClient: boolean,
     private readonly hooks: ValidatorHooks,
   ) {}
 
@@ -90,7 +84,7 @@ export class DocumentValidator {
         const cached = this.cache.get(document.uri);
         if (cached?.resultId === resultId) return cached;
         const rules = rollout.evaluation.findings.filter((finding) => finding.file === path);
-        const { listed, omitted } = listFindings<Finding>(this.ownFindings(file.report, kind), file.report.omitted, rules, settings.maxNumberOfProblems);
+        const { listed, omitted } = listFindings<Finding>(file.report.findings, file.report.omitted, rules, settings.maxNumberOfProblems);
         return this.finish(document, kind, settings, listed, omitted, resultId, startedAt, { rollout: root, verdict: rollout.evaluation.verdict });
       }
     }
@@ -102,7 +96,7 @@ export class DocumentValidator {
     if (!kind) return this.finish(document, null, settings, [], 0, resultId, startedAt, { rollout: null, verdict: null });
     const checked = await this.evaluator.checkDocument(document, kind, settings.maxNumberOfProblems, isCancelled);
     if (!checked) return undefined;
-    return this.finish(document, kind, settings, this.ownFindings(checked.report, kind), checked.report.omitted, resultId, startedAt, { rollout: null, verdict: null });
+    return this.finish(document, kind, settings, checked.report.findings, checked.report.omitted, resultId, startedAt, { rollout: null, verdict: null });
   }
 
   /**
@@ -115,8 +109,8 @@ export class DocumentValidator {
   }
 
   /**
-   * The diagnostics of a file of an evaluated rollout that no editor holds (VS Code never hands over a
-   * file over 50 MB), as validate() would give them; every finding of its own, since no client checks it.
+   * The diagnostics of a file of an evaluated rollout that no editor holds (not opened, or over the 50 MB
+   * VS Code hands to extensions), as validate() would give them.
    */
   async diagnosticsOnDisk(rollout: EvaluatedRollout, path: string): Promise<Diagnostic[]> {
     const settings = await this.settings.get(pathToFileURL(path).href);
@@ -166,7 +160,7 @@ export class DocumentValidator {
    */
   private async evaluate(root: string, settings: RolloutEvidenceSettings, classifier: ArtifactClassifier, isCancelled: () => boolean, by?: string): Promise<EvaluatedRollout | undefined> {
     const rollout = await this.evaluator.evaluate(root, settings, classifier, this.settingsGeneration, this.hooks.openDocument, isCancelled);
-    if (rollout?.fresh) this.hooks.onRolloutChanged(rollout.bundle, by);
+    if (rollout?.fresh) this.hooks.onRolloutChanged(rollout, by);
     return rollout;
   }
 
@@ -212,11 +206,6 @@ export class DocumentValidator {
     };
     this.hooks.onValidated(report);
     return { resultId: `internal-error.${++this.failures}`, diagnostics: [this.toDiagnostic(finding)], report };
-  }
-
-  private ownFindings(report: FileReport, kind: ArtifactKind): readonly Finding[] {
-    const leaveToClient = this.jsonDocumentsValidatedByClient && artifactKindInfo(kind).format === 'json';
-    return leaveToClient ? report.findings.filter((finding) => !codesOwnedByClientJsonSupport.has(finding.code)) : report.findings;
   }
 
   private finish(

@@ -112,6 +112,7 @@ const diagnosticCode: Check<string | number> = (value, field) => {
 };
 export const diagnostic = objectOf({ range, message: string, source: optional(string), code: optional(diagnosticCode) });
 export const didChangeWatchedFilesParams = objectOf({ changes: arrayOf(objectOf({ uri: string })) });
+export const shownDocumentsParams = objectOf({ uris: arrayOf(string) });
 export const codeActionParams = objectOf({ textDocument: objectOf({ uri: string }), range, context: objectOf({ diagnostics: arrayOf(diagnostic) }) });
 
 type Answer<R> = R | ResponseError<void> | Promise<R | ResponseError<void>>;

@@ -1,14 +1,12 @@
 /**
  * The Rollouts view, served: every rollout under the workspace folders, grouped into jobs, each
  * evaluated by the document validator (so the view agrees with the diagnostics and shares their caches).
- * Files too large for VS Code to hand to extensions get their diagnostics pushed from here, since no
- * editor will ever ask for them.
+ * Files too large for VS Code to hand to extensions get their diagnostics pushed (PushedDiagnostics),
+ * since no editor will ever ask for them.
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { ErrorCodes, ResponseError, type Connection, type TextDocuments } from 'vscode-languageserver/node';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
 import {
   editorSyncLimitBytes,
   rolloutsRequest,
@@ -19,21 +17,19 @@ import {
   type RolloutsResult,
   type RolloutSummary,
 } from '../../../shared/src/rollouts';
-import { ArtifactClassifier } from '../engine/artifacts/classify';
-import { discoverBundles, DiscoveryUsageError } from '../engine/bundle/discover';
 import type { Severity } from '../engine/findings';
 import type { DocumentValidator } from './documentValidator';
+import type { PushedDiagnostics } from './pushedDiagnostics';
 import type { EvaluatedRollout } from './rolloutEvaluator';
 import { cancelledError, runSafeAsync } from './runner';
 import { arrayOf, objectOf, wholeNumber, withCheckedParams, type Check } from './requestParams';
-import { isFileUri, pathOfUri } from './uris';
 import type { WorkspaceFolders } from './workspaceFolders';
+import { findRollouts, latestJobsFirst } from './workspaceRollouts';
 
 /** An error, not an empty listing: the view then says that listing failed rather than that there is nothing. */
 const failedListing = new ResponseError<void>(ErrorCodes.InternalError, 'The rollouts could not be listed: the output of Rollout Evidence says why.');
 
-export function registerRolloutsRequests(connection: Connection, documents: TextDocuments<TextDocument>, validator: DocumentValidator, workspace: WorkspaceFolders): void {
-  const largeFiles = new LargeFileDiagnostics(connection, documents, validator);
+export function registerRolloutsRequests(connection: Connection, validator: DocumentValidator, pushed: PushedDiagnostics, workspace: WorkspaceFolders): void {
   const summaries = new SummaryCache();
   // Other editors call this request too. It walks every folder it is given, so only workspace folders.
   const rolloutsParams: Check<RolloutsParams> = objectOf({ folders: arrayOf(workspace.walkableFolder), maxRollouts: wholeNumber });
@@ -42,7 +38,7 @@ export function registerRolloutsRequests(connection: Connection, documents: Text
     withCheckedParams(rolloutsParams, (params, token) =>
       runSafeAsync(
         async () => {
-          const result = await listRollouts(params, validator, largeFiles, summaries, () => token.isCancellationRequested);
+          const result = await listRollouts(params, validator, pushed, summaries, () => token.isCancellationRequested);
           return result ?? cancelledError<void>();
         },
         failedListing,
@@ -55,13 +51,12 @@ export function registerRolloutsRequests(connection: Connection, documents: Text
 }
 
 /** Resolves to undefined when cancelled. */
-async function listRollouts(params: RolloutsParams, validator: DocumentValidator, largeFiles: LargeFileDiagnostics, summaries: SummaryCache, isCancelled: () => boolean): Promise<RolloutsResult | undefined> {
+async function listRollouts(params: RolloutsParams, validator: DocumentValidator, pushed: PushedDiagnostics, summaries: SummaryCache, isCancelled: () => boolean): Promise<RolloutsResult | undefined> {
   const found = await findRollouts(params.folders, isCancelled);
   if (!found) return undefined;
   const { roots, ioErrors } = found;
-  // BenchFlow names job folders by their start time: past the limit, the latest jobs are the ones kept.
-  const ordered = [...roots].sort((a, b) => dirname(b).localeCompare(dirname(a)) || a.localeCompare(b));
-  const listed = ordered.slice(0, Math.max(0, params.maxRollouts));
+  const listed = latestJobsFirst(roots).slice(0, Math.max(0, params.maxRollouts));
+  await pushed.setListedByView(new Set(listed));
 
   const jobs = new Map<string, RolloutSummary[]>();
   for (const root of listed) {
@@ -74,14 +69,13 @@ async function listRollouts(params: RolloutsParams, validator: DocumentValidator
       if (!rollout) return undefined;
       summary = summarize(rollout);
       summaries.set(root, rollout.key, summary);
-      await largeFiles.publish(rollout, summary.files);
+      await pushed.update(rollout);
     }
     const job = dirname(root);
     const rollouts = jobs.get(job);
     if (rollouts) rollouts.push(summary);
     else jobs.set(job, [summary]);
   }
-  largeFiles.keepOnly(new Set(listed));
   summaries.keepOnly(new Set(listed));
   const jobSummaries: JobSummary[] = [...jobs.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
@@ -115,30 +109,6 @@ class SummaryCache {
   keepOnly(roots: ReadonlySet<string>): void {
     for (const root of this.entries.keys()) if (!roots.has(root)) this.entries.delete(root);
   }
-}
-
-/**
- * Rollout folders under the given folders, once each; undefined when cancelled. Discovery only finds the
- * folders: each is evaluated with its own settings. Each folder's walk blocks the server, so between
- * folders it lets the cancellation (and other requests) in.
- */
-async function findRollouts(folders: readonly string[], isCancelled: () => boolean): Promise<{ roots: string[]; ioErrors: string[] } | undefined> {
-  const classifier = new ArtifactClassifier({});
-  const roots = new Set<string>();
-  const ioErrors: string[] = [];
-  for (const folder of folders) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (isCancelled()) return undefined;
-    try {
-      const discovery = discoverBundles([folder], classifier);
-      for (const bundle of discovery.bundles) if (!bundle.loose) roots.add(bundle.root);
-      ioErrors.push(...discovery.ioErrors);
-    } catch (error) {
-      if (!(error instanceof DiscoveryUsageError)) throw error;
-      ioErrors.push(error.message);
-    }
-  }
-  return { roots: [...roots], ioErrors };
 }
 
 function summarize(rollout: EvaluatedRollout): RolloutSummary {
@@ -200,66 +170,5 @@ function statOf(path: string): { size: number; mtimeMs: number } | undefined {
     return statSync(path);
   } catch {
     return undefined;
-  }
-}
-
-/**
- * Pushes the diagnostics of rollout files over the editor's size limit. They go to the client's push
- * collection, which vscode-languageclient shows alongside the pulled diagnostics. Each is sent again
- * only when its rollout changed, so a view refreshing on diagnostic changes does not feed itself.
- */
-class LargeFileDiagnostics {
-  /**
-   * Per rollout: the files (by path: an editor may spell a file's URI otherwise than the server) whose
-   * diagnostics were pushed, with the rollout key they were pushed for.
-   */
-  private readonly pushed = new Map<string, Map<string, string>>();
-
-  constructor(
-    private readonly connection: Connection,
-    private readonly documents: TextDocuments<TextDocument>,
-    private readonly validator: DocumentValidator,
-  ) {
-    // An editor that can open the file after all pulls its diagnostics itself: the pushed ones would double them.
-    documents.onDidOpen((event) => {
-      if (!isFileUri(event.document.uri)) return;
-      const path = pathOfUri(event.document.uri);
-      for (const files of this.pushed.values()) if (files.delete(path)) this.clear(path);
-    });
-  }
-
-  async publish(rollout: EvaluatedRollout, files: readonly RolloutFileSummary[]): Promise<void> {
-    const previous = this.pushed.get(rollout.bundle.root) ?? new Map<string, string>();
-    const current = new Map<string, string>();
-    for (const file of files) {
-      if (!file.tooLargeForEditor || file.ioError !== undefined || this.isOpen(file.path)) continue;
-      current.set(file.path, rollout.key);
-      if (previous.get(file.path) === rollout.key) continue;
-      await this.connection.sendDiagnostics({ uri: pathToFileURL(file.path).href, diagnostics: await this.validator.diagnosticsOnDisk(rollout, file.path) });
-    }
-    // A file that shrank below the limit, was removed or was opened: its pushed diagnostics go.
-    for (const path of previous.keys()) if (!current.has(path)) this.clear(path);
-    if (current.size > 0) this.pushed.set(rollout.bundle.root, current);
-    else this.pushed.delete(rollout.bundle.root);
-  }
-
-  /**
-   * Clears the pushed diagnostics of every rollout not in `listed`: one removed, moved out of the
-   * workspace or past the listing's limit is evaluated no more, so nothing else would ever clear them.
-   */
-  keepOnly(listed: ReadonlySet<string>): void {
-    for (const [root, files] of this.pushed) {
-      if (listed.has(root)) continue;
-      this.pushed.delete(root);
-      for (const path of files.keys()) if (!this.isOpen(path)) this.clear(path);
-    }
-  }
-
-  private isOpen(path: string): boolean {
-    return this.documents.all().some((document) => isFileUri(document.uri) && pathOfUri(document.uri) === path);
-  }
-
-  private clear(path: string): void {
-    void this.connection.sendDiagnostics({ uri: pathToFileURL(path).href, diagnostics: [] });
   }
 }

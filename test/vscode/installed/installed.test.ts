@@ -3,6 +3,8 @@
  * from the package makes one of these fail.
  */
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { codeOf, extensionId, faultyRollout, openInEditor, ours, waitForActivation, waitForDiagnostics, workspaceFile } from '../editorSupport';
 
@@ -22,10 +24,19 @@ suite('Rollout Evidence installed from its .vsix', () => {
     assert.ok(diagnostics.some((d) => codeOf(d) === 'jsonl-syntax' && d.range.start.line === 2));
   });
 
-  test('its packaged schemas validate the JSON artifacts', async () => {
+  test('reports the schema faults of the JSON artifacts, and its packaged documentation-only schemas give VS Code’s hover', async () => {
     const config = workspaceFile(`${faultyRollout}/config.json`);
     await openInEditor(config);
-    const diagnostics = await waitForDiagnostics(config, 'a JSON schema diagnostic on agent_idle_timeout_sec', (all) => all.some((d) => d.range.start.line === 7));
+    const diagnostics = await waitForDiagnostics(config, 'our schema diagnostic on agent_idle_timeout_sec', () => ours(config).some((d) => d.range.start.line === 7 && codeOf(d) === 'schema'));
     assert.match(diagnostics.find((d) => d.range.start.line === 7)!.message, /number|null/i);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', config, new vscode.Position(7, 5));
+    const hoverText = hovers.flatMap((hover) => hover.contents.map((content) => (typeof content === 'string' ? content : content.value))).join('\n');
+    assert.match(hoverText, /idle budget in seconds/);
+    // The manifest's jsonValidation names the copies the build writes: they are in the package.
+    const extension = vscode.extensions.getExtension(extensionId)!;
+    for (const entry of (extension.packageJSON as { contributes: { jsonValidation: { url: string }[] } }).contributes.jsonValidation) {
+      const schema = JSON.parse(readFileSync(join(extension.extensionPath, entry.url), 'utf8')) as { description?: string; type?: unknown };
+      assert.ok(schema.description !== undefined && schema.type === undefined, `${entry.url}: packaged, documentation only`);
+    }
   });
 });
