@@ -400,6 +400,24 @@ describe('a damaged record is read as each thing it may have been', () => {
     assert.equal(verdictOf(check(healthy, asResult(healthy, (result) => ({ ...result, verifier_error: 'grader crashed' })))), 'untrusted', 'near miss: a readable verifier error contradicts training_ready=true as before');
   });
 
+  it('a damaged info key, an error that is no string, a sandbox_user that is no user name and a missing completeness claim keep their untrust', () => {
+    const mismatch = fixture('review-task-mismatch');
+    assertStaysUntrusted(mismatch, withLine(mismatch, resultsPath, (text) => text.includes('"info"'), (text) => text.replace('"info":', '"Info":')), 'review-task-mismatch');
+    const infra = fixture('infra-error-not-reclassified');
+    const result = JSON.parse(infra.files['result.json']!) as Record<string, unknown>;
+    assert.equal(typeof result['error'], 'string', 'the fixture names its infrastructure error');
+    assertStaysUntrusted(infra, { ...infra.files, 'result.json': JSON.stringify({ ...result, error: true }, null, 2) }, 'review-infra-error');
+    const beforeQuiescence = fixture('verifier-before-quiescence');
+    const observation = lineOf(beforeQuiescence.files, (record) => record['event_type'] === 'SandboxUserQuiescence' && record['final'] === true);
+    assertStaysUntrusted(beforeQuiescence, withRecord(beforeQuiescence.files, observation, (record) => ({ ...record, sandbox_user: `${String(record['sandbox_user'])}${'x'.repeat(300)}!` })), 'verifier-before-quiescence');
+    const contradicted = fixture('terminal-claim-contradicted');
+    assertStaysUntrusted(
+      contradicted,
+      withLine(contradicted, trajectoryPath, (text) => text.includes('"terminal_trajectory_complete":true') && text.includes('agent_timeout'), (text) => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(text) as Record<string, unknown>).filter(([key]) => key !== 'terminal_trajectory_complete')))),
+      'terminal-claim-contradicted',
+    );
+  });
+
   it('near misses: a tool call with an unknown status stays a tool call, and a new type carrying no known keys is read as itself', () => {
     const subject = fixture('healthy');
     const rows = subject.files[trajectoryPath]!;

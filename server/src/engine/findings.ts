@@ -37,6 +37,8 @@ export interface Finding {
 /** A finding of the rules, which may concern any file of a rollout. */
 export interface BundleFinding extends Finding {
   readonly file: string;
+  /** Set when it holds only under another reading of damaged evidence (rules/findingUnion.ts), not as written. */
+  readonly underReading?: true;
 }
 
 export function rangeOnLine(line: number, startCharacter: number, endCharacter: number): TextRange {

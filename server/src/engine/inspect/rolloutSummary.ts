@@ -22,7 +22,8 @@ const verifierWords: readonly (readonly [DiagnosticCode, string])[] = [
 ];
 
 export function summarizeRollout(evaluation: RolloutEvaluation): string {
-  const codes = new Set(evaluation.findings.map((finding) => finding.code));
+  // The facts as written: what holds only under another reading of damaged evidence is in the verdict and the problems.
+  const codes = new Set(evaluation.findings.flatMap((finding) => (finding.underReading ? [] : [finding.code])));
   const parts: string[] = [evaluation.verdict];
   parts.push(`quiescence: ${quiescenceOf(evaluation, codes)}`);
   const verifier = verifierWords.find(([code]) => codes.has(code))?.[1] ?? (evaluation.timeline.gradings.length > 0 ? 'graded' : undefined);

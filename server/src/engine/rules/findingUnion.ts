@@ -22,7 +22,7 @@ export class FindingUnion {
       const key = keyOf(finding);
       let existing = this.byKey.get(key);
       if (!existing) {
-        existing = { ...finding, message: `${finding.message} (${note})` };
+        existing = { ...finding, message: `${finding.message} (${note})`, underReading: true };
         this.byKey.set(key, existing);
         this.findings.push(existing);
       }

@@ -63,6 +63,8 @@ interface KindReading {
   readonly command?: CommandReading;
   /** For a damaged observation: the outcome it is read as; none reads it as it is. */
   readonly outcome?: OutcomeReading;
+  /** For a damaged observation whose sandbox_user is no user name: read as of the rollout's sandbox user. */
+  readonly anyUser?: boolean;
 }
 
 /** `conflated`: the recorded status is also what the command ends with when its observer fails. */
@@ -247,6 +249,7 @@ function candidateTimelines(context: RuleContext, steps: readonly Step[], uncert
             phase: step.reading.phaseUnknown ? phase : knownName(phasesByLowerCase, record.phase),
             ...(detail.command && commandVaries(step) ? { command: detail.command } : {}),
             ...(detail.outcome && outcomeVaries(step) ? { outcome: detail.outcome } : {}),
+            ...(record.damaged && !namesAUser(record.quiescence?.sandboxUser) ? { anyUser: true } : {}),
           };
           readings.set(step.action, { action: step.action, reading: readingOf(context, record, user, kind) });
         }
@@ -266,6 +269,11 @@ function candidateTimelines(context: RuleContext, steps: readonly Step[], uncert
  * Whether what decides a damaged record's observation outcome still reads as a writer gives it (the
  * damage is elsewhere: a missing digest, a target of the wrong shape), so its outcome is as written.
  */
+/** A sandbox_user as a writer gives one (absent says nothing of which user, and is left as it is). */
+function namesAUser(name: unknown): boolean {
+  return name === undefined || (typeof name === 'string' && userNameOrUid.test(name));
+}
+
 function outcomeReadable({ returnCode, status, quiescence }: ActionRecord): boolean {
   if (!quiescence) return false;
   const absentOr = (value: unknown, fits: (value: unknown) => boolean) => value === undefined || fits(value);
@@ -315,7 +323,7 @@ function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser
     case 'SandboxUserQuiescence':
       // A record that may not prove anything here is not an observation at all (rules/provenance.ts).
       if (!observes(context, record)) return reading('quiescence', traits);
-      return record.quiescence ? quiescenceReading(record.quiescence, record.returnCode, user, traits, kind.outcome) : reading('other', traits);
+      return record.quiescence ? quiescenceReading(record.quiescence, record.returnCode, kind.anyUser ? undefined : user, traits, kind.outcome) : reading('other', traits);
     case 'SandboxExec': {
       if (kind.command) return commandRead(kind.command, traits);
       if (typeof record.command !== 'string') return reading('exec', traits);

@@ -182,8 +182,10 @@ function pendingIdsOf(pendingIds: unknown): ReadonlySet<string> {
 function checkTimeoutRow(context: RuleContext, file: string, timeout: TimeoutFact, rowsById: ReadonlyMap<string, readonly ToolCallFact[]>, openCalls: readonly ToolCallFact[], unresolved: Unresolved): void {
   const { ref } = timeout;
   checkPendingList(context, file, (index) => context.inRecord(file, ref, index === -1 ? ['pending_tool_call_ids'] : ['pending_tool_call_ids', index]), timeout.pendingIds, rowsById, openCalls, 'the agent_timeout row');
-  if (timeout.complete === true && unresolved.calls.length > 0) {
-    context.report('terminal-claim-contradicted', context.inRecord(file, ref, ['terminal_trajectory_complete']), `terminal_trajectory_complete is true, but ${describeUnresolved(unresolved.calls)} unresolved.`, {
+  // BenchFlow always writes the claim as a boolean: one that cannot be read may be the true one.
+  const claim = timeout.complete === true ? 'is true' : timeout.complete === false ? undefined : `${timeout.complete === undefined ? 'is missing' : `is ${describeValue(timeout.complete)}`}, so it may claim a complete trajectory`;
+  if (claim && unresolved.calls.length > 0) {
+    context.report('terminal-claim-contradicted', context.inRecord(file, ref, timeout.complete === undefined ? [] : ['terminal_trajectory_complete']), `terminal_trajectory_complete ${claim}, but ${describeUnresolved(unresolved.calls)} unresolved.`, {
       related: unresolved.related,
     });
   }
@@ -245,7 +247,14 @@ function checkStatusCounts(context: RuleContext, trajectoryFile: string, result:
   const claimed = isJsonObject(summary) ? summary[countsKey] : undefined;
   if (!isJsonObject(claimed)) {
     // Counts that are there but cannot be read are never taken as counts that agree (README "Damaged evidence").
-    const unreadable = summary !== undefined && summary !== null && !isJsonObject(summary) ? { path: [summaryKey], what: `trajectory_summary is ${describeValue(summary)}` } : claimed !== undefined && claimed !== null ? { path: [summaryKey, countsKey], what: `it is ${describeValue(claimed)}` } : undefined;
+    // Null claims nothing, unless it stands under a damaged key: then it is what is left of the claim.
+    const claims = (value: unknown, key: string, name: string) => value !== undefined && (value !== null || key !== name);
+    const unreadable =
+      claims(summary, summaryKey, 'trajectory_summary') && !isJsonObject(summary)
+        ? { path: [summaryKey], what: `trajectory_summary is ${describeValue(summary)}` }
+        : claims(claimed, countsKey, 'tool_call_status_counts')
+          ? { path: [summaryKey, countsKey], what: `it is ${describeValue(claimed)}` }
+          : undefined;
     if (unreadable) {
       context.report('status-counts-mismatch', context.inDocument(context.bundle.pathOf('result'), result, unreadable.path), `trajectory_summary.tool_call_status_counts cannot be read (${unreadable.what}), so it cannot be shown to agree with the tool_call rows.`, {
         related: [context.related(context.atStart(trajectoryFile), 'the trajectory the counts describe')],

@@ -32,17 +32,22 @@ export function nativeSubscriptionMode(context: RuleContext): boolean {
 const infraMarkers = ['missing required', 'api key', 'credential', 'provider', 'sandbox', 'docker', 'daytona', 'no space left', 'transport', 'pipe closed', 'connection'];
 const errorFields = ['error', 'verifier_error', 'error_category', 'verifier_error_category'] as const;
 
-/** The error fields of result.json that name an infrastructure failure, with the marker found. */
-export function infraErrors(result: JsonObject | undefined): { field: string; marker: string }[] {
+/**
+ * The error fields of result.json that name an infrastructure failure, with the marker found; and those
+ * that cannot be read (a value no writer gives an error field: no string, object or null), with no
+ * marker, since such an error may have named one.
+ */
+export function infraErrors(result: JsonObject | undefined): { field: string; marker: string | undefined }[] {
   if (!result) return [];
-  return errorFields.flatMap((name) => {
+  return errorFields.flatMap((name): { field: string; marker: string | undefined }[] => {
     // A finding against the reward: a damaged error key still carries its error.
     const field = keyForFinding('result', [], result, name);
     const value = result[field];
     if (value === null || value === undefined) return [];
     const text = searchableText(value).toLowerCase();
     const marker = infraMarkers.find((candidate) => text.includes(candidate));
-    return marker ? [{ field, marker }] : [];
+    if (marker) return [{ field, marker }];
+    return typeof value === 'string' || isJsonObject(value) ? [] : [{ field, marker: undefined }];
   });
 }
 

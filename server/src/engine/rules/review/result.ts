@@ -27,7 +27,8 @@ export function checkResult(context: RuleContext): void {
     context.report('review-no-reward', context.inDocument(file, facts, [key], 'key'), `result.json holds no reward: ${found}.`);
   }
   for (const { field, marker } of infraErrors(result)) {
-    context.report('review-infra-error', context.inDocument(file, facts, [field]), `${field} mentions "${marker}": an infrastructure or provider failure, not an agent outcome, so the reward says nothing about the agent.`);
+    const what = marker ? `mentions "${marker}": an infrastructure or provider failure` : `is ${describeValue(result[field])}, which cannot be read, so it may name an infrastructure or provider failure`;
+    context.report('review-infra-error', context.inDocument(file, facts, [field]), `${field} ${what}, not an agent outcome, so the reward says nothing about the agent.`);
   }
 }
 

@@ -32,16 +32,18 @@ export function checkResultsRow(context: RuleContext, options: ResultsRowOptions
     const key = keyForFinding('results', [], value, name);
     if (Object.prototype.hasOwnProperty.call(value, key)) context.report('review-banned-key', at([key], 'key'), `The results row carries "${key}"${key === name ? '' : `, shaped like "${name}"`}, which must never be exported with a rollout.`);
   }
-  const info = value['info'];
+  // A finding against the reward: a damaged info key (`infU`) still carries the row's claims.
+  const infoName = keyForFinding('results', [], value, 'info');
+  const info = value[infoName];
   if (!isJsonObject(info)) {
-    context.report('review-results-rows', info === undefined ? at([]) : at(['info']), `The results row needs an "info" object; ${info === undefined ? 'it has no info' : `its info is ${describeValue(info)}`}.`);
+    context.report('review-results-rows', info === undefined ? at([]) : at([infoName]), `The results row needs an "info" object; ${info === undefined ? 'it has no info' : `its info is ${describeValue(info)}`}.`);
     // As a training_ready that is no boolean below: a training claim that cannot be read is never taken as a harmless one.
-    if (info !== undefined) context.report('review-training-ready', at(['info']), `info.training_ready must be true or false; it cannot be read from an info that is ${describeValue(info)}.`);
+    if (info !== undefined) context.report('review-training-ready', at([infoName]), `info.training_ready must be true or false; it cannot be read from an info that is ${describeValue(info)}.`);
     return;
   }
   // A mismatch is a finding against the reward, so a damaged task key still names its task.
   const infoKey = (name: string) => keyForFinding('results', ['info'], info, name);
-  const rowTaskPath = info[infoKey('task_id')] ? ['info', infoKey('task_id')] : info[infoKey('task_name')] ? ['info', infoKey('task_name')] : [keyForFinding('results', [], value, 'task_name')];
+  const rowTaskPath = info[infoKey('task_id')] ? [infoName, infoKey('task_id')] : info[infoKey('task_name')] ? [infoName, infoKey('task_name')] : [keyForFinding('results', [], value, 'task_name')];
   const rowTask = valueAt(value, rowTaskPath);
   const resultTaskKey = result ? keyForFinding('result', [], result, 'task_name') : 'task_name';
   const resultTask = result?.[resultTaskKey];
@@ -53,10 +55,10 @@ export function checkResultsRow(context: RuleContext, options: ResultsRowOptions
   }
   const trainingReady = info['training_ready'];
   if (typeof trainingReady !== 'boolean') {
-    context.report('review-training-ready', at(['info', 'training_ready']), 'info.training_ready must be true or false.');
+    context.report('review-training-ready', at([infoName, 'training_ready']), 'info.training_ready must be true or false.');
     return;
   }
-  const flag = (message: string, path: readonly (string | number)[] = ['info', 'training_ready']) => context.report('review-training-ready', at(path), message);
+  const flag = (message: string, path: readonly (string | number)[] = [infoName, 'training_ready']) => context.report('review-training-ready', at(path), message);
   const nativeMode = nativeSubscriptionMode(context);
   if (options.timeout) checkTimeoutRow(value, info, options.timeout, nativeMode, flag);
   else if (nativeMode) checkNativeSubscriptionRow(value, info, flag);
