@@ -157,7 +157,8 @@ export class DamageClassifier {
     const key = path[path.length - 1];
     if (typeof key === 'string' && kindFields.has(key)) {
       const known = this.knowledge.knownValues(nodes);
-      if (known && !known.has(after)) return `${at}: ${JSON.stringify(after)} is not a known value`;
+      // One unknown value for another (a damaged fixture's value replaced) adds no unknown kind.
+      if (known && !known.has(after) && known.has(before)) return `${at}: ${JSON.stringify(after)} is not a known value`;
     }
     if (typeof before === 'string' && typeof after === 'string' && readsAsTimestamp(before) && !readsAsTimestamp(after)) {
       return `${at}: ${JSON.stringify(after)} no longer reads as a timestamp`;
