@@ -418,6 +418,19 @@ describe('a damaged record is read as each thing it may have been', () => {
     );
   });
 
+  it('a deleted command, a deleted return_code, a deleted pending list and a task named by a number keep their untrust', () => {
+    const conflated = fixture('observation-conflates-failure');
+    const observer = lineOf(conflated.files, (record) => typeof record['command_preview'] === 'string' && String(record['command_preview']).includes('pgrep'));
+    assertStaysUntrusted(conflated, withRecord(conflated.files, observer, ({ command_preview: _, ...record }) => record), 'untrusted-reward');
+    const unobservable = fixture('unobservable');
+    const observation = lineOf(unobservable.files, (record) => record['event_type'] === 'SandboxUserQuiescence');
+    assertStaysUntrusted(unobservable, withRecord(unobservable.files, observation, ({ return_code: _, ...record }) => record), 'quiescence-unobservable');
+    const mismatch = fixture('timeout-pending-mismatch');
+    assertStaysUntrusted(mismatch, withLine(mismatch, trajectoryPath, (text) => text.includes('"type":"agent_timeout"'), (text) => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(text) as Record<string, unknown>).filter(([key]) => key !== 'pending_tool_call_ids')))), 'timeout-pending-mismatch');
+    const task = fixture('review-task-mismatch');
+    assertStaysUntrusted(task, withLine(task, resultsPath, (text) => text.includes('"task_id"'), (text) => text.replace(/"task_id":"[^"]*"/, '"task_id":0')), 'review-task-mismatch');
+  });
+
   it('near misses: a tool call with an unknown status stays a tool call, and a new type carrying no known keys is read as itself', () => {
     const subject = fixture('healthy');
     const rows = subject.files[trajectoryPath]!;

@@ -44,9 +44,16 @@ function knownName<T>(names: ReadonlyMap<string, T>, value: unknown): T | undefi
  * What a command that cannot be read (a damaged record's command_preview that is no string) is read as,
  * in one candidate reading: each thing a BenchFlow exec does that the rules weigh.
  */
-type CommandReading = 'kill' | 'grading' | 'setup';
-const commandCandidates: readonly (CommandReading | undefined)[] = ['kill', 'grading', 'setup', undefined];
-const commandReadingWords: Record<CommandReading, string> = { kill: 'a kill attempt', grading: 'grading', setup: 'setup only' };
+type CommandReading = 'kill' | 'grading' | 'setup' | 'observed-quiescent' | 'observed-survivors' | 'observed-unobservable';
+const commandCandidates: readonly (CommandReading | undefined)[] = ['kill', 'grading', 'setup', 'observed-quiescent', 'observed-survivors', 'observed-unobservable', undefined];
+const commandReadingWords: Record<CommandReading, string> = {
+  kill: 'a kill attempt',
+  grading: 'grading',
+  setup: 'setup only',
+  'observed-quiescent': 'an observation that found none',
+  'observed-survivors': 'an observation that found survivors',
+  'observed-unobservable': 'an observation that could not observe',
+};
 
 /**
  * What a damaged observation is read as, in one candidate reading: each outcome its return_code can
@@ -226,7 +233,8 @@ const eventTypeCandidates: readonly (ActionEventType | undefined)[] = [...action
 function candidateTimelines(context: RuleContext, steps: readonly Step[], uncertain: readonly Step[], user: SandboxUser | undefined): CandidateTimeline[] {
   if (uncertain.length === 0) return [];
   const eventTypeVaries = (step: Step) => step.reading.eventTypeUnknown || step.action.record.damaged;
-  const commandVaries = (step: Step) => step.action.record.damaged && typeof step.action.record.command !== 'string';
+  // A command is read otherwise only where one was written or may have been: an exec, or a record of unknown event type.
+  const commandVaries = (step: Step) => step.action.record.damaged && typeof step.action.record.command !== 'string' && knownName(eventTypesByLowerCase, step.action.record.eventType) !== 'SandboxUserQuiescence' && knownName(eventTypesByLowerCase, step.action.record.eventType) !== 'StartBenchGuardVerifierService';
   const outcomeVaries = (step: Step) => step.action.record.damaged && !outcomeReadable(step.action.record);
   const eventTypes = uncertain.some(eventTypeVaries) ? eventTypeCandidates : [undefined];
   const phases = uncertain.some((step) => step.reading.phaseUnknown) ? phaseCandidates : [undefined];
@@ -277,8 +285,9 @@ function namesAUser(name: unknown): boolean {
 function outcomeReadable({ returnCode, status, quiescence }: ActionRecord): boolean {
   if (!quiescence) return false;
   const absentOr = (value: unknown, fits: (value: unknown) => boolean) => value === undefined || fits(value);
+  // Every writer gives an observation its return_code: a missing one is what decided the outcome, lost.
   return (
-    absentOr(returnCode, (code) => code === 0 || code === 1 || code === 2) &&
+    (returnCode === 0 || returnCode === 1 || returnCode === 2) &&
     absentOr(status, (value) => typeof value === 'string') &&
     absentOr(quiescence.survivors, Array.isArray) &&
     absentOr(quiescence.setuidProcesses, Array.isArray) &&
@@ -353,6 +362,12 @@ function commandRead(command: CommandReading, traits: RecordTraits): ActionReadi
       return traits.verifyPhase ? reading('exec', traits, { events: gradingOnly, grading: true }) : reading('exec', traits);
     case 'setup':
       return reading('exec', traits, { setupOnly: true });
+    case 'observed-quiescent':
+      return reading('exec', traits, { events: [{ kind: 'observation', outcome: 'quiescent' }] });
+    case 'observed-survivors':
+      return reading('exec', traits, { events: [{ kind: 'observation', outcome: 'survivors' }] });
+    case 'observed-unobservable':
+      return reading('exec', traits, { events: [{ kind: 'observation', outcome: 'unobservable' }] });
   }
 }
 

@@ -152,8 +152,15 @@ function checkPendingList(
   rowsById: ReadonlyMap<string, readonly ToolCallFact[]>,
   openCalls: readonly ToolCallFact[],
   where: string,
+  required: boolean,
 ): void {
-  if (!Array.isArray(pendingIds)) return;
+  if (!Array.isArray(pendingIds)) {
+    // A list that is there but no list, or a required one that is missing, is never read as one that agrees.
+    if (pendingIds !== undefined || required) {
+      context.report('timeout-pending-mismatch', listPlace(-1), `${capitalized(where)}'s pending_tool_call_ids ${pendingIds === undefined ? 'is missing' : `is ${describeValue(pendingIds)}`}, so it cannot be shown to agree with the tool_call rows.`);
+    }
+    return;
+  }
   pendingIds.forEach((id, index) => {
     if (typeof id !== 'string') return;
     const row = rowsById.get(id)?.at(-1);
@@ -181,7 +188,7 @@ function pendingIdsOf(pendingIds: unknown): ReadonlySet<string> {
 
 function checkTimeoutRow(context: RuleContext, file: string, timeout: TimeoutFact, rowsById: ReadonlyMap<string, readonly ToolCallFact[]>, openCalls: readonly ToolCallFact[], unresolved: Unresolved): void {
   const { ref } = timeout;
-  checkPendingList(context, file, (index) => context.inRecord(file, ref, index === -1 ? ['pending_tool_call_ids'] : ['pending_tool_call_ids', index]), timeout.pendingIds, rowsById, openCalls, 'the agent_timeout row');
+  checkPendingList(context, file, (index) => context.inRecord(file, ref, index === -1 ? ['pending_tool_call_ids'] : ['pending_tool_call_ids', index]), timeout.pendingIds, rowsById, openCalls, 'the agent_timeout row', true);
   // BenchFlow always writes the claim as a boolean: one that cannot be read may be the true one.
   const claim = timeout.complete === true ? 'is true' : timeout.complete === false ? undefined : `${timeout.complete === undefined ? 'is missing' : `is ${describeValue(timeout.complete)}`}, so it may claim a complete trajectory`;
   if (claim && unresolved.calls.length > 0) {
@@ -198,7 +205,7 @@ function checkResultClaims(context: RuleContext, trajectoryFile: string, result:
     const resultFile = context.bundle.pathOf('result');
     const info = value['agent_timeout_info'];
     if (isJsonObject(info)) {
-      checkPendingList(context, trajectoryFile, (index) => context.inDocument(resultFile, result, index === -1 ? ['agent_timeout_info', 'pending_tool_call_ids'] : ['agent_timeout_info', 'pending_tool_call_ids', index]), info['pending_tool_call_ids'], rowsById, openCalls, "result.json's agent_timeout_info");
+      checkPendingList(context, trajectoryFile, (index) => context.inDocument(resultFile, result, index === -1 ? ['agent_timeout_info', 'pending_tool_call_ids'] : ['agent_timeout_info', 'pending_tool_call_ids', index]), info['pending_tool_call_ids'], rowsById, openCalls, "result.json's agent_timeout_info", false);
       if (info['terminal_trajectory_complete'] === true && unresolved.calls.length > 0) {
         context.report('terminal-claim-contradicted', context.inDocument(resultFile, result, ['agent_timeout_info', 'terminal_trajectory_complete']), `agent_timeout_info.terminal_trajectory_complete is true, but ${describeUnresolved(unresolved.calls)} unresolved.`, { related });
       }

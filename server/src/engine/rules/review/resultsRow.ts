@@ -44,12 +44,15 @@ export function checkResultsRow(context: RuleContext, options: ResultsRowOptions
   // A mismatch is a finding against the reward, so a damaged task key still names its task.
   const infoKey = (name: string) => keyForFinding('results', ['info'], info, name);
   const rowTaskPath = info[infoKey('task_id')] ? [infoName, infoKey('task_id')] : info[infoKey('task_name')] ? [infoName, infoKey('task_name')] : [keyForFinding('results', [], value, 'task_name')];
+  // A task named by a value no writer gives (a number, a list) may name any task: it is never read as the same one.
+  const unreadableTask = [infoKey('task_id'), infoKey('task_name')].find((key) => info[key] !== undefined && info[key] !== null && typeof info[key] !== 'string');
   const rowTask = valueAt(value, rowTaskPath);
   const resultTaskKey = result ? keyForFinding('result', [], result, 'task_name') : 'task_name';
   const resultTask = result?.[resultTaskKey];
-  if (rowTask && resultTask && rowTask !== resultTask) {
+  if (resultTask && (unreadableTask || (rowTask && rowTask !== resultTask))) {
     const resultPlace = context.inDocument(context.bundle.pathOf('result'), context.bundle.facts('result', 'result'), [resultTaskKey]);
-    context.report('review-task-mismatch', at(rowTaskPath), `The results row is for task ${describeValue(rowTask)}, but result.json is for ${describeValue(resultTask)}.`, {
+    const row = unreadableTask ? `names its task with ${describeValue(info[unreadableTask])} (info.${unreadableTask}), which cannot be read as the same task` : `is for task ${describeValue(rowTask)}`;
+    context.report('review-task-mismatch', at(unreadableTask ? [infoName, unreadableTask] : rowTaskPath), `The results row ${row}, but result.json is for ${describeValue(resultTask)}.`, {
       related: [context.related(resultPlace, "result.json's task")],
     });
   }
