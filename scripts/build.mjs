@@ -71,6 +71,10 @@ for (const name of (await readdir(schemasDir)).filter((file) => file.endsWith('.
   await replaceFile(join(root, 'dist/schemas', name), documentationSchemaText(await readFile(join(schemasDir, name), 'utf8')));
 }
 
+// The code reference the diagnostics and SARIF rules link to (server/src/reference.ts): the .vsix's own
+// README is the short user one.
+await replaceFile(join(root, 'dist/README.md'), await readFile(join(root, 'README.md')));
+
 const built = await Promise.all(contexts.map((options) => esbuild.context(options)));
 if (watch) {
   await Promise.all(built.map((context) => context.watch()));

@@ -3,13 +3,12 @@
  * stdio (`node server.js --stdio`, for Neovim, Helix, Zed and others); the evidence engine it wraps is
  * shared with the CLI.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { createConnection, DidChangeWatchedFilesNotification, TextDocumentSyncKind, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
 import { errorDetail } from '../../shared/src/errors';
 import { isInside } from '../../shared/src/paths';
 import { shownDocumentsNotification, validationReportNotification, type InitializationOptions } from '../../shared/src/protocol';
 import { rolloutRootOf } from './engine/bundle/discover';
+import { shippedReference } from './reference';
 import type { RolloutBundle } from './engine/bundle/rollout';
 import { ArtifactChecker } from './engine/check/artifactChecker';
 import { registerPullDiagnostics, registerPushDiagnostics, type DiagnosticsDelivery } from './lsp/diagnosticsDelivery';
@@ -49,8 +48,6 @@ let delivery: DiagnosticsDelivery | undefined;
 let pushed: PushedDiagnostics | undefined;
 let features: LanguageFeatures | undefined;
 
-/** The README beside the server: linked from each diagnostic code. The .vsix stores it as readme.md. */
-const readme = ['README.md', 'readme.md'].map((name) => join(__dirname, '..', name)).find((path) => existsSync(path));
 
 /** Open documents whose file lies in a rollout folder; reads the folders of every open document. */
 /** Whether a document below `root` is open; reads no folder, so it is cheap to ask often. */
@@ -89,7 +86,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const settings = new SettingsCache(connection.workspace, capabilities.workspace?.configuration === true, options.settings, (problem) => {
     void connection.window.showWarningMessage(`Rollout Evidence: ${problem.setting}: ${problem.message}`);
   });
-  const validator = new DocumentValidator(evaluator, settings, diagnosticConverter(readme), {
+  const validator = new DocumentValidator(evaluator, settings, diagnosticConverter(shippedReference()), {
     openDocument: (path) => documents.all().find((document) => isFileUri(document.uri) && pathOfUri(document.uri) === path),
     onValidated: (report) => void connection.sendNotification(validationReportNotification, report),
     onRolloutChanged: (rollout, by) => {

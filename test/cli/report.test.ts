@@ -188,6 +188,8 @@ describe('rollout-evidence check, SARIF for code scanning', () => {
     const [sarifRun] = sarif.runs;
     const rules = sarifRun!.tool.driver.rules;
     assert.deepEqual(rules.map((rule) => rule.id), allDiagnosticCodes);
+    // The helpUri's file is this README, copied by the build, so its anchors are the code table's.
+    assert.equal(readFileSync(join(repoRoot, 'dist/README.md'), 'utf8'), readme);
     for (const rule of rules) {
       const info = codeInfo(rule.id as DiagnosticCode);
       assert.equal(rule.shortDescription.text, info.summary);
@@ -195,8 +197,8 @@ describe('rollout-evidence check, SARIF for code scanning', () => {
       assert.ok(rule.help.markdown.startsWith(info.description), rule.id);
       assert.ok(rule.help.text.startsWith(rule.fullDescription.text), rule.id);
       assert.equal(rule.defaultConfiguration.level, { error: 'error', warning: 'warning', information: 'note', hint: 'note' }[info.severity]);
-      // The README beside the built CLI, at the code's own anchor in its code table.
-      assert.equal(rule.helpUri, `${pathToFileURL(join(repoRoot, 'README.md')).href}#${rule.id}`);
+      // The copy of README the build puts beside the built CLI, at the code's own anchor in its code table.
+      assert.equal(rule.helpUri, `${pathToFileURL(join(repoRoot, 'dist/README.md')).href}#${rule.id}`);
       assert.ok(readme.includes(`<a id="${rule.id}"></a>`), rule.id);
     }
     assert.ok(sarifRun!.results.length > 0);

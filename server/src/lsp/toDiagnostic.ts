@@ -15,8 +15,8 @@ const severities: Readonly<Record<Severity, DiagnosticSeverity>> = {
 export type DiagnosticConverter = (finding: Finding) => Diagnostic;
 
 /**
- * Converts findings, linking each code to its row in the README that ships with the server (when it is
- * there), so that a click on the code in the Problems panel explains the rule.
+ * Converts findings, linking each code to its row in the code reference that ships with the server (when
+ * it is there), so that a click on the code in the Problems panel explains the rule.
  */
 export function diagnosticConverter(readme: string | undefined): DiagnosticConverter {
   const readmeUri = readme ? pathToFileURL(readme).href : undefined;

@@ -24,6 +24,22 @@ suite('Rollout Evidence installed from its .vsix', () => {
     assert.ok(diagnostics.some((d) => codeOf(d) === 'jsonl-syntax' && d.range.start.line === 2));
   });
 
+  test('links each code to its row in the packaged code reference, and shows the short user README', () => {
+    const extension = vscode.extensions.getExtension(extensionId)!;
+    const trajectory = workspaceFile(`${faultyRollout}/trajectory/acp_trajectory.jsonl`);
+    const syntax = ours(trajectory).find((d) => codeOf(d) === 'jsonl-syntax');
+    assert.ok(syntax && typeof syntax.code === 'object', 'the jsonl-syntax diagnostic carries a link');
+    const target = syntax.code.target;
+    const reference = join(extension.extensionPath, 'dist', 'README.md');
+    assert.equal(target.fsPath, reference);
+    assert.equal(target.fragment, 'jsonl-syntax');
+    assert.ok(readFileSync(reference, 'utf8').includes('<a id="jsonl-syntax"></a>'), 'the packaged reference has the anchor');
+    // vsce stores the README it was given as readme.md: the user page, without the code table.
+    const page = readFileSync(join(extension.extensionPath, 'readme.md'), 'utf8');
+    assert.match(page, /^# Rollout Evidence\n/);
+    assert.doesNotMatch(page, /<a id="/);
+  });
+
   test('reports the schema faults of the JSON artifacts, and its packaged documentation-only schemas give VS Code’s hover', async () => {
     const config = workspaceFile(`${faultyRollout}/config.json`);
     await openInEditor(config);

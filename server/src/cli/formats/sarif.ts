@@ -6,11 +6,11 @@
  * run, or not in full, the invocation says so (`executionSuccessful: false` and why), so a CI step that
  * uploads the file uploads a reason, never an empty file.
  */
-import { existsSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { allDiagnosticCodes, diagnosticCodes, type DiagnosticCode, type Effect } from '../../engine/codes';
 import type { RelatedEvidence, Severity, TextRange } from '../../engine/findings';
+import { shippedReference } from '../../reference';
 import { version } from '../../version';
 import { limitNotice } from '../../engine/check/collector';
 import { displayPath, exitStatusOf, runFailure, type CheckFailure, type CheckRun } from '../checkRun';
@@ -130,14 +130,13 @@ function plainText(markdown: string): string {
 }
 
 /**
- * The README that ships with this CLI (next to `dist/`), whose code table has an anchor per code: the
- * only documentation that is real wherever the log is read on the machine that wrote it, since the
- * project has no public home to link to. A web viewer cannot open it; the rule's help carries the same
- * text for that. Absent (a test build, a bundle copied alone) means no helpUri at all.
+ * The code reference shipped beside this CLI: the only documentation that is real wherever the log is
+ * read on the machine that wrote it, since the project has no public home to link to. A web viewer
+ * cannot open it; the rule's help carries the same text for that.
  */
 function shippedReadme(): string | undefined {
-  const path = join(__dirname, '..', 'README.md');
-  return existsSync(path) ? pathToFileURL(path).href : undefined;
+  const path = shippedReference();
+  return path ? pathToFileURL(path).href : undefined;
 }
 
 function sarifLevel(severity: Severity): SarifLevel {
