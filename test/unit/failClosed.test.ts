@@ -332,6 +332,8 @@ describe('a damaged record is read as each thing it may have been', () => {
     assertStaysUntrusted(subject, files, 'verifier-setup-only');
     const message = said(check(subject, files)).find((line) => line.includes('verifier-setup-only'))!;
     assert.match(message, /This holds when the action record that breaks its schema is read as event_type SandboxExec and an unreadable command as setup only\./);
+    const setupLine = lineOf(subject.files, (record) => typeof record['command_preview'] === 'string' && String(record['command_preview']).startsWith('mkdir'));
+    assertStaysUntrusted(subject, withRecord(subject.files, setupLine, (record) => ({ ...record, service: [record['service']] })), 'verifier-setup-only');
   });
 
   it('the last kill whose command_preview is no longer text is still read as a kill: the observation before it stays stale', () => {

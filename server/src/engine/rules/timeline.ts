@@ -72,6 +72,8 @@ interface KindReading {
   readonly outcome?: OutcomeReading;
   /** For a damaged observation whose sandbox_user is no user name: read as of the rollout's sandbox user. */
   readonly anyUser?: boolean;
+  /** For a damaged record whose service is no string: read as run in the separate verifier's service. */
+  readonly inVerifierService?: boolean;
 }
 
 /** `conflated`: the recorded status is also what the command ends with when its observer fails. */
@@ -155,8 +157,9 @@ export interface Timeline extends TimelineLists {
   /**
    * The timeline again under each candidate reading of the uncertain records; empty when
    * there are none. In one candidate every such record takes the same reading (each known event type, or
-   * none; for an exec whose command cannot be read, a kill, grading or setup; for a damaged observation,
-   * each outcome; Verify or another phase for an unknown phase), which bounds the passes at twenty
+   * none; for an exec whose command cannot be read, a kill, grading, setup or an observation of each
+   * outcome; for a damaged observation,
+   * each outcome; Verify or another phase for an unknown phase), which bounds the passes at twenty-six
    * whatever the number of such records. A single
    * damaged record is thereby read in every way it could have been written; several are not read in
    * every combination.
@@ -234,7 +237,10 @@ function candidateTimelines(context: RuleContext, steps: readonly Step[], uncert
   if (uncertain.length === 0) return [];
   const eventTypeVaries = (step: Step) => step.reading.eventTypeUnknown || step.action.record.damaged;
   // A command is read otherwise only where one was written or may have been: an exec, or a record of unknown event type.
-  const commandVaries = (step: Step) => step.action.record.damaged && typeof step.action.record.command !== 'string' && knownName(eventTypesByLowerCase, step.action.record.eventType) !== 'SandboxUserQuiescence' && knownName(eventTypesByLowerCase, step.action.record.eventType) !== 'StartBenchGuardVerifierService';
+  const commandVaries = ({ action: { record } }: Step) => {
+    const written = knownName(eventTypesByLowerCase, record.eventType);
+    return record.damaged && typeof record.command !== 'string' && (written === 'SandboxExec' || written === undefined);
+  };
   const outcomeVaries = (step: Step) => step.action.record.damaged && !outcomeReadable(step.action.record);
   const eventTypes = uncertain.some(eventTypeVaries) ? eventTypeCandidates : [undefined];
   const phases = uncertain.some((step) => step.reading.phaseUnknown) ? phaseCandidates : [undefined];
@@ -258,6 +264,7 @@ function candidateTimelines(context: RuleContext, steps: readonly Step[], uncert
             ...(detail.command && commandVaries(step) ? { command: detail.command } : {}),
             ...(detail.outcome && outcomeVaries(step) ? { outcome: detail.outcome } : {}),
             ...(record.damaged && !namesAUser(record.quiescence?.sandboxUser) ? { anyUser: true } : {}),
+            ...(record.damaged && record.service !== undefined && typeof record.service !== 'string' ? { inVerifierService: true } : {}),
           };
           readings.set(step.action, { action: step.action, reading: readingOf(context, record, user, kind) });
         }
@@ -273,15 +280,15 @@ function candidateTimelines(context: RuleContext, steps: readonly Step[], uncert
   return candidates;
 }
 
-/**
- * Whether what decides a damaged record's observation outcome still reads as a writer gives it (the
- * damage is elsewhere: a missing digest, a target of the wrong shape), so its outcome is as written.
- */
 /** A sandbox_user as a writer gives one (absent says nothing of which user, and is left as it is). */
 function namesAUser(name: unknown): boolean {
   return name === undefined || (typeof name === 'string' && userNameOrUid.test(name));
 }
 
+/**
+ * Whether what decides a damaged record's observation outcome still reads as a writer gives it (the
+ * damage is elsewhere: a missing digest, a target of the wrong shape), so its outcome is as written.
+ */
 function outcomeReadable({ returnCode, status, quiescence }: ActionRecord): boolean {
   if (!quiescence) return false;
   const absentOr = (value: unknown, fits: (value: unknown) => boolean) => value === undefined || fits(value);
@@ -322,7 +329,7 @@ function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser
     transportOk: status === undefined || status === 'ok' || (typeof status === 'string' && /^(ok|success|succeeded)$/i.test(status)),
     time: timeOf(record),
     verifyPhase: kind.phase === 'Verify',
-    inVerifierService: typeof record.service === 'string' && record.service.toLowerCase() === verifierService,
+    inVerifierService: kind.inVerifierService === true || (typeof record.service === 'string' && record.service.toLowerCase() === verifierService),
     eventTypeUnknown: knownName(eventTypesByLowerCase, record.eventType) === undefined,
     phaseUnknown: record.phase !== undefined && knownName(phasesByLowerCase, record.phase) === undefined,
   };
