@@ -38,6 +38,15 @@ describe('fuzz damage rule', () => {
     assert.equal(damaging('action-records', original, actions({ ...exec, command_preview: 'true' })), false, 'another command is another value');
   });
 
+  it('damage already in the original, changed again, adds none: an unknown kind for another, an unknown key renamed', () => {
+    const damaged = actions({ ...exec, event_type: 'SandboxExeZ' });
+    assert.equal(damaging('action-records', damaged, actions({ ...exec, event_type: 'Unknown' })), false);
+    assert.equal(damaging('action-records', actions(exec), actions({ ...exec, event_type: 'Unknown' })), true, 'near miss: a known kind made unknown');
+    const withCopy = actions({ ...exec, commanX_preview: 'pgrep -u agent' });
+    assert.equal(damaging('action-records', withCopy, actions({ ...exec, comm2nX_preview: 'pgrep -u agent' })), false);
+    assert.equal(damaging('action-records', actions(exec), actions({ ...exec, comm2nX_preview: 'pgrep -u agent' })), true, 'near miss: a new unknown key');
+  });
+
   it('truncated lines, split lines, changed types, unknown keys and bad bytes are damage', () => {
     const original = actions(exec, { ...exec, return_code: 0 });
     const text = original.toString();

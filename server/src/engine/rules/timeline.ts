@@ -292,13 +292,13 @@ function namesAUser(name: unknown): boolean {
 function outcomeReadable({ returnCode, status, quiescence }: ActionRecord): boolean {
   if (!quiescence) return false;
   const absentOr = (value: unknown, fits: (value: unknown) => boolean) => value === undefined || fits(value);
-  // Every writer gives an observation its return_code: a missing one is what decided the outcome, lost.
+  // Every writer gives an observation its return_code and final: a missing one is what decided the outcome, lost.
   return (
     (returnCode === 0 || returnCode === 1 || returnCode === 2) &&
     absentOr(status, (value) => typeof value === 'string') &&
     absentOr(quiescence.survivors, Array.isArray) &&
     absentOr(quiescence.setuidProcesses, Array.isArray) &&
-    absentOr(quiescence.final, (value) => typeof value === 'boolean') &&
+    typeof quiescence.final === 'boolean' &&
     absentOr(quiescence.mode, (value) => value === 'observe' || value === 'harden')
   );
 }

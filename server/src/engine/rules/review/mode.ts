@@ -34,7 +34,7 @@ const errorFields = ['error', 'verifier_error', 'error_category', 'verifier_erro
 
 /**
  * The error fields of result.json that name an infrastructure failure, with the marker found; and those
- * that cannot be read (a value no writer gives an error field: no string, object or null), with no
+ * that cannot be read (a value no writer gives an error field: no string or null), with no
  * marker, since such an error may have named one.
  */
 export function infraErrors(result: JsonObject | undefined): { field: string; marker: string | undefined }[] {
@@ -47,7 +47,7 @@ export function infraErrors(result: JsonObject | undefined): { field: string; ma
     const text = searchableText(value).toLowerCase();
     const marker = infraMarkers.find((candidate) => text.includes(candidate));
     if (marker) return [{ field, marker }];
-    return typeof value === 'string' || isJsonObject(value) ? [] : [{ field, marker: undefined }];
+    return typeof value === 'string' ? [] : [{ field, marker: undefined }];
   });
 }
 
