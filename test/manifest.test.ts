@@ -52,6 +52,9 @@ describe('manifest', () => {
     assert.equal(properties['rolloutEvidence.inlayHints.elapsedTime']!.default, defaultSettings.elapsedTimeHints);
     assert.equal(properties['rolloutEvidence.probe.trustedWorkspace']!.default, defaultSettings.probeTrustedWorkspace);
     assert.deepEqual(properties['rolloutEvidence.fixtureFolders']!.default, defaultSettings.fixtureFolders);
+    // A workspace that is not trusted must not be able to make authored records count as evidence.
+    const restricted = (manifest as { capabilities: { untrustedWorkspaces: { restrictedConfigurations?: string[] } } }).capabilities.untrustedWorkspaces.restrictedConfigurations;
+    assert.ok(restricted?.includes('rolloutEvidence.fixtureFolders'), JSON.stringify(restricted));
     assert.equal(properties[`rolloutEvidence.${timeBudgetSetting}`]!.default, defaultTimeBudgetMs);
     assert.equal(properties[`rolloutEvidence.${workspaceProblemsMaxRolloutsSetting}`]!.default, defaultWorkspaceProblemsMaxRollouts);
     for (const [key, value] of Object.entries(probeSettingDefaults)) assert.deepEqual(properties[`rolloutEvidence.probe.${key}`]?.default, value, key);
