@@ -4,6 +4,7 @@
  * because the schema check has already reported wrong types; rules read them defensively.
  */
 import type { JsonObject } from '../parse/jsonKind';
+import type { RowReadingKind } from './rows';
 
 /** Where a record is, with its text when a rule may need to point inside it. */
 export interface RecordRef {
@@ -61,7 +62,7 @@ export interface UncertainRowFact {
 }
 
 export interface PlacedRowReading {
-  readonly as: 'tool_call' | 'agent_timeout' | 'tool_call_lifecycle' | 'other';
+  readonly as: RowReadingKind;
   readonly toolCall?: ToolCallFact;
   readonly timeout?: TimeoutFact;
   readonly lifecycle?: LifecycleFact;

@@ -49,10 +49,10 @@ export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, cac
   const union = new FindingUnion(findings);
   let verdict = written.verdict;
   for (const as of rowReadingKinds) {
-    const facts = trajectoryUnder(trajectory, as);
-    if (!facts) continue;
-    const other = evaluateAsRead(bundle.withFacts('trajectory', facts), options, caches);
-    union.addAll(other.findings, rowReadingNote(trajectory, as));
+    const reread = trajectoryUnder(trajectory, as);
+    if (!reread) continue;
+    const other = evaluateAsRead(bundle.withFacts('trajectory', reread.facts), options, caches);
+    union.addAll(other.findings, rowReadingNote(reread.lines, as));
     if (verdicts.indexOf(other.verdict) < verdicts.indexOf(verdict)) verdict = other.verdict;
   }
   return { ...written, findings, verdict, trainingReady: written.trainingReady && verdict === written.verdict };

@@ -7,14 +7,14 @@
  * timeline (everyReading.ts), whose rules alone stand on a record's kind. Such rows are rare: each breaks
  * its schema, or has a type no schema knows while carrying another type's keys.
  */
-import type { LifecycleFact, PlacedRowReading, TimeoutFact, ToolCallFact, TrajectoryFacts, UncertainRowFact } from '../facts/facts';
+import type { PlacedRowReading, TrajectoryFacts, UncertainRowFact } from '../facts/facts';
 import { ruleRowTypes, type RowReadingKind } from '../facts/rows';
 
 /** In one reading every uncertain row that may be read so is: one pass per kind, whatever their number. */
 export const rowReadingKinds: readonly RowReadingKind[] = [...ruleRowTypes, 'other'];
 
-/** The trajectory's facts with its uncertain rows read `as`; undefined when no row can be read so. */
-export function trajectoryUnder(facts: TrajectoryFacts, as: RowReadingKind): TrajectoryFacts | undefined {
+/** The trajectory's facts with its uncertain rows read `as`, and the 1-based lines of those rows; undefined when no row can be read so. */
+export function trajectoryUnder(facts: TrajectoryFacts, as: RowReadingKind): { readonly facts: TrajectoryFacts; readonly lines: readonly number[] } | undefined {
   const reread = new Map<number, { readonly row: UncertainRowFact; readonly reading: PlacedRowReading }>();
   for (const row of facts.uncertainRows) {
     const reading = row.readings.find((candidate) => candidate.as === as);
@@ -23,27 +23,30 @@ export function trajectoryUnder(facts: TrajectoryFacts, as: RowReadingKind): Tra
   if (reread.size === 0) return undefined;
   const readings = [...reread.values()].map(({ reading }) => reading);
   const asWritten = <T extends { readonly ref: { readonly line: number } }>(items: readonly T[]) => items.filter((item) => !reread.has(item.ref.line));
-  const byLine = <T extends { readonly ref: { readonly line: number } }>(items: T[]) => items.sort((a, b) => a.ref.line - b.ref.line);
+  /** The facts of `part` as written, with those the rows read otherwise give in their place, in line order. */
+  const merged = <K extends 'toolCall' | 'timeout' | 'lifecycle'>(written: readonly NonNullable<PlacedRowReading[K]>[], part: K) =>
+    [...asWritten(written), ...readings.flatMap((reading) => (reading[part] ? [reading[part] as NonNullable<PlacedRowReading[K]>] : []))].sort((a, b) => a.ref.line - b.ref.line);
   // Only the last timeout marker is kept: one read otherwise leaves the rollout with none before it, which
   // is one more reading judged, never one fewer (the rollout as written is judged too).
-  const timeouts = byLine([...(facts.lastTimeout && !reread.has(facts.lastTimeout.ref.line) ? [facts.lastTimeout] : []), ...readings.flatMap((reading): TimeoutFact[] => (reading.timeout ? [reading.timeout] : []))]);
-  const lastTimeout = timeouts.at(-1);
+  const lastTimeout = merged(facts.lastTimeout ? [facts.lastTimeout] : [], 'timeout').at(-1);
   return {
-    kind: facts.kind,
-    rows: facts.rows,
-    agentSideRows: facts.agentSideRows,
-    ...(lastTimeout ? { lastTimeout } : {}),
-    untypedRows: facts.untypedRows - [...reread.values()].filter(({ row }) => !row.typed).length,
-    toolCalls: byLine([...asWritten(facts.toolCalls), ...readings.flatMap((reading): ToolCallFact[] => (reading.toolCall ? [reading.toolCall] : []))]),
-    lifecycles: byLine([...asWritten(facts.lifecycles), ...readings.flatMap((reading): LifecycleFact[] => (reading.lifecycle ? [reading.lifecycle] : []))]),
-    prompts: asWritten(facts.prompts),
-    uncertainRows: [],
+    lines: [...reread.keys()].map((line) => line + 1),
+    facts: {
+      kind: facts.kind,
+      rows: facts.rows,
+      agentSideRows: facts.agentSideRows,
+      ...(lastTimeout ? { lastTimeout } : {}),
+      untypedRows: facts.untypedRows - [...reread.values()].filter(({ row }) => !row.typed).length,
+      toolCalls: merged(facts.toolCalls, 'toolCall'),
+      lifecycles: merged(facts.lifecycles, 'lifecycle'),
+      prompts: asWritten(facts.prompts),
+      uncertainRows: [],
+    },
   };
 }
 
-/** The words for a finding that holds only under `as`. */
-export function rowReadingNote(facts: TrajectoryFacts, as: RowReadingKind): string {
-  const lines = facts.uncertainRows.filter((row) => row.readings.some((reading) => reading.as === as)).map((row) => row.ref.line + 1);
+/** The words for a finding that holds only when the rows on `lines` are read `as`. */
+export function rowReadingNote(lines: readonly number[], as: RowReadingKind): string {
   const which = lines.length === 1 ? `the trajectory row on line ${lines[0]}, whose type cannot be taken at its word, is` : `the trajectory rows on lines ${lines.join(', ')}, whose types cannot be taken at their word, are`;
   return `This holds when ${which} read as ${as === 'other' ? 'a row the rules pass over' : `a ${as} row`}.`;
 }
