@@ -47,7 +47,7 @@ export function infraErrors(result: JsonObject | undefined): { field: string; ma
     const text = searchableText(value).toLowerCase();
     const marker = infraMarkers.find((candidate) => text.includes(candidate));
     if (marker) return [{ field, marker }];
-    return typeof value === 'string' ? [] : [{ field, marker: undefined }];
+    return unreadableError(value) ? [{ field, marker: undefined }] : [];
   });
 }
 
@@ -74,7 +74,12 @@ function hasTerminalError(result: JsonObject | undefined): boolean {
  */
 export function terminalErrorReadings(result: JsonObject | undefined): readonly boolean[] {
   const asWritten = hasTerminalError(result);
-  const present = (key: string) => result?.[key] !== undefined && result[key] !== null;
-  const damaged = ['error', 'verifier_error'].some((key) => present(key) && typeof result![key] !== 'string') || (present('partial_trajectory') && typeof result!['partial_trajectory'] !== 'boolean');
+  const partial = result?.['partial_trajectory'];
+  const damaged = unreadableError(result?.['error']) || unreadableError(result?.['verifier_error']) || (partial !== undefined && partial !== null && typeof partial !== 'boolean');
   return damaged ? [asWritten, !asWritten] : [asWritten];
+}
+
+/** An error field whose value no writer gives one (it is text or null): what it said cannot be read. */
+function unreadableError(value: unknown): boolean {
+  return value !== undefined && value !== null && typeof value !== 'string';
 }
