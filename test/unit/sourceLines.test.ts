@@ -34,7 +34,41 @@ const samples: Record<string, string> = {
   'a lone newline': '\n',
 };
 
+function openFile(content: string): number {
+  const path = join(folder.path, `f${Math.random().toString(36).slice(2)}.jsonl`);
+  writeFileSync(path, content);
+  return openSync(path, 'r');
+}
+
 describe('source lines', () => {
+  it('keeps each read its own bytes when reads overlap, follow an abandoned read, or reuse a finished one', () => {
+    // Reads share spare chunk buffers; a buffer handed to two live reads would mix their lines.
+    const contents = ['{"a":1}\n{"a":2}\n{"a":3}', '{"bb":1}\n{"bb":2}\n', 'x'.repeat(5000) + '\ny\n'];
+    const descriptors = contents.map(openFile);
+    try {
+      const abandoned = linesOfFile(openFile('{"gone":1}\n{"gone":2}\n'), { maxLineBytes: 1 << 20 });
+      abandoned.next();
+      const [first, second, third] = descriptors.map((descriptor) => linesOfFile(descriptor, { maxLineBytes: 1 << 20 }));
+      const interleaved: string[][] = [[], [], []];
+      for (let step = 0; step < 3; step++) {
+        [first, second, third].forEach((lines, index) => {
+          const next = lines!.next();
+          if (!next.done) interleaved[index]!.push(next.value.text);
+        });
+      }
+      abandoned.return(undefined);
+      const later = plain(fileLines('{"c":1}\n'));
+      assert.deepEqual(interleaved, [
+        ['{"a":1}', '{"a":2}', '{"a":3}'],
+        ['{"bb":1}', '{"bb":2}'],
+        ['x'.repeat(5000), 'y'],
+      ]);
+      assert.deepEqual(later, [{ number: 0, text: '{"c":1}', terminated: true }]);
+    } finally {
+      descriptors.forEach((descriptor) => closeSync(descriptor));
+    }
+  });
+
   it('splits LF and CRLF the same way and drops the carriage return', () => {
     assert.deepEqual(plain(linesOfText(samples['CRLF endings']!)), plain(linesOfText(samples['LF endings']!)));
     assert.deepEqual(plain(linesOfText('{"a":1}\r\n{"b":2}\r\n')), [

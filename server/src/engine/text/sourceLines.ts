@@ -33,13 +33,30 @@ export interface FileLineOptions {
   readonly onBytesRead?: (bytesRead: number) => void;
 }
 
+const defaultChunkBytes = 1 << 20;
+/**
+ * Chunk buffers of finished reads, reused: a jobs tree holds thousands of small files, and allocating a
+ * fresh 1 MiB buffer for each cost more than reading it. A buffer is here only while no read holds it.
+ */
+const spareChunks: Buffer[] = [];
+const maxSpareChunks = 4;
+
 /**
  * Streams a file, opened by the caller (who closes it: the opening is where containment is checked), in
  * fixed-size chunks so that memory stays bounded by the longest line, not by the file. Throws the
  * underlying error when the file cannot be read.
  */
 export function* linesOfFile(descriptor: number, options: FileLineOptions): Generator<SourceLine> {
-  const chunk = Buffer.allocUnsafe(options.chunkBytes ?? 1 << 20);
+  const chunkBytes = options.chunkBytes ?? defaultChunkBytes;
+  const chunk = (chunkBytes === defaultChunkBytes ? spareChunks.pop() : undefined) ?? Buffer.allocUnsafe(chunkBytes);
+  try {
+    yield* linesInChunks(descriptor, chunk, options);
+  } finally {
+    if (chunk.length === defaultChunkBytes && spareChunks.length < maxSpareChunks) spareChunks.push(chunk);
+  }
+}
+
+function* linesInChunks(descriptor: number, chunk: Buffer, options: FileLineOptions): Generator<SourceLine> {
   const pending: Buffer[] = [];
   let pendingBytes = 0;
   let fileOffsetOfLine = 0;
@@ -57,11 +74,13 @@ export function* linesOfFile(descriptor: number, options: FileLineOptions): Gene
     const count = readSync(descriptor, chunk, 0, chunk.length, null);
     if (count === 0) break;
     bytesRead += count;
+    // Searched only where this read wrote: past it lie stale bytes, and for a small file most of the chunk.
+    const filled = count === chunk.length ? chunk : chunk.subarray(0, count);
     let start = 0;
     for (;;) {
-      const newline = chunk.indexOf(10, start);
-      if (newline === -1 || newline >= count) break;
-      const piece = chunk.subarray(start, newline);
+      const newline = filled.indexOf(10, start);
+      if (newline === -1) break;
+      const piece = filled.subarray(start, newline);
       if (pendingBytes === 0) {
         yield makeLine([piece], piece.length, true);
       } else {
@@ -73,7 +92,7 @@ export function* linesOfFile(descriptor: number, options: FileLineOptions): Gene
     }
     if (start < count) {
       // Copy: the chunk buffer is reused by the next read.
-      pending.push(Buffer.from(chunk.subarray(start, count)));
+      pending.push(Buffer.from(filled.subarray(start)));
       pendingBytes += count - start;
     }
     options.onBytesRead?.(bytesRead);
