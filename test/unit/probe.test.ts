@@ -10,7 +10,7 @@ import { after, describe, it } from 'node:test';
 import { describeTranscriptEntry, summarizeOutcome, textToAppend, type ProbeOutcome, type ProbeRequest } from '../../shared/src/probe';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { listRunningContainers } from '../../server/src/probe/containers';
-import { dockerRoute, EngineUnavailableError } from '../../server/src/probe/engines';
+import { dockerRoute, EngineUnavailableError } from '../../server/src/probe/containerEngines';
 import { appendRecord, quiescenceRecord } from '../../server/src/probe/observationRecord';
 import { ProbeOutput } from '../../server/src/probe/probeOutput';
 import { checkRequest, runProbe } from '../../server/src/probe/runProbe';

@@ -16,7 +16,7 @@ import { progressLine } from './progress';
 import { probeCommand, probeUsage } from './probeCommand';
 import { newFixtureCommand, newFixtureUsage } from './newFixtureCommand';
 import { ScaffoldUsageError } from '../authoring/scaffold/scaffold';
-import { EngineUnavailableError } from '../probe/engines';
+import { EngineUnavailableError } from '../probe/containerEngines';
 import { ProbeUsageError } from '../probe/validation';
 
 interface Format {

@@ -23,7 +23,7 @@ import { listRunningContainers } from '../probe/containers';
 import { quiescenceRecord } from '../probe/observationRecord';
 import { runProbe } from '../probe/runProbe';
 import { ProbeUsageError } from '../probe/validation';
-import { EngineUnavailableError } from '../probe/engines';
+import { EngineUnavailableError } from '../probe/containerEngines';
 import { objectOf, oneOf, optional, string, withCheckedParams } from './requestParams';
 import type { SettingsCache } from './settingsCache';
 import { rolloutRootOfUri } from './uris';

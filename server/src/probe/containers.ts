@@ -2,9 +2,9 @@
 import { isJsonObject, type JsonObject } from '../../../shared/src/jsonObject';
 import type { ContainerEngine, ContainerListing, DockerAccess, RunningContainer } from '../../../shared/src/probe';
 import { errorMessage } from '../../../shared/src/errors';
-import { engineApiContainers } from './exec/engineApi';
+import { engineApiContainers } from './exec/dockerEngineApi';
 import { processExec } from './exec/processExec';
-import { engineRoute } from './engines';
+import { engineRoute } from './containerEngines';
 
 /** Listing is quick when an engine answers at all; a daemon that hangs must not hold the pick list. */
 const listingTimeoutMs = 10_000;

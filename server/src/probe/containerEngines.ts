@@ -5,7 +5,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { ContainerEngine, DockerAccess, ProbeTarget } from '../../../shared/src/probe';
-import { engineApiExec } from './exec/engineApi';
+import { engineApiExec } from './exec/dockerEngineApi';
 import type { Exec } from './exec/execution';
 import { processExec } from './exec/processExec';
 
