@@ -6,7 +6,7 @@
 import { NotificationType, NotificationType0, ParameterStructures, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type { ContainerListing, DockerAccess, ProbeOutcome, ProbeRequest, TranscriptEntry } from './probe';
 import type { ProcessUsage } from './processUsage';
-import type { RolloutsResult } from './rollouts';
+import type { RolloutsResult, RolloutVerdict } from './rollouts';
 import type { ScaffoldFiles, ScenarioSummary } from './scaffold';
 import type { TimelinePicture, TimelineRange } from './timelinePicture';
 
@@ -50,8 +50,8 @@ export interface ValidationReport {
   readonly omittedCount: number;
   /** The folder of the rollout the document belongs to, when it belongs to one. */
   readonly rollout: string | null;
-  /** That rollout's verdict: untrusted, incomplete, trusted-timeout or trusted. */
-  readonly verdict: string | null;
+  /** That rollout's verdict. */
+  readonly verdict: RolloutVerdict | null;
 }
 
 export const validationReportNotification = new NotificationType<ValidationReport>('rolloutEvidence/validationReport');

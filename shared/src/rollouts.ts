@@ -4,7 +4,7 @@
  * for it, `rolloutsRequest`, is in protocol.ts.
  */
 
-/** The engine's verdicts, worst first. */
+/** The engine's verdicts, worst first: the one list of them (engine/verdict.ts derives its own from it). */
 export const rolloutVerdicts = ['untrusted', 'incomplete', 'trusted-timeout', 'trusted'] as const;
 
 export type RolloutVerdict = (typeof rolloutVerdicts)[number];

@@ -3,6 +3,7 @@
  * evidence rules judge. The server makes the files; the extension and the CLI write them. The requests
  * that ask for them are in protocol.ts.
  */
+import type { RolloutVerdict } from './rollouts';
 
 /** What the rules say of one scenario's rollout, so the pick list can promise it. */
 export interface ScenarioSummary {
@@ -10,7 +11,7 @@ export interface ScenarioSummary {
   readonly label: string;
   /** One line: what the rollout demonstrates. */
   readonly description: string;
-  readonly verdict: 'untrusted' | 'incomplete' | 'trusted-timeout' | 'trusted';
+  readonly verdict: RolloutVerdict;
   /** The rule codes it is expected to get, each once, in the order of the README's table. */
   readonly codes: readonly string[];
   /** Settings (under `rolloutEvidence.`) that must be on for the rules to judge it as named. */
