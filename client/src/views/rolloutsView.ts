@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../shared/src/errors';
 import { isInside } from '../../../shared/src/paths';
-import { rolloutsRequest, rolloutVerdicts, type RolloutsResult, type RolloutSummary, type RolloutVerdict } from '../../../shared/src/rollouts';
+import { rolloutsRequest } from '../../../shared/src/protocol';
+import { rolloutVerdicts, type RolloutsResult, type RolloutSummary, type RolloutVerdict } from '../../../shared/src/rollouts';
 import { settingsSection } from '../../../shared/src/settings';
 import { commandIds } from '../commandIds';
 import type { ServerController } from '../serverController';

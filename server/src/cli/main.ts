@@ -16,7 +16,7 @@ import { progressLine } from './progress';
 import { probeCommand, probeUsage } from './probeCommand';
 import { newFixtureCommand, newFixtureUsage } from './newFixtureCommand';
 import { ScaffoldUsageError } from '../authoring/scaffold/scaffold';
-import { EngineUnavailableError } from '../probe/engines';
+import { ContainerEngineUnavailableError } from '../probe/containerEngines';
 import { ProbeUsageError } from '../probe/validation';
 
 interface Format {
@@ -85,7 +85,7 @@ export async function main(argv: readonly string[]): Promise<ExitStatus> {
 }
 
 function isExpectedFailure(error: unknown): error is Error {
-  return error instanceof UsageError || error instanceof DiscoveryUsageError || error instanceof ProbeUsageError || error instanceof EngineUnavailableError || error instanceof ScaffoldUsageError || isParseArgsError(error);
+  return error instanceof UsageError || error instanceof DiscoveryUsageError || error instanceof ProbeUsageError || error instanceof ContainerEngineUnavailableError || error instanceof ScaffoldUsageError || isParseArgsError(error);
 }
 
 /**

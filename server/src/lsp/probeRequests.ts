@@ -23,7 +23,7 @@ import { listRunningContainers } from '../probe/containers';
 import { quiescenceRecord } from '../probe/observationRecord';
 import { runProbe } from '../probe/runProbe';
 import { ProbeUsageError } from '../probe/validation';
-import { EngineUnavailableError } from '../probe/engines';
+import { ContainerEngineUnavailableError } from '../probe/containerEngines';
 import { objectOf, oneOf, optional, string, withCheckedParams } from './requestParams';
 import type { SettingsCache } from './settingsCache';
 import { rolloutRootOfUri } from './uris';
@@ -88,7 +88,7 @@ export function registerProbeRequests(connection: Connection, options: ProbeRequ
         return { outcome, recordLine: JSON.stringify(quiescenceRecord(outcome)) };
       } catch (error) {
         // Refused before anything ran: the message is for the user, as it stands.
-        if (error instanceof ProbeUsageError || error instanceof EngineUnavailableError) return new ResponseError(ErrorCodes.InvalidParams, error.message);
+        if (error instanceof ProbeUsageError || error instanceof ContainerEngineUnavailableError) return new ResponseError(ErrorCodes.InvalidParams, error.message);
         throw error;
       }
     }),

@@ -9,8 +9,7 @@ import { parseJsonText } from '../parse/jsonText';
 import { damagedKeyFindings } from '../schema/damagedKeys';
 import { schemaFindings } from '../schema/schemaFindings';
 import type { RecordValidator } from '../schema/validators';
-import { byteOrderMarkLength } from '../text/lineLayout';
-import { LineIndex } from '../text/lineIndex';
+import { byteOrderMarkLength, LineIndex } from '../text/lineLayout';
 import { FindingCollector } from './collector';
 import type { CheckOptions, FileReport } from './report';
 

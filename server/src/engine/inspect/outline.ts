@@ -9,8 +9,7 @@ import type { TextRange } from '../findings';
 import { describeValue, isJsonObject } from '../parse/jsonKind';
 import { parseTreeSafely, type SyntaxNode } from '../parse/jsonTree';
 import type { KeptCheck } from '../check/artifactChecker';
-import { isTerminated, layoutOf, lineCount, lineLength, lineText } from '../text/lineLayout';
-import { LineIndex } from '../text/lineIndex';
+import { isTerminated, layoutOf, lineCount, LineIndex, lineLength, lineText } from '../text/lineLayout';
 import { nameRecord, withReading, type RecordCategory } from './recordNames';
 
 /**
