@@ -4,7 +4,7 @@
  * Exit status: 0 no errors, 1 errors found, 2 a usage or I/O failure (with a one-line message on stderr).
  */
 import { parseArgs } from 'node:util';
-import { artifactKindNames, isArtifactKind, type ArtifactKind } from '../../../shared/src/artifactKinds';
+import { artifactKindNames, isArtifactKind, type ArtifactKind } from '../../../shared/src/layout';
 import { defaultFixtureFolders, defaultSettings } from '../../../shared/src/settings';
 import { DiscoveryUsageError } from '../engine/bundle/discover';
 import { version } from '../version';

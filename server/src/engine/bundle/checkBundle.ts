@@ -3,7 +3,7 @@
  * the evidence rules and its verdict.
  */
 import { join } from 'node:path';
-import { verifierRewardFiles } from '../../../../shared/src/artifactKinds';
+import { verifierRewardFiles } from '../../../../shared/src/layout';
 import type { ArtifactChecker, FileCheckOptions } from '../check/artifactChecker';
 import { listFindings, type BundleFinding } from '../findings';
 import type { RuleCaches, RuleOptions } from '../rules/context';

@@ -5,7 +5,7 @@
  */
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../../shared/src/layout';
 import type { ArtifactClassifier } from '../artifacts/classify';
 import { describeFileError } from './fileErrors';
 

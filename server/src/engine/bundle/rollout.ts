@@ -3,7 +3,7 @@
  * facts, the file that plays each role of the BenchFlow layout, and the verifier's own reward files.
  */
 import { join } from 'node:path';
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../../shared/src/layout';
 import type { FileReport } from '../check/report';
 import type { ArtifactFacts, DocumentFacts } from '../facts/facts';
 
