@@ -1,9 +1,90 @@
 /**
- * The artifact kinds of a BenchFlow rollout bundle, and the file patterns that identify them.
+ * The layout of a BenchFlow (and Harbor) rollout folder, in one place: the files that make a rollout and
+ * the role each plays, the test that tells a rollout folder, the folders a walk skips, and the artifact
+ * kinds with the file patterns that identify them.
  *
- * One table serves the engine (which schema applies to a file), the client (which documents go to the
- * server) and the manifest (activation and `jsonValidation`, kept equal to this table by a test).
+ * One table serves the engine (which schema applies to a file, which file plays a role), the client (which
+ * documents go to the server, which changes can change a listing) and the manifest (activation and
+ * `jsonValidation`, kept equal to this table by a test). Nothing else spells a rollout's file name:
+ * test/unit/layoutNames.test.ts holds the source to that.
  */
+
+/** The folders of a rollout. */
+export const rolloutFolders = {
+  trajectory: 'trajectory',
+  /** Where some runs keep the ACP trajectory instead of trajectory/. */
+  agent: 'agent',
+  benchguard: 'benchguard',
+  verifier: 'verifier',
+  /** What the agent collected during the run: its output, not evidence, so no walk reads it. */
+  agentOutput: 'artifacts',
+} as const;
+
+/**
+ * The file names of the verifier's reward, in a rollout's `verifier/` folder. They have no schema, so
+ * they are not artifacts, but the rules read them and their changes on disk change the verdict.
+ */
+export const verifierRewardFiles = { text: 'reward.txt', json: 'reward.json' } as const;
+
+/** Each file of the layout, as a path relative to the rollout folder (with `/`). */
+export const rolloutFiles = {
+  result: 'result.json',
+  runConfig: 'run_config.json',
+  config: 'config.json',
+  metadata: 'metadata.json',
+  timing: 'timing.json',
+  results: 'results.jsonl',
+  rewards: 'rewards.jsonl',
+  acpTrajectory: `${rolloutFolders.trajectory}/acp_trajectory.jsonl`,
+  agentAcpTrajectory: `${rolloutFolders.agent}/acp_trajectory.jsonl`,
+  llmTrajectory: `${rolloutFolders.trajectory}/llm_trajectory.jsonl`,
+  actionRecords: `${rolloutFolders.benchguard}/action_records.jsonl`,
+  preflight: `${rolloutFolders.benchguard}/preflight.json`,
+  rewardText: `${rolloutFolders.verifier}/${verifierRewardFiles.text}`,
+  rewardJson: `${rolloutFolders.verifier}/${verifierRewardFiles.json}`,
+  /** The verifier's test output: no rule reads it, but a rollout written from scratch has one. */
+  testStdout: `${rolloutFolders.verifier}/test-stdout.txt`,
+} as const;
+
+/** The roles of the layout, with the files that can play each, in the experiment-review validator's order. */
+export const rolloutRoles = {
+  result: [rolloutFiles.result],
+  config: [rolloutFiles.runConfig, rolloutFiles.config, rolloutFiles.metadata],
+  trajectory: [rolloutFiles.acpTrajectory],
+  llm: [rolloutFiles.llmTrajectory],
+  results: [rolloutFiles.results],
+  rewards: [rolloutFiles.rewards],
+  actions: [rolloutFiles.actionRecords],
+  preflight: [rolloutFiles.preflight],
+} as const satisfies Record<string, readonly string[]>;
+
+export type RolloutRole = keyof typeof rolloutRoles;
+
+/**
+ * How far below its folder a rollout's files lie: in the folder itself and one level down, as in
+ * trajectory/ and benchguard/. A file deeper down belongs to no rollout, and a rollout is found from a
+ * file by looking this many folders up (and no further).
+ */
+export const rolloutLayoutDepth = 1;
+
+/** Folders no walk searches: tool caches and version control never hold rollouts. */
+export const skippedFolders: ReadonlySet<string> = new Set(['node_modules', '.git']);
+
+/**
+ * Whether one entry of a folder makes that folder a rollout, as BenchFlow's experiment-review validator
+ * finds rollouts (a result.json file), or a folder with trajectory/ or benchguard/, since a run that is
+ * still going has no result.json yet. `isFolder` is true for a real folder only, never for a link to one:
+ * walks never follow linked folders (no cycles), so a linked trajectory/ does not make a rollout.
+ */
+export function marksRolloutFolder(name: string, isFolder: boolean): boolean {
+  if (name === rolloutFiles.result) return !isFolder;
+  return isFolder && (name === rolloutFolders.trajectory || name === rolloutFolders.benchguard);
+}
+
+/** A glob for a layout file in any rollout, matched against the whole path. */
+export function anywhere(relativePath: string): string {
+  return `**/${relativePath}`;
+}
 
 export type ArtifactFormat = 'jsonl' | 'json';
 
@@ -34,55 +115,55 @@ export const artifactKinds: readonly ArtifactKindInfo[] = [
   {
     kind: 'acp-trajectory',
     format: 'jsonl',
-    patterns: ['**/trajectory/acp_trajectory.jsonl', '**/agent/acp_trajectory.jsonl'],
+    patterns: [anywhere(rolloutFiles.acpTrajectory), anywhere(rolloutFiles.agentAcpTrajectory)],
     schemaFile: 'acp-trajectory-row.schema.json',
   },
   {
     kind: 'llm-trajectory',
     format: 'jsonl',
-    patterns: ['**/trajectory/llm_trajectory.jsonl'],
+    patterns: [anywhere(rolloutFiles.llmTrajectory)],
     schemaFile: 'llm-exchange-row.schema.json',
   },
   {
     kind: 'results',
     format: 'jsonl',
-    patterns: ['**/results.jsonl'],
+    patterns: [anywhere(rolloutFiles.results)],
     schemaFile: 'results-row.schema.json',
   },
   {
     kind: 'rewards',
     format: 'jsonl',
-    patterns: ['**/rewards.jsonl'],
+    patterns: [anywhere(rolloutFiles.rewards)],
     schemaFile: 'rewards-row.schema.json',
   },
   {
     kind: 'action-records',
     format: 'jsonl',
-    patterns: ['**/benchguard/action_records.jsonl'],
+    patterns: [anywhere(rolloutFiles.actionRecords)],
     schemaFile: 'action-record.schema.json',
   },
   {
     kind: 'result',
     format: 'json',
-    patterns: ['**/result.json'],
+    patterns: [anywhere(rolloutFiles.result)],
     schemaFile: 'result.schema.json',
   },
   {
     kind: 'config',
     format: 'json',
-    patterns: ['**/config.json', '**/run_config.json', '**/metadata.json'],
+    patterns: [rolloutFiles.config, rolloutFiles.runConfig, rolloutFiles.metadata].map(anywhere),
     schemaFile: 'config.schema.json',
   },
   {
     kind: 'preflight',
     format: 'json',
-    patterns: ['**/benchguard/preflight.json'],
+    patterns: [anywhere(rolloutFiles.preflight)],
     schemaFile: 'preflight.schema.json',
   },
   {
     kind: 'timing',
     format: 'json',
-    patterns: ['**/timing.json'],
+    patterns: [anywhere(rolloutFiles.timing)],
     schemaFile: 'timing.schema.json',
   },
 ];
@@ -121,9 +202,3 @@ export function artifactPatterns(userPatterns: Readonly<Record<string, ArtifactK
   const builtIn = artifactKinds.flatMap((info) => info.patterns.map((glob) => ({ glob, kind: info.kind })));
   return [...user, ...builtIn];
 }
-
-/**
- * The file names of the verifier's reward, in a rollout's `verifier/` folder. They have no schema, so
- * they are not artifacts, but the rules read them and their changes on disk change the verdict.
- */
-export const verifierRewardFiles = { text: 'reward.txt', json: 'reward.json' } as const;
