@@ -12,7 +12,7 @@
 /** The folders of a rollout. */
 export const rolloutFolders = {
   trajectory: 'trajectory',
-  /** Where some runs keep the ACP trajectory instead of trajectory/. */
+  /** The ACP trajectory's other home (README's artifact kinds list both). */
   agent: 'agent',
   benchguard: 'benchguard',
   verifier: 'verifier',
@@ -62,8 +62,8 @@ export type RolloutRole = keyof typeof rolloutRoles;
 
 /**
  * How far below its folder a rollout's files lie: in the folder itself and one level down, as in
- * trajectory/ and benchguard/. A file deeper down belongs to no rollout, and a rollout is found from a
- * file by looking this many folders up (and no further).
+ * trajectory/ and benchguard/. A file deeper down belongs to no rollout, so a file's rollout is its own
+ * folder or one at most this many folders above it.
  */
 export const rolloutLayoutDepth = 1;
 
