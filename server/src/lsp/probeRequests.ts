@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { ResponseError, ErrorCodes, type Connection } from 'vscode-languageserver/node';
 import { isJsonObject } from '../../../shared/src/jsonObject';
+import { rolloutFiles } from '../../../shared/src/layout';
 import { dockerAccesses } from '../../../shared/src/probe';
 import { boundaryOf, readInside, readPrefix } from '../engine/bundle/containment';
 import {
@@ -121,10 +122,10 @@ const maxConfigBytes = 1024 * 1024;
 
 function probeContextOf(root: string | undefined): ProbeContext {
   if (root === undefined) return { rolloutRoot: null, actionRecords: null };
-  const actionRecords = join(root, 'benchguard', 'action_records.jsonl');
+  const actionRecords = join(root, rolloutFiles.actionRecords);
   let config: unknown;
   try {
-    const text = readInside(join(root, 'config.json'), boundaryOf(root), (file) => readPrefix(file, maxConfigBytes));
+    const text = readInside(join(root, rolloutFiles.config), boundaryOf(root), (file) => readPrefix(file, maxConfigBytes));
     if (typeof text !== 'string') return { rolloutRoot: root, actionRecords };
     config = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {

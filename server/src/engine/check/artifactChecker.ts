@@ -3,7 +3,7 @@
  * (the CLI), against the schema of its kind.
  */
 import { closeSync, readFileSync } from 'node:fs';
-import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/layout';
 import { openInside, ownFolderBoundary, readInside, type OpenedArtifact } from '../bundle/containment';
 import type { Finding } from '../findings';
 import { SchemaRegistry } from '../schema/validators';

@@ -1,7 +1,7 @@
 /**
  * Checks a JSON artifact (result.json, config.json, …): one document, one record.
  */
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../../shared/src/layout';
 import { comparePositions, type Finding } from '../findings';
 import type { DocumentFacts } from '../facts/facts';
 import { jsonTypeOf, withArticle, type JsonObject } from '../parse/jsonKind';

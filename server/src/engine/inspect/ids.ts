@@ -4,7 +4,7 @@
  * with that action_id). Occurrences are found by searching each file for the id's JSON text and then
  * confirming, on the few lines that contain it, that the string sits where an id belongs.
  */
-import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/layout';
 import type { TextRange } from '../findings';
 import { findNodeAtOffset, type Node as SyntaxNode } from 'jsonc-parser';
 import { parseTreeSafely } from '../parse/jsonTree';

@@ -3,7 +3,7 @@
  * `tool_call call_02 execute "sleep 9999" · in_progress`, `agent_timeout 300s · 1 pending`,
  * `SandboxExec Verify benchguard-verifier · rc 0 · setup-only`. The outline and hovers use the names.
  */
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../../shared/src/layout';
 import { describeValue, isJsonObject, shownPrefix, type JsonObject } from '../parse/jsonKind';
 
 /** What a record is, coarsely: editors show each category with its own symbol icon. */

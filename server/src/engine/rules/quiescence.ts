@@ -3,6 +3,7 @@
  * checked observation, made after the last kill attempt, found none of the user's processes. A pkill
  * whose status came from a trailing `sleep 1` is not such an observation.
  */
+import { rolloutFiles } from '../../../../shared/src/layout';
 import type { BundleFinding } from '../findings';
 import { describeValue } from '../parse/jsonKind';
 import { maximumFindingsPerCommand, type Span } from '../shell/syntax';
@@ -114,7 +115,7 @@ export function checkQuiescence(context: RuleContext, timeline: TimelineLists, s
     // When the observation after the last kill failed, that finding already says why nothing is proven.
     const hardening = sequence.some((item) => item.kind === 'kill' || item.kind === 'observation');
     const place = lastKill !== -1 ? killPlace(context, file, sequence[lastKill]!.step) : firstGrading !== -1 ? context.inRecord(file, sequence[firstGrading]!.step.action.ref) : sandboxUserPlace(context);
-    const what = lastKill !== -1 ? 'after this kill attempt' : firstGrading !== -1 ? 'before this grading attempt' : 'anywhere in benchguard/action_records.jsonl';
+    const what = lastKill !== -1 ? 'after this kill attempt' : firstGrading !== -1 ? 'before this grading attempt' : `anywhere in ${rolloutFiles.actionRecords}`;
     context.report('quiescence-unproven', place, `${capitalised(user.subject)} is set, but no checked observation ${what} found ${sandboxUser.kind === 'user' ? 'their' : "any user's"} processes gone${firstGrading !== -1 && lastKill !== -1 ? ' before grading' : ''}. A kill that was only sent proves nothing. ${howToObserve}`, {
       severity: hardening ? 'error' : 'warning',
     });

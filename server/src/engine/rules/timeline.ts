@@ -13,6 +13,7 @@
  * longer text) read only as what it now says. The timeline is also built under each candidate reading
  * of such records (see `Timeline.candidates`), and the rules report what any reading finds.
  */
+import { rolloutFiles } from '../../../../shared/src/layout';
 import type { ActionFact, ActionRecord, QuiescenceFact } from '../facts/facts';
 import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
 import { parseTimestamp } from '../parse/timestamps';
@@ -130,7 +131,7 @@ export const verifierService = 'benchguard-verifier';
 
 export function sandboxUserOf(context: RuleContext): SandboxUserState {
   const config = context.bundle.file('config');
-  if (!config) return { kind: 'unknown', why: 'the rollout has no config.json' };
+  if (!config) return { kind: 'unknown', why: `the rollout has no ${rolloutFiles.config}` };
   const value = context.bundle.facts('config', 'config')?.value;
   if (!value) return { kind: 'unreadable', why: `${config.path.slice(context.bundle.root.length + 1)} could not be read as an object` };
   return sandboxUserInConfig(value);
@@ -145,7 +146,7 @@ export function sandboxUserInConfig(value: JsonObject): SandboxUserState {
   const user = value['sandbox_user'];
   if (user === null) return { kind: 'none' };
   if (typeof user === 'string' && userNameOrUid.test(user)) return { kind: 'user', user: /^\d+$/.test(user) ? { name: user, uid: Number(user) } : { name: user } };
-  return { kind: 'unreadable', why: `config.json sandbox_user ${describeValue(user)} is neither a user name nor null` };
+  return { kind: 'unreadable', why: `${rolloutFiles.config} sandbox_user ${describeValue(user)} is neither a user name nor null` };
 }
 
 /** The action timeline, with the steps each rule reads picked out in the same pass. */

@@ -4,7 +4,7 @@
  */
 import type { Position, Range } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/layout';
 import type { TextRange } from '../../engine/findings';
 import { layoutOf, lineContentEnd, LineIndex } from '../../engine/text/lineLayout';
 
