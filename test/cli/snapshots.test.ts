@@ -63,14 +63,17 @@ function requestFor(fixture: FixtureDefinition, names: readonly string[]): Check
 const shellWord = (word: string) => (/^[\w./=-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
 /** 1-based, the end exclusive, as the JSON report gives them. */
-const rangeText = ({ start, end }: TextRange) => `${start.line + 1}:${start.character + 1}-${end.line + 1}:${end.character + 1}`;
+const rangeText = ({ start, end }: TextRange) =>
+  `${start.line + 1}:${start.character + 1}-${end.line + 1}:${end.character + 1}`;
 
 /** The full range of every finding listed, and of its related locations, in the order the text output lists them. */
 function rangeLines(run: CheckRun): string[] {
   const lines = run.bundles.flatMap((bundle) =>
     inReadingOrder(bundle).flatMap((finding) => [
       `  ${displayPath(run.request.cwd, finding.file)}:${rangeText(finding.range)} ${finding.code}`,
-      ...(finding.related ?? []).map((related) => `      related ${displayPath(run.request.cwd, related.file)}:${rangeText(related.range)}`),
+      ...(finding.related ?? []).map(
+        (related) => `      related ${displayPath(run.request.cwd, related.file)}:${rangeText(related.range)}`,
+      ),
     ]),
   );
   return lines.length > 0 ? ['', 'ranges (line:column-line:column, 1-based, end exclusive):', ...lines] : [];
@@ -120,7 +123,9 @@ function readSnapshot(path: string): string | undefined {
 }
 
 /** Each fixture checked on its own, as the CLI's check makes it now. */
-const runs = new Map(fixtures.map((fixture) => [fixture.name, runCheck(requestFor(fixture, [fixture.name]), noProgress)]));
+const runs = new Map(
+  fixtures.map((fixture) => [fixture.name, runCheck(requestFor(fixture, [fixture.name]), noProgress)]),
+);
 const current = new Map(fixtures.map((fixture) => [fixture.name, snapshotOf(fixture, runs.get(fixture.name)!)]));
 
 describe('fixture snapshots', () => {
@@ -128,7 +133,8 @@ describe('fixture snapshots', () => {
     it(fixture.name, () => {
       const path = join(snapshots, `${fixture.name}.txt`);
       const now = current.get(fixture.name)!;
-      for (const unstable of [repoRoot, tmpdir()]) assert.ok(!now.includes(unstable), `the snapshot of ${fixture.name} holds no absolute path (${unstable})`);
+      for (const unstable of [repoRoot, tmpdir()])
+        assert.ok(!now.includes(unstable), `the snapshot of ${fixture.name} holds no absolute path (${unstable})`);
       const stored = readSnapshot(path);
       if (updating) {
         if (stored !== now) {
@@ -139,7 +145,9 @@ describe('fixture snapshots', () => {
       }
       assert.ok(stored !== undefined, `test/fixtures/snapshots/${fixture.name}.txt is missing: run ${updateCommand}`);
       if (stored !== now) {
-        assert.fail(`test/fixtures/snapshots/${fixture.name}.txt differs from what the CLI prints now ("- " stored, "+ " now). If the change is meant, run ${updateCommand} and review the diff.\n${lineDiff(stored, now)}`);
+        assert.fail(
+          `test/fixtures/snapshots/${fixture.name}.txt differs from what the CLI prints now ("- " stored, "+ " now). If the change is meant, run ${updateCommand} and review the diff.\n${lineDiff(stored, now)}`,
+        );
       }
     });
   }
@@ -155,9 +163,19 @@ describe('fixture snapshots', () => {
     const listed = new Set([...current.values()].flatMap((snapshot) => [...codesListedIn(snapshot)]));
     // raisedElsewhere says why each exempt code cannot come from a bundle on disk, and which test raises it.
     const missing = allDiagnosticCodes.filter((code) => !listed.has(code) && raisedElsewhere[code] === undefined);
-    assert.deepEqual(missing, [], 'codes that no fixture snapshot lists: add a fixture that raises each (test/fixtures/definitions.ts)');
-    const exemptButListed = allDiagnosticCodes.filter((code) => listed.has(code) && raisedElsewhere[code] !== undefined);
-    assert.deepEqual(exemptButListed, [], 'codes exempt as raised elsewhere that a fixture raises after all: drop their exemption');
+    assert.deepEqual(
+      missing,
+      [],
+      'codes that no fixture snapshot lists: add a fixture that raises each (test/fixtures/definitions.ts)',
+    );
+    const exemptButListed = allDiagnosticCodes.filter(
+      (code) => listed.has(code) && raisedElsewhere[code] !== undefined,
+    );
+    assert.deepEqual(
+      exemptButListed,
+      [],
+      'codes exempt as raised elsewhere that a fixture raises after all: drop their exemption',
+    );
   });
 });
 
@@ -177,13 +195,22 @@ describe('fixture snapshots from the built CLI', () => {
       assert.equal(processRun.stdout, formatText(inProcess), lineDiff(formatText(inProcess), processRun.stdout));
       assert.equal(processRun.status, exitStatusOf(inProcess));
       // Each rollout's part of the process's output is its snapshot's, which ends with its own totals instead.
-      const parts = processRun.stdout.trimEnd().split('\n').slice(0, -1).join('\n').split(/\n(?=verdict )/);
+      const parts = processRun.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(0, -1)
+        .join('\n')
+        .split(/\n(?=verdict )/);
       assert.equal(parts.length, names.length);
       for (const part of parts) {
         const name = / (\S+)$/.exec(part.split('\n')[0]!)?.[1] ?? '';
         const alone = runs.get(name);
         assert.ok(alone, `the heading of "${part.split('\n')[0]}" names a fixture`);
-        assert.equal(part, formatText(alone).trimEnd().split('\n').slice(0, -1).join('\n'), `${name}'s part of the process output is its snapshot's`);
+        assert.equal(
+          part,
+          formatText(alone).trimEnd().split('\n').slice(0, -1).join('\n'),
+          `${name}'s part of the process output is its snapshot's`,
+        );
       }
     });
   }
