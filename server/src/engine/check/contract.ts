@@ -1,7 +1,8 @@
 /**
  * The codes a file earns on its own, before the rules read its rollout as a whole (raised by the checks
- * here, engine/schema/ and engine/bundle/), and the two that concern the check itself: `internal-error`
- * (cli/checkRun.ts, lsp/documentValidator.ts) and `problems-limited` (collector.ts).
+ * here and in engine/schema/; `artifact-outside-bundle` also by the rules, for a verifier reward file),
+ * and the two that concern the check itself: `internal-error` (cli/checkRun.ts, lsp/documentValidator.ts)
+ * and `problems-limited` (collector.ts, lsp/documentValidator.ts).
  */
 import type { CodeContracts } from '../codeContract';
 
