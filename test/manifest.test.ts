@@ -7,7 +7,6 @@ import { artifactKindNames, artifactKinds } from '../shared/src/layout';
 import { probeSettingDefaults } from '../shared/src/probe';
 import { defaultSettings, defaultTimeBudgetMs, defaultWorkspaceProblemsMaxRollouts, timeBudgetSetting, workspaceProblemsMaxRolloutsSetting } from '../shared/src/settings';
 import { commandIds } from '../client/src/commandIds';
-import { allDiagnosticCodes, codeInfo } from '../server/src/engine/codes';
 import { repoRoot } from './support/repo';
 
 interface Manifest {
@@ -66,17 +65,6 @@ describe('manifest', () => {
 });
 
 describe('README', () => {
-  it('lists every diagnostic code in its code table exactly once, with the severity and effect codes.ts gives it', () => {
-    // A row: | <a id="code"></a>`code` | severity | effect | when |. The severity cell may add a note
-    // in parentheses (quiescence-unproven's warning case); the effect is U, I or –.
-    const rows = [...readme.matchAll(/^\| <a id="([a-z0-9-]+)"><\/a>`([a-z0-9-]+)` \| ([a-z]+)(?: \([^|]*\))? \| ([UI–]) \|/gm)];
-    const effects = { U: 'untrusted', I: 'incomplete', '–': 'none' } as const;
-    const byCode = (a: { code: string | undefined }, b: { code: string | undefined }) => String(a.code).localeCompare(String(b.code));
-    const table = rows.map(([, anchor, code, severity, effect]) => ({ anchor, code, severity, effect: effects[effect as keyof typeof effects] })).sort(byCode);
-    const expected = allDiagnosticCodes.map((code) => ({ anchor: code, code, severity: codeInfo(code).severity, effect: codeInfo(code).effect })).sort(byCode);
-    assert.deepEqual(table, expected);
-  });
-
   it('shows the quick start commands and every setting', () => {
     assert.ok(readme.includes('npm ci && npm start'));
     assert.ok(readme.includes('npm test'));

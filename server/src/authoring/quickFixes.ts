@@ -41,7 +41,7 @@ const quiescenceCodes: ReadonlySet<DiagnosticCode> = new Set(['quiescence-unprov
 /** For a fixture whose bundle has none on record: the fix's title names each placeholder it writes. */
 const placeholderUid = 1000;
 const placeholderTime = '2026-01-01T00:00:00Z';
-/** What every record a fix writes says of itself (engine/rules/provenance.ts): no probe or harness made it. */
+/** What every record a fix writes says of itself (engine/rules/provenance/provenance.ts): no probe or harness made it. */
 const authored = 'authored';
 const pendingCodes: ReadonlySet<DiagnosticCode> = new Set(['timeout-pending-mismatch']);
 const terminalizableCodes: ReadonlySet<DiagnosticCode> = new Set(['tool-terminalizable']);

@@ -1,6 +1,7 @@
 /** Engine findings as LSP diagnostics. */
 import { pathToFileURL } from 'node:url';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver/node';
+import { codeInfo } from '../engine/codes';
 import type { Finding, Severity, TextRange } from '../engine/findings';
 
 export const diagnosticSource = 'rollout-evidence';
@@ -22,7 +23,7 @@ export function diagnosticConverter(readme: string | undefined): DiagnosticConve
   const readmeUri = readme ? pathToFileURL(readme).href : undefined;
   return (finding) => {
     const diagnostic = toDiagnostic(finding);
-    if (readmeUri) diagnostic.codeDescription = { href: `${readmeUri}#${finding.code}` };
+    if (readmeUri) diagnostic.codeDescription = { href: `${readmeUri}#${codeInfo(finding.code).anchor}` };
     return diagnostic;
   };
 }

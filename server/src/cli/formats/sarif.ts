@@ -8,7 +8,7 @@
  */
 import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { allDiagnosticCodes, diagnosticCodes, type DiagnosticCode, type Effect } from '../../engine/codes';
+import { allDiagnosticCodes, codeInfo, type DiagnosticCode, type Effect } from '../../engine/codes';
 import type { RelatedEvidence, Severity, TextRange } from '../../engine/findings';
 import { shippedReference } from '../../reference';
 import { version } from '../../version';
@@ -103,7 +103,7 @@ function driver() {
     name: 'rollout-evidence',
     semanticVersion: version,
     rules: allDiagnosticCodes.map((code) => {
-      const { summary, description, severity, effect } = diagnosticCodes[code];
+      const { summary, description, severity, effect, anchor } = codeInfo(code);
       return {
         id: code,
         name: code,
@@ -111,7 +111,7 @@ function driver() {
         fullDescription: { text: plainText(description) },
         defaultConfiguration: { level: sarifLevel(severity) },
         help: { text: `${plainText(description)} ${effectSentence(effect)}`, markdown: `${description}\n\n${effectSentence(effect, '**')}` },
-        ...(readme ? { helpUri: `${readme}#${code}` } : {}),
+        ...(readme ? { helpUri: `${readme}#${anchor}` } : {}),
         properties: { effect },
       };
     }),

@@ -5,6 +5,7 @@
 import { closeSync, readFileSync } from 'node:fs';
 import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/layout';
 import { openInside, ownFolderBoundary, readInside, type OpenedArtifact } from '../bundle/containment';
+import { codeInfo } from '../codes';
 import type { Finding } from '../findings';
 import { SchemaRegistry } from '../schema/validators';
 import { isTerminated, layoutOf, lineCount, LineIndex, lineText, relayout, type LineLayout } from '../text/lineLayout';
@@ -161,5 +162,5 @@ function invalidUtf8Finding(bytes: Buffer): Finding {
   const bomBytes = utf8ByteOrderMarkLength(bytes);
   const { before, message } = invalidUtf8In(bytes.subarray(bomBytes), bomBytes)!;
   const position = new LineIndex(before).positionAt(before.length);
-  return { code: 'not-utf8', severity: 'error', message, range: { start: position, end: { line: position.line, character: position.character + 1 } } };
+  return { code: 'not-utf8', severity: codeInfo('not-utf8').severity, message, range: { start: position, end: { line: position.line, character: position.character + 1 } } };
 }

@@ -2,6 +2,7 @@
  * Checks a JSON artifact (result.json, config.json, …): one document, one record.
  */
 import type { ArtifactKind } from '../../../../shared/src/layout';
+import { codeInfo } from '../codes';
 import { comparePositions, type Finding } from '../findings';
 import type { DocumentFacts } from '../facts/facts';
 import { jsonTypeOf, withArticle, type JsonObject } from '../parse/jsonKind';
@@ -29,13 +30,14 @@ export function checkJsonDocument(
   const report = (records: number): FileReport => ({ ...collector.report(kind, records), facts: { kind: documentKind, value, text: body } });
 
   if (body.trim() === '') {
-    // An error, unlike an empty JSONL file: a JSON artifact must hold one object.
+    // An error, not the code's warning (an empty JSONL file is a log with nothing in it yet): a JSON
+    // artifact must hold one object. README's row and the code's description say so.
     collector.add({ code: 'artifact-empty', severity: 'error', message: 'This file is empty; it must hold a JSON object.', range: lines.rangeAt(0, 0) });
     return report(0);
   }
   const parsed = parseJsonText(body);
   if (!parsed.ok) {
-    collector.add({ code: 'json-syntax', severity: 'error', message: parsed.message, range: lines.rangeAt(parsed.offset, parsed.length) });
+    collector.add({ code: 'json-syntax', severity: codeInfo('json-syntax').severity, message: parsed.message, range: lines.rangeAt(parsed.offset, parsed.length) });
     return report(0);
   }
   const type = jsonTypeOf(parsed.value);
@@ -43,7 +45,7 @@ export function checkJsonDocument(
     const start = body.length - body.trimStart().length;
     collector.add({
       code: 'record-not-object',
-      severity: 'error',
+      severity: codeInfo('record-not-object').severity,
       message: `This artifact must be a JSON object; it is ${withArticle(type)}.`,
       range: lines.rangeAt(start, body.trim().length),
     });

@@ -6,6 +6,7 @@
  * outcome of every line an edit did not change.
  */
 import type { ArtifactKind } from '../../../../shared/src/layout';
+import { codeInfo } from '../codes';
 import { FactsBuilder, type Placed } from '../facts/builder';
 import { summarizeRow, type RowFact } from '../facts/rows';
 import { nameRecord, type RecordName } from '../inspect/recordNames';
@@ -69,7 +70,7 @@ export class JsonlCheck {
     }
     if (line.invalidUtf8) {
       const { character, message } = line.invalidUtf8;
-      this.collector.add({ code: 'not-utf8', severity: 'error', message, range: rangeOnLine(number, character, character + 1) });
+      this.collector.add({ code: 'not-utf8', severity: codeInfo('not-utf8').severity, message, range: rangeOnLine(number, character, character + 1) });
     }
     const outcome = this.analyse(text);
     this.keep(number, outcome, this.account(number, text, line.terminated, outcome, undefined));
@@ -99,10 +100,10 @@ export class JsonlCheck {
       const first = text.length - text.trimStart().length;
       this.collector.add(
         terminated
-          ? { code: 'jsonl-syntax', severity: 'error', message: outcome.syntax.message, range: rangeOnLine(number, outcome.syntax.offset, outcome.syntax.offset + outcome.syntax.length) }
+          ? { code: 'jsonl-syntax', severity: codeInfo('jsonl-syntax').severity, message: outcome.syntax.message, range: rangeOnLine(number, outcome.syntax.offset, outcome.syntax.offset + outcome.syntax.length) }
           : {
               code: 'jsonl-partial-line',
-              severity: 'information',
+              severity: codeInfo('jsonl-partial-line').severity,
               message: 'The last line has no newline and is not valid JSON yet: the run may still be writing this file.',
               range: rangeOnLine(number, first, text.length),
             },
@@ -117,7 +118,7 @@ export class JsonlCheck {
 
   finish(): FileReport {
     if (this.records === 0) {
-      this.collector.add({ code: 'artifact-empty', severity: 'warning', message: 'This file holds no records.', range: rangeOnLine(0, 0, 0) });
+      this.collector.add({ code: 'artifact-empty', severity: codeInfo('artifact-empty').severity, message: 'This file holds no records.', range: rangeOnLine(0, 0, 0) });
     }
     return { ...this.collector.report(this.kind, this.records), facts: this.facts.build() };
   }
@@ -139,7 +140,7 @@ export class JsonlCheck {
         findings: [
           {
             code: 'record-not-object',
-            severity: 'error',
+            severity: codeInfo('record-not-object').severity,
             message: `Each line of a JSONL artifact must be a JSON object; this one is ${withArticle(type)}.`,
             range: rangeOnLine(0, first, lastNonBlank(text) + 1),
           },

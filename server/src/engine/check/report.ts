@@ -1,4 +1,5 @@
 import type { ArtifactKind } from '../../../../shared/src/layout';
+import { codeInfo } from '../codes';
 import type { ArtifactFacts } from '../facts/facts';
 import { rangeOnLine, type Finding } from '../findings';
 import type { SeverityCounts } from './collector';
@@ -28,7 +29,7 @@ export const maxRecordBytes = 64 * 1024 * 1024;
 export function recordTooLarge(what: 'line' | 'file', bytes: number, line: number): Finding {
   return {
     code: 'record-too-large',
-    severity: 'error',
+    severity: codeInfo('record-too-large').severity,
     message: `This ${what} is ${formatBytes(bytes)}; records over ${formatBytes(maxRecordBytes)} are not parsed.`,
     range: rangeOnLine(line, 0, 0),
   };
@@ -37,7 +38,7 @@ export function recordTooLarge(what: 'line' | 'file', bytes: number, line: numbe
 export function artifactOutsideBundle(): Finding {
   return {
     code: 'artifact-outside-bundle',
-    severity: 'error',
+    severity: codeInfo('artifact-outside-bundle').severity,
     message: 'This path resolves, through a symbolic link, outside its rollout folder, so it is not read: the evidence of a rollout is the files inside it.',
     range: rangeOnLine(0, 0, 0),
   };

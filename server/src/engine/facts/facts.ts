@@ -46,7 +46,7 @@ export interface LifecycleFact {
   readonly source: unknown;
   readonly quiescenceRef: unknown;
   readonly status: unknown;
-  /** Who wrote the annotation (rules/provenance.ts); absent for the framework's own. */
+  /** Who wrote the annotation (rules/provenance/provenance.ts); absent for the framework's own. */
   readonly provenance: unknown;
 }
 
@@ -107,7 +107,7 @@ export interface ActionRecord {
   readonly command: unknown;
   /** It breaks its schema or carries a damaged key: the rules also read it as each kind it may have been. */
   readonly damaged: boolean;
-  /** Who wrote the record (rules/provenance.ts): the probe, authored by hand or a tool, or absent. */
+  /** Who wrote the record (rules/provenance/provenance.ts): the probe, authored by hand or a tool, or absent. */
   readonly provenance: unknown;
   readonly quiescence?: QuiescenceFact;
 }

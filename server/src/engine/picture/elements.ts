@@ -9,7 +9,7 @@ import type { RolloutBundle } from '../bundle/rollout';
 import type { ToolCallFact } from '../facts/facts';
 import type { BundleFinding } from '../findings';
 import { defaultRuleOptions, RuleCaches, RuleContext } from '../rules/context';
-import { rewardPlace } from '../rules/reward';
+import { rewardPlace } from '../rules/reward/reward';
 import type { ObservationOutcome, Step } from '../rules/timeline';
 import type { Placement } from './axis';
 

@@ -15,16 +15,16 @@ import { RuleCaches, RuleContext, type RuleOptions } from './context';
 import { checkUnderEveryReading } from './everyReading';
 import { rowReadingKinds, rowReadingNote, trajectoryUnder } from './everyRowReading';
 import { FindingUnion } from './findingUnion';
-import type { QuiescenceResult } from './quiescence';
+import type { QuiescenceResult } from './quiescence/quiescence';
 import { checkRequiredArtifacts } from './review/artifacts';
 import { checkLlmTrajectory } from './review/llm';
 import { checkResult } from './review/result';
 import { checkResultsRow } from './review/resultsRow';
-import { checkRewardPreconditions } from './reward';
+import { checkRewardPreconditions } from './reward/reward';
 import { buildTimeline, checkActionKinds, checkActionProvenance, checkTimelineOrder, sandboxUserOf, type Timeline } from './timeline';
-import { checkTrajectory, type TrajectoryResult } from './trajectory';
-import { timeoutOf } from './timeout';
-import { checkTimeoutContract } from './timeoutContract';
+import { checkTrajectory, type TrajectoryResult } from './trajectory/trajectory';
+import { timeoutOf } from './timeout/timeout';
+import { checkTimeoutContract } from './timeout/timeoutContract';
 
 export interface RolloutEvaluation {
   /** What the rules found, across the bundle's files. */

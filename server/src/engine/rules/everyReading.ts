@@ -9,9 +9,9 @@
 import type { BundleFinding } from '../findings';
 import { RuleContext } from './context';
 import { FindingUnion } from './findingUnion';
-import { checkQuiescence, type QuiescenceResult } from './quiescence';
+import { checkQuiescence, type QuiescenceResult } from './quiescence/quiescence';
 import { checkExecRecords, type SandboxUserState, type Timeline, type TimelineLists } from './timeline';
-import { checkSeparateVerifier } from './verifier';
+import { checkSeparateVerifier } from './verifier/verifier';
 
 export interface TimelineRulesResult {
   /** Quiescence as every reading concludes it: a proof only when each reading proves it by the same record. */

@@ -19,7 +19,7 @@ import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind'
 import { parseTimestamp } from '../parse/timestamps';
 import { meaningOfStatus, sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
 import type { RuleContext } from './context';
-import { howToObserve, observationProvenances, provenanceCounts, provenanceOf, reportUncountedProvenance } from './provenance';
+import { howToObserve, observationProvenances, provenanceCounts, provenanceOf, reportUncountedProvenance } from './provenance/provenance';
 
 /**
  * The action kinds the rules know: this is their one home. Both compare case-insensitively
@@ -338,7 +338,7 @@ function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser
     case 'StartBenchGuardVerifierService':
       return reading('sidecar-start', traits);
     case 'SandboxUserQuiescence':
-      // A record that may not prove anything here is not an observation at all (rules/provenance.ts).
+      // A record that may not prove anything here is not an observation at all (rules/provenance/provenance.ts).
       if (!observes(context, record)) return reading('quiescence', traits);
       return record.quiescence ? quiescenceReading(record.quiescence, record.returnCode, kind.anyUser ? undefined : user, traits, kind.outcome) : reading('other', traits);
     case 'SandboxExec': {

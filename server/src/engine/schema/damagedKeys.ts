@@ -14,6 +14,7 @@
  * `phase` are not here: the timeline rules report those themselves (`action-kind-unknown`).
  */
 import type { ArtifactKind } from '../../../../shared/src/layout';
+import { codeInfo } from '../codes';
 import type { Finding } from '../findings';
 import { isJsonObject } from '../parse/jsonKind';
 import { nodeAtPath, parseTreeSafely, propertyKeyNode, propertyValueNode, type JsonPath } from '../parse/jsonTree';
@@ -52,14 +53,14 @@ export function damagedKeyFindings(kind: ArtifactKind, record: RecordText): Find
   };
   const findings: Finding[] = damaged.map(({ path, key, resembles }) => ({
     code: 'schema',
-    severity: 'error',
+    severity: codeInfo('schema').severity,
     message: `${path.length === 0 ? 'The record' : `"${path.join('.')}"`}: the key ${JSON.stringify(key)} is shaped like ${JSON.stringify(resembles)}, which this record lacks: a damaged key is not an absent one.`,
     range: rangeOf(path, 'key', key),
   }));
   for (const { field, value, resembles } of damagedKinds) {
     findings.push({
       code: 'schema',
-      severity: 'error',
+      severity: codeInfo('schema').severity,
       message: `"${field}": ${JSON.stringify(value)} is shaped like ${JSON.stringify(resembles)}, a ${field} the rules read: a damaged ${field} is not an unknown one, and the row would drop out of the evidence unseen.`,
       range: rangeOf([], 'value', field),
     });

@@ -4,6 +4,7 @@
  * errors, and each pointer is walked down that tree.
  */
 import type { ErrorObject } from 'ajv';
+import { codeInfo } from '../codes';
 import type { Finding, TextRange } from '../findings';
 import { keyOfValue, nodeAtPath, parseTreeSafely, propertyKeyNode, propertyValueNode, type SyntaxNode } from '../parse/jsonTree';
 import { describeValue, isJsonObject, jsonTypeOf, quotedText, shownPrefix, withArticle } from '../parse/jsonKind';
@@ -32,7 +33,7 @@ export function schemaFindings(errors: readonly ErrorObject[], record: RecordTex
     seen.add(key);
     findings.push({
       code: 'schema',
-      severity: 'error',
+      severity: codeInfo('schema').severity,
       message: describeError(error, record.value),
       range: rangeOfError(error, tree, record),
     });

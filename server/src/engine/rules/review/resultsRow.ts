@@ -8,7 +8,7 @@ import { arrayOrEmpty, describeValue, isJsonObject, valueAt, type JsonObject } f
 import { keyForFinding } from '../../schema/knownKeys';
 import type { Place, RuleContext } from '../context';
 import { selectedExchanges } from './llm';
-import type { RolloutTimeout } from '../timeout';
+import type { RolloutTimeout } from '../timeout/timeout';
 import { nativeSubscriptionMode, terminalErrorReadings } from './mode';
 
 const bannedKeys = ['gold', 'gold_solution', 'verify_source', 'tools_py', 'initial_db', 'db_json', 'target_constants', 'private_reasoning', 'reasoning_content', 'thinking_blocks'];

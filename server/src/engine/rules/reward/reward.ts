@@ -3,9 +3,9 @@
  * shows one failed or went unchecked, the reward is flagged where it is recorded. A reward with simply
  * no evidence around it is left to the rules that ask for that evidence.
  */
-import { rangeOnLine, type BundleFinding } from '../findings';
-import { isJsonObject, type JsonObject } from '../parse/jsonKind';
-import type { Place, RuleContext } from './context';
+import { rangeOnLine, type BundleFinding } from '../../findings';
+import { isJsonObject, type JsonObject } from '../../parse/jsonKind';
+import type { Place, RuleContext } from '../context';
 
 export function checkRewardPreconditions(context: RuleContext, failures: readonly BundleFinding[]): void {
   if (failures.length === 0) return;

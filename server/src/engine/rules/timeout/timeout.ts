@@ -6,10 +6,10 @@
  * provider failure is never an agent timeout, even when timeout information is also present: its
  * reward says nothing about the agent, and calling it a timeout would make it countable.
  */
-import { rolloutFiles } from '../../../../shared/src/layout';
-import { isJsonObject, type JsonObject } from '../parse/jsonKind';
-import type { RuleContext } from './context';
-import { infraErrors, isNativeAcp } from './review/mode';
+import { rolloutFiles } from '../../../../../shared/src/layout';
+import { isJsonObject, type JsonObject } from '../../parse/jsonKind';
+import type { RuleContext } from '../context';
+import { infraErrors, isNativeAcp } from '../review/mode';
 
 export type TimeoutKind = 'wall-clock' | 'idle' | 'unspecified';
 

@@ -3,13 +3,13 @@
  * checked observation, made after the last kill attempt, found none of the user's processes. A pkill
  * whose status came from a trailing `sleep 1` is not such an observation.
  */
-import { rolloutFiles } from '../../../../shared/src/layout';
-import type { BundleFinding } from '../findings';
-import { describeValue } from '../parse/jsonKind';
-import { maximumFindingsPerCommand, type Span } from '../shell/syntax';
-import type { Place, RuleContext } from './context';
-import { howToObserve } from './provenance';
-import type { ObservationOutcome, SandboxUserState, Step, TimelineLists } from './timeline';
+import { rolloutFiles } from '../../../../../shared/src/layout';
+import type { BundleFinding } from '../../findings';
+import { describeValue } from '../../parse/jsonKind';
+import { maximumFindingsPerCommand, type Span } from '../../shell/syntax';
+import type { Place, RuleContext } from '../context';
+import { howToObserve } from '../provenance/provenance';
+import type { ObservationOutcome, SandboxUserState, Step, TimelineLists } from '../timeline';
 
 export interface QuiescenceResult {
   /** Rules apply: a sandbox user is set (or unknown, or unreadable). With `sandbox_user: null` nothing applies. */

@@ -4,16 +4,16 @@
  * timeout marker, result.json and results.jsonl must say the same about which calls were pending and
  * whether the trajectory is complete.
  */
-import { rolloutFiles } from '../../../../shared/src/layout';
-import type { DocumentFacts, LifecycleFact, RecordRef, TimeoutFact, ToolCallFact } from '../facts/facts';
-import type { RelatedEvidence } from '../findings';
-import { isAdapterTerminal, toolCallIndexOf } from '../facts/toolCallIndex';
-import { describeValue, isJsonObject } from '../parse/jsonKind';
-import { keyForFinding } from '../schema/knownKeys';
-import type { Place, RuleContext } from './context';
-import { annotationProvenances, howToAnnotate, provenanceCounts, provenanceOf, reportUncountedProvenance } from './provenance';
-import type { QuiescenceResult } from './quiescence';
-import type { RolloutTimeout } from './timeout';
+import { rolloutFiles } from '../../../../../shared/src/layout';
+import type { DocumentFacts, LifecycleFact, RecordRef, TimeoutFact, ToolCallFact } from '../../facts/facts';
+import type { RelatedEvidence } from '../../findings';
+import { isAdapterTerminal, toolCallIndexOf } from '../../facts/toolCallIndex';
+import { describeValue, isJsonObject } from '../../parse/jsonKind';
+import { keyForFinding } from '../../schema/knownKeys';
+import type { Place, RuleContext } from '../context';
+import { annotationProvenances, howToAnnotate, provenanceCounts, provenanceOf, reportUncountedProvenance } from '../provenance/provenance';
+import type { QuiescenceResult } from '../quiescence/quiescence';
+import type { RolloutTimeout } from '../timeout/timeout';
 
 export interface TrajectoryResult {
   /** Tool calls neither terminal nor ended by the framework after proven quiescence; undefined without a trajectory. */
@@ -47,7 +47,7 @@ export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResu
   const annotated = new Set<string>();
   for (const lifecycle of facts.lifecycles) {
     const ended = checkLifecycle(context, file, lifecycle, rowsById, quiescence);
-    // An annotation that may not prove anything here ends no call (rules/provenance.ts).
+    // An annotation that may not prove anything here ends no call (rules/provenance/provenance.ts).
     const provenance = provenanceOf(lifecycle.provenance, annotationProvenances);
     if (!provenanceCounts(provenance, context.options.fixtureBundle)) reportUncountedProvenance(context, file, lifecycle.ref, { provenance, value: lifecycle.provenance, known: annotationProvenances }, 'This lifecycle annotation', howToAnnotate);
     else if (ended !== undefined) annotated.add(ended);

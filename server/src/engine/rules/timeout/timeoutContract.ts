@@ -10,14 +10,14 @@
  * on the line that carries it; a contradiction that makes the reward untrustworthy is reported by the
  * trajectory rules instead (terminal-claim-contradicted, timeout-pending-mismatch).
  */
-import { rolloutFiles } from '../../../../shared/src/layout';
-import type { DocumentFacts, ResultsRowFact, TimeoutFact } from '../facts/facts';
-import type { BundleFinding } from '../findings';
-import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
-import type { Place, RuleContext } from './context';
-import { hasRewardOrScore, positiveTokenComponents } from './review/resultsRow';
+import { rolloutFiles } from '../../../../../shared/src/layout';
+import type { DocumentFacts, ResultsRowFact, TimeoutFact } from '../../facts/facts';
+import type { BundleFinding } from '../../findings';
+import { describeValue, isJsonObject, type JsonObject } from '../../parse/jsonKind';
+import type { Place, RuleContext } from '../context';
+import { hasRewardOrScore, positiveTokenComponents } from '../review/resultsRow';
 import type { RolloutTimeout } from './timeout';
-import type { TrajectoryResult } from './trajectory';
+import type { TrajectoryResult } from '../trajectory/trajectory';
 
 /** A claim about the trajectory: partial (true) or complete (false), and where it is made. */
 interface Claim {

@@ -7,12 +7,12 @@
  * declaration cannot be read is neither: the mode is unknown, and the rules run as if it were separate,
  * so that one flipped letter cannot turn a setup-only verifier into no verifier at all.
  */
-import { rolloutFiles } from '../../../../shared/src/layout';
-import type { BundleFinding } from '../findings';
-import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
-import { shapedLike } from '../schema/knownKeys';
-import type { Place, RuleContext } from './context';
-import { verifierService, type TimelineLists } from './timeline';
+import { rolloutFiles } from '../../../../../shared/src/layout';
+import type { BundleFinding } from '../../findings';
+import { describeValue, isJsonObject, type JsonObject } from '../../parse/jsonKind';
+import { shapedLike } from '../../schema/knownKeys';
+import type { Place, RuleContext } from '../context';
+import { verifierService, type TimelineLists } from '../timeline';
 
 /** Where the declaration sits in preflight.json, and the modes BenchFlow writes. */
 const factsPath = ['report', 'task_binding', 'facts'] as const;

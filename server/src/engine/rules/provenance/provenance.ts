@@ -7,9 +7,9 @@
  * judged on what it says, as before the field existed. A value none of these is damage, and fails
  * closed: it proves nothing anywhere.
  */
-import { describeValue } from '../parse/jsonKind';
-import type { RecordRef } from '../facts/facts';
-import type { RuleContext } from './context';
+import { describeValue } from '../../parse/jsonKind';
+import type { RecordRef } from '../../facts/facts';
+import type { RuleContext } from '../context';
 
 export type Provenance = 'absent' | 'probe' | 'authored' | 'unknown';
 

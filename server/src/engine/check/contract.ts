@@ -1,0 +1,77 @@
+/**
+ * The codes a file earns on its own, before the rules read its rollout as a whole (raised by the checks
+ * here and in engine/schema/; `artifact-outside-bundle` also by the rules, for a verifier reward file),
+ * and the two that concern the check itself: `internal-error` (cli/checkRun.ts, lsp/documentValidator.ts)
+ * and `problems-limited` (collector.ts, lsp/documentValidator.ts).
+ */
+import type { CodeContracts } from '../codeContract';
+
+export const checkCodes = {
+  'jsonl-syntax': {
+    severity: 'error',
+    effect: 'incomplete',
+    summary: 'A JSONL line is not valid JSON.',
+    description: 'A JSONL line is not valid JSON. The range is the first error on the line (a trailing comma is marked on the comma). The other lines are still checked.',
+  },
+  'jsonl-partial-line': {
+    severity: 'information',
+    effect: 'incomplete',
+    summary: 'The last line has no newline and is not valid JSON yet: a run may still be writing the file.',
+    description: 'The last line has no newline and is not valid JSON yet: a run may still be writing the file.',
+  },
+  'json-syntax': {
+    severity: 'error',
+    effect: 'incomplete',
+    summary: 'A JSON artifact is not valid JSON.',
+    description: 'A JSON artifact is not valid JSON.',
+  },
+  'record-not-object': {
+    severity: 'error',
+    effect: 'incomplete',
+    summary: 'A record (a JSONL line or a JSON artifact) is valid JSON but not an object.',
+    description: 'A JSONL line, or a JSON artifact, is valid JSON but not an object.',
+  },
+  schema: {
+    severity: 'error',
+    effect: 'incomplete',
+    summary: "A record does not match its artifact's JSON Schema.",
+    description: "A record breaks its artifact's schema, or carries a damaged key or ACP row type. The range is the offending key or value; the message names the field, what was expected and what was found. A missing required property is marked on the record's `type`/`event_type`, or on the key of the object that lacks it.",
+    readme: "A record breaks its artifact's schema, or carries a damaged key or ACP row type ([above](#what-it-checks)). The range is the offending key or value; the message names the field, what was expected and what was found. A missing required property is marked on the record's `type`/`event_type`, or on the key of the object that lacks it.",
+  },
+  'artifact-empty': {
+    severity: 'warning',
+    effect: 'incomplete',
+    summary: 'An artifact file holds no records (an error for a JSON artifact, which must hold an object).',
+    description: 'A JSONL artifact holds no records. An empty JSON artifact is an error: it must hold an object.',
+  },
+  'not-utf8': {
+    severity: 'error',
+    effect: 'incomplete',
+    summary: 'A file contains bytes that are not valid UTF-8.',
+    description: 'A file contains bytes that are not UTF-8, marked at the first bad byte of the line (the CLI reads bytes, so it sees this exactly).',
+  },
+  'record-too-large': {
+    severity: 'error',
+    effect: 'incomplete',
+    summary: 'A single record is larger than the engine will parse.',
+    description: 'A line (or a JSON artifact) over 64 MiB, reported by size and not parsed.',
+  },
+  'artifact-outside-bundle': {
+    severity: 'error',
+    effect: 'incomplete',
+    summary: 'An artifact path resolves, through a symbolic link, outside its rollout folder, so it is not read.',
+    description: 'An artifact path that resolves, through a symbolic link, outside its rollout folder: it is not read and nothing of it is quoted.',
+  },
+  'internal-error': {
+    severity: 'error',
+    effect: 'incomplete',
+    summary: 'The checker failed on this rollout or document; its verdict is incomplete, and every other rollout is still checked in full.',
+    description: 'The checker failed on this rollout (CLI) or document (server); that rollout is `incomplete`, every other one is reported in full.',
+  },
+  'problems-limited': {
+    severity: 'information',
+    effect: 'none',
+    summary: 'More problems were found in the file than the configured maximum; the rest are counted, not listed.',
+    description: 'More problems than `rolloutEvidence.maxNumberOfProblems` (`--max-problems`) were found in a file; says how many were left out.',
+  },
+} as const satisfies CodeContracts;
