@@ -1,7 +1,8 @@
 /**
- * Evaluates whole rollouts for the language server: every artifact of the rollout is read from the
- * editor when open (re-analysing only the lines an edit changed) and from disk otherwise (re-read only
- * when its size or modification time changes), then the evidence rules run. The result is kept per
+ * Evaluates whole rollouts for the language server: each rollout is loaded as engine/load.ts loads
+ * every rollout, every artifact read from the editor when open (re-analysing only the lines an edit
+ * changed) and from disk otherwise (re-read only when its size or modification time changes), then the
+ * evidence rules run. The result is kept per
  * rollout under a key made of every file's version, so unchanged rollouts cost nothing to ask again.
  * An open artifact outside any rollout is checked by the same per-document cache.
  */
@@ -11,15 +12,14 @@ import type { ArtifactKind } from '../../../shared/src/artifactKinds';
 import { isInside } from '../../../shared/src/paths';
 import type { RolloutEvidenceSettings } from '../../../shared/src/settings';
 import type { ArtifactClassifier } from '../engine/artifacts/classify';
-import { readVerifierReward } from '../engine/bundle/checkBundle';
-import { boundaryOf, resolvedInside } from '../engine/bundle/containment';
-import { rolloutFiles, type ArtifactFile } from '../engine/bundle/discover';
+import { rolloutFiles } from '../engine/bundle/discover';
 import { describeFileError } from '../engine/bundle/fileErrors';
-import { RolloutBundle, type BundleFile } from '../engine/bundle/rollout';
+import type { RolloutBundle } from '../engine/bundle/rollout';
 import type { ArtifactChecker, KeptCheck } from '../engine/check/artifactChecker';
 import type { FileReport } from '../engine/check/report';
 import { RuleCaches } from '../engine/rules/context';
 import { evaluateRollout, type RolloutEvaluation } from '../engine/rules/evaluate';
+import { loadRolloutCancellable, prepareLoad } from '../engine/load';
 import { fixtureFoldersOf, isFixtureBundle } from '../authoring/fixtureBundles';
 import { isFileUri, pathOfUri } from './uris';
 
@@ -74,23 +74,19 @@ export class RolloutEvaluator {
     openDocument: (path: string) => TextDocument | undefined,
     isCancelled: () => boolean,
   ): Promise<EvaluatedRollout | undefined> {
-    const { key, sources, reward, boundary, fixtureBundle } = this.stateOf(root, settings, classifier, settingsGeneration, openDocument);
+    const { key, load, stamps, fixtureBundle } = this.stateOf(root, settings, classifier, settingsGeneration, openDocument);
     const cached = this.rollouts.get(root);
     if (cached?.key === key) {
       this.markUsed(root, cached);
       return { ...cached, fresh: false };
     }
 
-    const files: BundleFile[] = [];
-    for (const file of sources) {
-      const checked =
-        'document' in file
-          ? await this.checkDocument(file.document, file.kind, settings.maxNumberOfProblems, isCancelled)
-          : await this.checkDisk(file.path, file.diskStamp, file.kind, settings.maxNumberOfProblems, boundary, isCancelled);
-      if (!checked) return undefined;
-      files.push({ path: file.path, kind: file.kind, ...checked });
-    }
-    const bundle = new RolloutBundle(root, files, reward);
+    const bundle = await loadRolloutCancellable(load, (file) =>
+      file.document
+        ? this.checkDocument(file.document, file.kind, settings.maxNumberOfProblems, isCancelled)
+        : this.checkDisk(file.path, stamps.get(file.path) ?? diskStamp(file.path), file.kind, settings.maxNumberOfProblems, load.boundary, isCancelled),
+    );
+    if (!bundle) return undefined;
     const evaluation = evaluateRollout(bundle, { ...settings, fixtureBundle }, this.caches);
     const evaluated = { key, fresh: true, bundle, evaluation, fixtureBundle };
     this.markUsed(root, evaluated);
@@ -107,19 +103,15 @@ export class RolloutEvaluator {
   }
 
   private stateOf(root: string, settings: RolloutEvidenceSettings, classifier: ArtifactClassifier, settingsGeneration: number, openDocument: (path: string) => TextDocument | undefined) {
-    const boundary = boundaryOf(root);
-    const sources = rolloutFiles(root, classifier).map((file): FileSource => {
-      // The editor follows links: an open file that leads out of the rollout is read from disk instead,
-      // where the check reports it and reads nothing behind it.
-      const document = isInsideRollout(file.path, boundary) ? openDocument(file.path) : undefined;
-      return document ? { ...file, document } : { ...file, diskStamp: diskStamp(file.path) };
-    });
-    const stamps = sources.map((file) => `${file.path}@${'document' in file ? file.document.version : `disk:${file.diskStamp}`}`);
-    const reward = readVerifierReward(root);
+    const load = prepareLoad(root, rolloutFiles(root, classifier), { openDocument });
+    // A file read from disk is known by its size and time when the rollout was looked up.
+    const stamps = new Map(load.files.flatMap((file) => (file.document ? [] : [[file.path, diskStamp(file.path)] as const])));
+    const versions = load.files.map((file) => `${file.path}@${file.document ? file.document.version : `disk:${stamps.get(file.path)}`}`);
+    const { reward } = load;
     // The scaffold's marker may be written or removed while the rollout's artifacts stay as they are.
     const fixtureBundle = isFixtureBundle(root, fixtureFoldersOf(settings.fixtureFolders));
-    const key = [settingsGeneration, settings.maxNumberOfProblems, settings.allowOracleWithoutLlm, settings.allowNativeSubscriptionWithoutLlm, fixtureBundle, ...stamps, reward.text?.text ?? '', reward.json?.text ?? ''].join('\n');
-    return { key, sources, reward, boundary, fixtureBundle };
+    const key = [settingsGeneration, settings.maxNumberOfProblems, settings.allowOracleWithoutLlm, settings.allowNativeSubscriptionWithoutLlm, fixtureBundle, ...versions, reward.text?.text ?? '', reward.json?.text ?? ''].join('\n');
+    return { key, load, stamps, fixtureBundle };
   }
 
   /** The map's order is the order of use: a rollout used again moves to the end. */
@@ -186,18 +178,6 @@ export class RolloutEvaluator {
     }
     this.disk.set(path, entry);
     return entry;
-  }
-}
-
-/** A file of the rollout, with where it is read from: the editor's document, or the disk as stamped. */
-type FileSource = ArtifactFile & ({ readonly document: TextDocument } | { readonly diskStamp: string });
-
-function isInsideRollout(path: string, boundary: string): boolean {
-  try {
-    return resolvedInside(path, boundary) !== undefined;
-  } catch {
-    // Gone since it was listed: its check from disk says so.
-    return false;
   }
 }
 
