@@ -18,6 +18,7 @@ import { limitNotice } from '../engine/check/collector';
 import type { KeptCheck } from '../engine/check/artifactChecker';
 import { codeInfo, type DiagnosticCode } from '../engine/codes';
 import { listFindings, rangeOnLine, type Finding } from '../engine/findings';
+import { RecentlyUsedCache } from '../engine/recentlyUsedCache';
 import type { EvaluatedRollout, RolloutEvaluator } from './rolloutEvaluator';
 import type { SettingsCache } from './settingsCache';
 import { diagnosticSource, type DiagnosticConverter } from './toDiagnostic';
@@ -39,13 +40,18 @@ export interface ValidatorHooks {
   readonly logError: (message: string) => void;
 }
 
+/** A classifier compiled from a set of patterns never changes: one version of each. */
+const compiled = 0;
+
 export class DocumentValidator {
-  private readonly cache = new Map<string, DocumentValidation>();
+  /** By URI, for the result id; only open documents are validated, and each is forgotten on closing. */
+  private readonly cache = new RecentlyUsedCache<DocumentValidation, string>({ maxEntries: Infinity });
   /**
    * Keyed by the user's artifact patterns in their order (the first that matches decides): each
    * resource gets settings of its own, but resources mostly share their patterns, and so a classifier.
+   * A workspace with more sets of patterns than this recompiles the least recently used.
    */
-  private readonly classifiers = new Map<string, ArtifactClassifier>();
+  private readonly classifiers = new RecentlyUsedCache<ArtifactClassifier, typeof compiled>({ maxEntries: 16 });
   private settingsGeneration = 0;
   /** Makes each failed validation's result id new, so a pull never answers a failure "unchanged". */
   private failures = 0;
@@ -81,8 +87,8 @@ export class DocumentValidator {
       const file = rollout.bundle.files.find((candidate) => candidate.path === path);
       if (file?.report) {
         const resultId = digest(rollout.key);
-        const cached = this.cache.get(document.uri);
-        if (cached?.resultId === resultId) return cached;
+        const cached = this.cache.get(document.uri, resultId);
+        if (cached) return cached;
         const rules = rollout.evaluation.findings.filter((finding) => finding.file === path);
         const { listed, omitted } = listFindings<Finding>(file.report.findings, file.report.omitted, rules, settings.maxNumberOfProblems);
         return this.finish(document, kind, settings, listed, omitted, resultId, startedAt, { rollout: root, verdict: rollout.evaluation.verdict });
@@ -91,8 +97,8 @@ export class DocumentValidator {
 
     // Not part of a rollout (or not a file the rollout reads): the file on its own.
     const resultId = `${document.version}.${this.settingsGeneration}`;
-    const cached = this.cache.get(document.uri);
-    if (cached?.resultId === resultId) return cached;
+    const cached = this.cache.get(document.uri, resultId);
+    if (cached) return cached;
     if (!kind) return this.finish(document, null, settings, [], 0, resultId, startedAt, { rollout: null, verdict: null });
     const checked = await this.evaluator.checkDocument(document, kind, settings.maxNumberOfProblems, isCancelled);
     if (!checked) return undefined;
@@ -230,17 +236,17 @@ export class DocumentValidator {
       ...rollout,
     };
     const validation = { resultId, diagnostics, report };
-    this.cache.set(document.uri, validation);
+    this.cache.set(document.uri, resultId, validation);
     this.hooks.onValidated(report);
     return validation;
   }
 
   private classifierFor(settings: RolloutEvidenceSettings): ArtifactClassifier {
     const patterns = JSON.stringify(Object.entries(settings.artifacts));
-    let classifier = this.classifiers.get(patterns);
+    let classifier = this.classifiers.get(patterns, compiled);
     if (!classifier) {
       classifier = new ArtifactClassifier(settings.artifacts);
-      this.classifiers.set(patterns, classifier);
+      this.classifiers.set(patterns, compiled, classifier);
     }
     return classifier;
   }

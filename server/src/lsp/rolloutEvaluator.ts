@@ -20,6 +20,7 @@ import type { FileReport } from '../engine/check/report';
 import { RuleCaches } from '../engine/rules/context';
 import { evaluateRollout, type RolloutEvaluation } from '../engine/rules/evaluate';
 import { loadRolloutCancellable, prepareLoad } from '../engine/load';
+import { RecentlyUsedCache } from '../engine/recentlyUsedCache';
 import { fixtureFoldersOf, isFixtureBundle } from '../authoring/fixtureBundles';
 import { isFileUri, pathOfUri } from './uris';
 
@@ -34,8 +35,8 @@ export interface EvaluatedRollout {
   readonly fixtureBundle: boolean;
 }
 
+/** Kept by document URI for the document's version. */
 interface DocumentEntry {
-  readonly version: number;
   readonly kind: ArtifactKind;
   readonly maxFindings: number;
   readonly report: FileReport;
@@ -43,8 +44,8 @@ interface DocumentEntry {
   readonly kept?: KeptCheck;
 }
 
+/** Kept by path for the file's size and time (its stamp). */
 interface DiskEntry {
-  readonly stamp: string;
   readonly kind: ArtifactKind;
   readonly maxFindings: number;
   readonly report?: FileReport;
@@ -52,18 +53,24 @@ interface DiskEntry {
 }
 
 export class RolloutEvaluator {
-  private readonly documents = new Map<string, DocumentEntry>();
-  private readonly disk = new Map<string, DiskEntry>();
-  private readonly rollouts = new Map<string, EvaluatedRollout>();
+  /** Only open documents are checked here, and each is forgotten on closing: no bound needed. */
+  private readonly documents = new RecentlyUsedCache<DocumentEntry, number>({ maxEntries: Infinity });
+  /** The files of kept rollouts read from disk, forgotten with their rollout. */
+  private readonly disk = new RecentlyUsedCache<DiskEntry, string>({ maxEntries: Infinity });
+  private readonly rollouts: RecentlyUsedCache<EvaluatedRollout, string>;
   private readonly caches = new RuleCaches({ keepTimelines: true });
 
   constructor(
     private readonly checker: ArtifactChecker,
     /** Whether an editor holds a document of the rollout: such rollouts are always kept. */
-    private readonly hasOpenDocuments: (root: string) => boolean,
-    /** Rollouts kept beyond those with open documents, the most recently used first. */
-    private readonly maxOtherRollouts = 16,
-  ) {}
+    hasOpenDocuments: (root: string) => boolean,
+    /** Rollouts kept beyond those with open documents, the most recently used. */
+    maxOtherRollouts = 16,
+  ) {
+    // Listing a thousand rollouts must not keep a thousand bundles: keep the few used last, and nothing
+    // else of those evicted.
+    this.rollouts = new RecentlyUsedCache({ maxEntries: maxOtherRollouts, isPinned: hasOpenDocuments, onEvict: (root) => this.forgetKept(root) });
+  }
 
   /** Resolves to undefined when cancelled. */
   async evaluate(
@@ -75,11 +82,8 @@ export class RolloutEvaluator {
     isCancelled: () => boolean,
   ): Promise<EvaluatedRollout | undefined> {
     const { key, load, stamps, fixtureBundle } = this.stateOf(root, settings, classifier, settingsGeneration, openDocument);
-    const cached = this.rollouts.get(root);
-    if (cached?.key === key) {
-      this.markUsed(root, cached);
-      return { ...cached, fresh: false };
-    }
+    const cached = this.rollouts.get(root, key);
+    if (cached) return { ...cached, fresh: false };
 
     const bundle = await loadRolloutCancellable(load, (file) =>
       file.document
@@ -89,8 +93,7 @@ export class RolloutEvaluator {
     if (!bundle) return undefined;
     const evaluation = evaluateRollout(bundle, { ...settings, fixtureBundle }, this.caches);
     const evaluated = { key, fresh: true, bundle, evaluation, fixtureBundle };
-    this.markUsed(root, evaluated);
-    this.evictUnused();
+    this.rollouts.set(root, key, evaluated);
     return evaluated;
   }
 
@@ -114,18 +117,6 @@ export class RolloutEvaluator {
     return { key, load, stamps, fixtureBundle };
   }
 
-  /** The map's order is the order of use: a rollout used again moves to the end. */
-  private markUsed(root: string, evaluated: EvaluatedRollout): void {
-    this.rollouts.delete(root);
-    this.rollouts.set(root, evaluated);
-  }
-
-  /** Listing a thousand rollouts must not keep a thousand bundles: keep the few used last. */
-  private evictUnused(): void {
-    const unused = [...this.rollouts.keys()].filter((root) => !this.hasOpenDocuments(root));
-    for (const root of unused.slice(0, Math.max(0, unused.length - this.maxOtherRollouts))) this.forgetRollout(root);
-  }
-
   /**
    * A document closed. Its rollout is evaluated afresh next time, reading the file from disk: the
    * cached evaluation's key holds the document's version, and versions start at 1 again on reopening.
@@ -134,20 +125,25 @@ export class RolloutEvaluator {
     this.documents.delete(uri);
     if (!isFileUri(uri)) return;
     const path = pathOfUri(uri);
-    for (const root of this.rollouts.keys()) if (isInside(path, root)) this.rollouts.delete(root);
+    this.rollouts.deleteWhere((root) => isInside(path, root));
   }
 
   /** No document of the rollout is open any more: nothing of it is kept. */
   forgetRollout(root: string): void {
     this.rollouts.delete(root);
+    this.forgetKept(root);
+  }
+
+  /** What is kept for the next evaluation of a rollout besides the evaluation itself. */
+  private forgetKept(root: string): void {
     this.caches.timelines?.delete(root);
-    for (const path of this.disk.keys()) if (isInside(path, root)) this.disk.delete(path);
+    this.disk.deleteWhere((path) => isInside(path, root));
   }
 
   /** The lines of the last check of this very version of the document, as its check kept them. */
   checkedLinesOf(document: TextDocument, kind: ArtifactKind): KeptCheck | undefined {
-    const entry = this.documents.get(document.uri);
-    return entry?.version === document.version && entry.kind === kind ? entry.kept : undefined;
+    const entry = this.documents.get(document.uri, document.version);
+    return entry?.kind === kind ? entry.kept : undefined;
   }
 
   /**
@@ -155,28 +151,30 @@ export class RolloutEvaluator {
    * a rollout's files and for artifacts outside any rollout alike. Resolves to undefined when cancelled.
    */
   async checkDocument(document: TextDocument, kind: ArtifactKind, maxFindings: number, isCancelled: () => boolean): Promise<{ report: FileReport } | undefined> {
-    const previous = this.documents.get(document.uri);
-    if (previous && previous.version === document.version && previous.kind === kind && previous.maxFindings === maxFindings) return { report: previous.report };
+    const current = this.documents.get(document.uri, document.version);
+    if (current?.kind === kind && current.maxFindings === maxFindings) return { report: current.report };
+    // Another version: its lines are reused where the text is the same.
+    const previous = this.documents.latest(document.uri)?.value;
     const reusable = previous?.kind === kind && previous.maxFindings === maxFindings ? previous.kept : undefined;
     const checked = await this.checker.checkTextCancellable(document.getText(), kind, { maxFindings }, isCancelled, reusable);
     if (!checked) return undefined;
-    this.documents.set(document.uri, { version: document.version, kind, maxFindings, report: checked.report, ...(checked.kept ? { kept: checked.kept } : {}) });
+    this.documents.set(document.uri, document.version, { kind, maxFindings, report: checked.report, ...(checked.kept ? { kept: checked.kept } : {}) });
     return { report: checked.report };
   }
 
   /** `stamp`: the file's size and time when the rollout was looked up, which its key holds. */
   private async checkDisk(path: string, stamp: string, kind: ArtifactKind, maxFindings: number, boundary: string, isCancelled: () => boolean): Promise<{ report?: FileReport; ioError?: string } | undefined> {
-    const previous = this.disk.get(path);
-    if (previous && previous.stamp === stamp && previous.kind === kind && previous.maxFindings === maxFindings) return previous;
+    const previous = this.disk.get(path, stamp);
+    if (previous?.kind === kind && previous.maxFindings === maxFindings) return previous;
     let entry: DiskEntry;
     try {
       const report = await this.checker.checkFileCancellable(path, kind, { maxFindings, boundary }, isCancelled);
       if (!report) return undefined;
-      entry = { stamp, kind, maxFindings, report };
+      entry = { kind, maxFindings, report };
     } catch (error) {
-      entry = { stamp, kind, maxFindings, ioError: describeFileError(error) };
+      entry = { kind, maxFindings, ioError: describeFileError(error) };
     }
-    this.disk.set(path, entry);
+    this.disk.set(path, stamp, entry);
     return entry;
   }
 }
