@@ -12,7 +12,7 @@ import type { ArtifactKind } from '../../../shared/src/artifactKinds';
 import { isInside } from '../../../shared/src/paths';
 import type { RolloutEvidenceSettings } from '../../../shared/src/settings';
 import type { ArtifactClassifier } from '../engine/artifacts/classify';
-import { rolloutFiles } from '../engine/bundle/discover';
+import { rolloutFiles, type ArtifactFile } from '../engine/bundle/discover';
 import { describeFileError } from '../engine/bundle/fileErrors';
 import type { RolloutBundle } from '../engine/bundle/rollout';
 import type { ArtifactChecker, KeptCheck } from '../engine/check/artifactChecker';
@@ -72,7 +72,10 @@ export class RolloutEvaluator {
     this.rollouts = new RecentlyUsedCache({ maxEntries: maxOtherRollouts, isPinned: hasOpenDocuments, onEvict: (root) => this.forgetKept(root) });
   }
 
-  /** Resolves to undefined when cancelled. */
+  /**
+   * `files`: the rollout's files when the caller has just discovered them (discoverRolloutOf), so that
+   * they are not looked up again. Resolves to undefined when cancelled.
+   */
   async evaluate(
     root: string,
     settings: RolloutEvidenceSettings,
@@ -80,8 +83,9 @@ export class RolloutEvaluator {
     settingsGeneration: number,
     openDocument: (path: string) => TextDocument | undefined,
     isCancelled: () => boolean,
+    files?: readonly ArtifactFile[],
   ): Promise<EvaluatedRollout | undefined> {
-    const { key, load, stamps, fixtureBundle } = this.stateOf(root, settings, classifier, settingsGeneration, openDocument);
+    const { key, load, stamps, fixtureBundle } = this.stateOf(root, settings, classifier, settingsGeneration, openDocument, files);
     const cached = this.rollouts.get(root, key);
     if (cached) return { ...cached, fresh: false };
 
@@ -101,12 +105,12 @@ export class RolloutEvaluator {
    * What identifies the rollout's current state (every file's version or size and time, the verifier's
    * reward, the settings), without evaluating it: equal keys, equal evaluations.
    */
-  keyOf(root: string, settings: RolloutEvidenceSettings, classifier: ArtifactClassifier, settingsGeneration: number, openDocument: (path: string) => TextDocument | undefined): string {
-    return this.stateOf(root, settings, classifier, settingsGeneration, openDocument).key;
+  keyOf(root: string, settings: RolloutEvidenceSettings, classifier: ArtifactClassifier, settingsGeneration: number, openDocument: (path: string) => TextDocument | undefined, files?: readonly ArtifactFile[]): string {
+    return this.stateOf(root, settings, classifier, settingsGeneration, openDocument, files).key;
   }
 
-  private stateOf(root: string, settings: RolloutEvidenceSettings, classifier: ArtifactClassifier, settingsGeneration: number, openDocument: (path: string) => TextDocument | undefined) {
-    const load = prepareLoad(root, rolloutFiles(root, classifier), { openDocument });
+  private stateOf(root: string, settings: RolloutEvidenceSettings, classifier: ArtifactClassifier, settingsGeneration: number, openDocument: (path: string) => TextDocument | undefined, files = rolloutFiles(root, classifier)) {
+    const load = prepareLoad(root, files, { openDocument });
     // A file read from disk is known by its size and time when the rollout was looked up.
     const stamps = new Map(load.files.flatMap((file) => (file.document ? [] : [[file.path, diskStamp(file.path)] as const])));
     const versions = load.files.map((file) => `${file.path}@${file.document ? file.document.version : `disk:${stamps.get(file.path)}`}`);

@@ -63,10 +63,10 @@ async function listRollouts(params: RolloutsParams, validator: DocumentValidator
   for (const root of listed) {
     if (isCancelled()) return undefined;
     // Unchanged since the last listing: its summary stands, and its large files' diagnostics are out.
-    const key = await validator.rolloutKey(root);
+    const { key, rollout: discovered } = await validator.rolloutKey(root);
     let summary = summaries.get(root, key);
     if (!summary) {
-      const rollout = await validator.evaluateRollout(root, isCancelled);
+      const rollout = await validator.evaluateRollout(discovered, isCancelled);
       if (!rollout) return undefined;
       summary = summarize(rollout);
       summaries.set(root, rollout.key, summary);
