@@ -15,7 +15,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { artifactKindInfo, type ArtifactFormat, type ArtifactKind } from '../../shared/src/layout';
-import { checkBundle, listedFindings, readVerifierReward } from '../../server/src/engine/bundle/checkBundle';
+import { checkBundle, listedFindings } from '../../server/src/engine/bundle/checkBundle';
+import { readVerifierReward } from '../../server/src/engine/load';
 import type { DiscoveredBundle } from '../../server/src/engine/bundle/discover';
 import { RolloutBundle, type BundleFile, type VerifierFile } from '../../server/src/engine/bundle/rollout';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { FixtureFolders, hasFixtureMarker, isFixtureBundle } from '../../server/src/authoring/fixtureBundles';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
-import { readVerifierReward } from '../../server/src/engine/bundle/checkBundle';
+import { readVerifierReward } from '../../server/src/engine/load';
 import { RolloutBundle } from '../../server/src/engine/bundle/rollout';
 import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/context';
 import { evaluateRollout } from '../../server/src/engine/rules/evaluate';

@@ -1,6 +1,6 @@
 /** A rollout on disk read as the language server reads it, and drawn as the timeline request draws it. */
 import type { TimelinePicture } from '../../shared/src/timelinePicture';
-import { readVerifierReward } from '../../server/src/engine/bundle/checkBundle';
+import { readVerifierReward } from '../../server/src/engine/load';
 import { RolloutBundle } from '../../server/src/engine/bundle/rollout';
 import type { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { buildTimelinePicture, type PictureOptions } from '../../server/src/engine/picture/buildPicture';

@@ -14,14 +14,16 @@ import { errorDetail } from '../../../shared/src/errors';
 import type { ValidationReport } from '../../../shared/src/protocol';
 import type { RolloutEvidenceSettings } from '../../../shared/src/settings';
 import { ArtifactClassifier } from '../engine/artifacts/classify';
+import { discoverRolloutOf, rolloutFiles, type DiscoveredRollout } from '../engine/bundle/discover';
 import { limitNotice } from '../engine/check/collector';
 import type { KeptCheck } from '../engine/check/artifactChecker';
 import { codeInfo, type DiagnosticCode } from '../engine/codes';
 import { listFindings, rangeOnLine, type Finding } from '../engine/findings';
+import { RecentlyUsedCache } from '../engine/recentlyUsedCache';
 import type { EvaluatedRollout, RolloutEvaluator } from './rolloutEvaluator';
 import type { SettingsCache } from './settingsCache';
 import { diagnosticSource, type DiagnosticConverter } from './toDiagnostic';
-import { pathOfUri, rolloutRootOfUri } from './uris';
+import { isFileUri, pathOfUri } from './uris';
 
 export interface DocumentValidation {
   /** Changes whenever the document, its rollout or the settings change; the pull model's `resultId`. */
@@ -39,13 +41,18 @@ export interface ValidatorHooks {
   readonly logError: (message: string) => void;
 }
 
+/** A classifier compiled from a set of patterns never changes: one version of each. */
+const compiled = 0;
+
 export class DocumentValidator {
-  private readonly cache = new Map<string, DocumentValidation>();
+  /** By URI, for the result id; only open documents are validated, and each is forgotten on closing. */
+  private readonly cache = new RecentlyUsedCache<DocumentValidation, string>({ maxEntries: Infinity });
   /**
    * Keyed by the user's artifact patterns in their order (the first that matches decides): each
    * resource gets settings of its own, but resources mostly share their patterns, and so a classifier.
+   * A workspace with more sets of patterns than this recompiles the least recently used.
    */
-  private readonly classifiers = new Map<string, ArtifactClassifier>();
+  private readonly classifiers = new RecentlyUsedCache<ArtifactClassifier, typeof compiled>({ maxEntries: 16 });
   private settingsGeneration = 0;
   /** Makes each failed validation's result id new, so a pull never answers a failure "unchanged". */
   private failures = 0;
@@ -73,26 +80,26 @@ export class DocumentValidator {
     const path = pathOfUri(document.uri);
     const kind = classifier.kindOf(path);
     const startedAt = performance.now();
-    const root = kind ? rolloutRootOfUri(document.uri) : undefined;
+    const discovered = kind ? this.rolloutOf(document.uri, classifier) : undefined;
 
-    if (kind && root) {
-      const rollout = await this.evaluate(root, settings, classifier, isCancelled, document.uri);
+    if (kind && discovered) {
+      const rollout = await this.evaluate(discovered, settings, classifier, isCancelled, document.uri);
       if (!rollout) return undefined;
       const file = rollout.bundle.files.find((candidate) => candidate.path === path);
       if (file?.report) {
         const resultId = digest(rollout.key);
-        const cached = this.cache.get(document.uri);
-        if (cached?.resultId === resultId) return cached;
+        const cached = this.cache.get(document.uri, resultId);
+        if (cached) return cached;
         const rules = rollout.evaluation.findings.filter((finding) => finding.file === path);
         const { listed, omitted } = listFindings<Finding>(file.report.findings, file.report.omitted, rules, settings.maxNumberOfProblems);
-        return this.finish(document, kind, settings, listed, omitted, resultId, startedAt, { rollout: root, verdict: rollout.evaluation.verdict });
+        return this.finish(document, kind, settings, listed, omitted, resultId, startedAt, { rollout: discovered.root, verdict: rollout.evaluation.verdict });
       }
     }
 
     // Not part of a rollout (or not a file the rollout reads): the file on its own.
     const resultId = `${document.version}.${this.settingsGeneration}`;
-    const cached = this.cache.get(document.uri);
-    if (cached?.resultId === resultId) return cached;
+    const cached = this.cache.get(document.uri, resultId);
+    if (cached) return cached;
     if (!kind) return this.finish(document, null, settings, [], 0, resultId, startedAt, { rollout: null, verdict: null });
     const checked = await this.evaluator.checkDocument(document, kind, settings.maxNumberOfProblems, isCancelled);
     if (!checked) return undefined;
@@ -100,12 +107,12 @@ export class DocumentValidator {
   }
 
   /**
-   * The rollout in folder `root`, evaluated as its documents' diagnostics are: with its folder's
-   * settings and the editor's open documents. Resolves to undefined when cancelled.
+   * The rollout in a folder (or as `rolloutKey` discovered it), evaluated as its documents' diagnostics
+   * are: with its folder's settings and the editor's open documents. Resolves to undefined when cancelled.
    */
-  async evaluateRollout(root: string, isCancelled: () => boolean): Promise<EvaluatedRollout | undefined> {
-    const settings = await this.settings.get(pathToFileURL(root).href);
-    return this.evaluate(root, settings, this.classifierFor(settings), isCancelled);
+  async evaluateRollout(rollout: RolloutFolder, isCancelled: () => boolean): Promise<EvaluatedRollout | undefined> {
+    const settings = await this.settings.get(pathToFileURL(rootOf(rollout)).href);
+    return this.evaluate(rollout, settings, this.classifierFor(settings), isCancelled);
   }
 
   /**
@@ -122,10 +129,15 @@ export class DocumentValidator {
     return diagnostics;
   }
 
-  /** The key of the rollout's current state, as evaluateRollout would give it, without evaluating it. */
-  async rolloutKey(root: string): Promise<string> {
+  /**
+   * The key of the rollout's current state, as evaluateRollout would give it, without evaluating it; and
+   * the rollout as discovered for it, for evaluateRollout not to look its files up again.
+   */
+  async rolloutKey(root: string): Promise<{ readonly key: string; readonly rollout: DiscoveredRollout }> {
     const settings = await this.settings.get(pathToFileURL(root).href);
-    return this.evaluator.keyOf(root, settings, this.classifierFor(settings), this.settingsGeneration, this.hooks.openDocument);
+    const classifier = this.classifierFor(settings);
+    const rollout = { root, files: rolloutFiles(root, classifier) };
+    return { key: this.evaluator.keyOf(root, settings, classifier, this.settingsGeneration, this.hooks.openDocument, rollout.files), rollout };
   }
 
   /**
@@ -137,14 +149,14 @@ export class DocumentValidator {
     const settings = await this.settings.get(document.uri);
     const classifier = this.classifierFor(settings);
     const kind = classifier.kindOf(pathOfUri(document.uri));
-    const root = kind ? rolloutRootOfUri(document.uri) : undefined;
+    const discovered = kind ? this.rolloutOf(document.uri, classifier) : undefined;
     if (!kind) return {};
-    if (!root) {
+    if (!discovered) {
       // Checked as its diagnostics are, so that the features read the same lines.
       const checked = await this.evaluator.checkDocument(document, kind, settings.maxNumberOfProblems, isCancelled);
       return checked ? { kind } : undefined;
     }
-    const rollout = await this.evaluate(root, settings, classifier, isCancelled);
+    const rollout = await this.evaluate(discovered, settings, classifier, isCancelled);
     return rollout ? { kind, rollout } : undefined;
   }
 
@@ -158,10 +170,19 @@ export class DocumentValidator {
    * hover): the first to see a rollout's new state tells the other open documents of the rollout.
    * `by`: the document being validated, which needs no telling.
    */
-  private async evaluate(root: string, settings: RolloutEvidenceSettings, classifier: ArtifactClassifier, isCancelled: () => boolean, by?: string): Promise<EvaluatedRollout | undefined> {
-    const rollout = await this.evaluator.evaluate(root, settings, classifier, this.settingsGeneration, this.hooks.openDocument, isCancelled);
-    if (rollout?.fresh) this.hooks.onRolloutChanged(rollout, by);
-    return rollout;
+  private async evaluate(rollout: RolloutFolder, settings: RolloutEvidenceSettings, classifier: ArtifactClassifier, isCancelled: () => boolean, by?: string): Promise<EvaluatedRollout | undefined> {
+    const files = typeof rollout === 'string' ? undefined : rollout.files;
+    const evaluated = await this.evaluator.evaluate(rootOf(rollout), settings, classifier, this.settingsGeneration, this.hooks.openDocument, isCancelled, files);
+    if (evaluated?.fresh) this.hooks.onRolloutChanged(evaluated, by);
+    return evaluated;
+  }
+
+  /**
+   * The rollout a document's file belongs to, with its files, found in one look that the evaluation
+   * reuses. Only a file URI can have one: the rollout is read from disk.
+   */
+  private rolloutOf(uri: string, classifier: ArtifactClassifier): DiscoveredRollout | undefined {
+    return isFileUri(uri) ? discoverRolloutOf(pathOfUri(uri), classifier) : undefined;
   }
 
   forget(uri: string): void {
@@ -230,20 +251,27 @@ export class DocumentValidator {
       ...rollout,
     };
     const validation = { resultId, diagnostics, report };
-    this.cache.set(document.uri, validation);
+    this.cache.set(document.uri, resultId, validation);
     this.hooks.onValidated(report);
     return validation;
   }
 
   private classifierFor(settings: RolloutEvidenceSettings): ArtifactClassifier {
     const patterns = JSON.stringify(Object.entries(settings.artifacts));
-    let classifier = this.classifiers.get(patterns);
+    let classifier = this.classifiers.get(patterns, compiled);
     if (!classifier) {
       classifier = new ArtifactClassifier(settings.artifacts);
-      this.classifiers.set(patterns, classifier);
+      this.classifiers.set(patterns, compiled, classifier);
     }
     return classifier;
   }
+}
+
+/** A rollout folder, or a rollout discovered in it (its files listed), which is then not looked up again. */
+export type RolloutFolder = string | DiscoveredRollout;
+
+function rootOf(rollout: RolloutFolder): string {
+  return typeof rollout === 'string' ? rollout : rollout.root;
 }
 
 function digest(key: string): string {

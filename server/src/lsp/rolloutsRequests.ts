@@ -17,6 +17,7 @@ import {
   type RolloutSummary,
 } from '../../../shared/src/rollouts';
 import type { Severity } from '../engine/findings';
+import { RecentlyUsedCache } from '../engine/recentlyUsedCache';
 import type { DocumentValidator } from './documentValidator';
 import type { PushedDiagnostics } from './pushedDiagnostics';
 import type { EvaluatedRollout } from './rolloutEvaluator';
@@ -61,10 +62,10 @@ async function listRollouts(params: RolloutsParams, validator: DocumentValidator
   for (const root of listed) {
     if (isCancelled()) return undefined;
     // Unchanged since the last listing: its summary stands, and its large files' diagnostics are out.
-    const key = await validator.rolloutKey(root);
+    const { key, rollout: discovered } = await validator.rolloutKey(root);
     let summary = summaries.get(root, key);
     if (!summary) {
-      const rollout = await validator.evaluateRollout(root, isCancelled);
+      const rollout = await validator.evaluateRollout(discovered, isCancelled);
       if (!rollout) return undefined;
       summary = summarize(rollout);
       summaries.set(root, rollout.key, summary);
@@ -94,19 +95,19 @@ async function listRollouts(params: RolloutsParams, validator: DocumentValidator
  * otherwise evaluate every one of them again on each refresh.
  */
 class SummaryCache {
-  private readonly entries = new Map<string, { readonly key: string; readonly summary: RolloutSummary }>();
+  /** Bounded by the listing: what the last listing did not list goes (keepOnly). */
+  private readonly entries = new RecentlyUsedCache<RolloutSummary, string>({ maxEntries: Infinity });
 
   get(root: string, key: string): RolloutSummary | undefined {
-    const entry = this.entries.get(root);
-    return entry?.key === key ? entry.summary : undefined;
+    return this.entries.get(root, key);
   }
 
   set(root: string, key: string, summary: RolloutSummary): void {
-    this.entries.set(root, { key, summary });
+    this.entries.set(root, key, summary);
   }
 
   keepOnly(roots: ReadonlySet<string>): void {
-    for (const root of this.entries.keys()) if (!roots.has(root)) this.entries.delete(root);
+    this.entries.deleteWhere((root) => !roots.has(root));
   }
 }
 

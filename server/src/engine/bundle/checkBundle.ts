@@ -1,17 +1,16 @@
 /**
- * Checks every artifact of a discovered bundle on its own, then, for a rollout, reads it as a whole:
- * the evidence rules and its verdict.
+ * Checks every artifact of a discovered bundle on its own, from disk, then, for a rollout loaded as
+ * load.ts loads every rollout, reads it as a whole: the evidence rules and its verdict.
  */
-import { join } from 'node:path';
-import { rolloutFiles } from '../../../../shared/src/layout';
 import type { ArtifactChecker, FileCheckOptions } from '../check/artifactChecker';
 import { listFindings, type BundleFinding } from '../findings';
 import type { RuleCaches, RuleOptions } from '../rules/context';
 import { evaluateRollout, type RolloutEvaluation } from '../rules/evaluate';
-import type { DiscoveredBundle } from './discover';
-import { boundaryOf, readInside, readPrefix } from './containment';
+import { diskSource, loadRollout, prepareLoad, type FileRead } from '../load';
+import type { ArtifactFile, DiscoveredBundle } from './discover';
+import { boundaryOf } from './containment';
 import { describeFileError } from './fileErrors';
-import { RolloutBundle, type BundleFile, type VerifierFile, type VerifierReward } from './rollout';
+import type { BundleFile } from './rollout';
 
 export interface CheckedBundle {
   readonly root: string;
@@ -30,43 +29,17 @@ export interface BundleCheckOptions extends FileCheckOptions {
 export function checkBundle(bundle: DiscoveredBundle, checker: ArtifactChecker, options: BundleCheckOptions): CheckedBundle {
   // Loose files too stay inside the folder that holds them.
   const boundary = boundaryOf(bundle.root);
-  const files = bundle.files.map((file): BundleFile => {
+  const read = (file: ArtifactFile): FileRead => {
     options.onFileStart?.(file.path);
     try {
-      return { ...file, report: checker.checkFile(file.path, file.kind, { ...options, boundary }) };
+      return { report: checker.checkFile(file.path, file.kind, { ...options, boundary }) };
     } catch (error) {
-      return { ...file, ioError: describeFileError(error) };
+      return { ioError: describeFileError(error) };
     }
-  });
-  if (bundle.loose) return { root: bundle.root, loose: true, files };
-  const rollout = new RolloutBundle(bundle.root, files, readVerifierReward(bundle.root));
-  return { root: bundle.root, loose: false, files, evaluation: evaluateRollout(rollout, options.rules, options.caches) };
-}
-
-/** Read of verifier/reward.*: a reward is a number, and the file may be anything. */
-const rewardBytes = 4096;
-
-/**
- * The verifier's reward files: small files the verifier writes; absent or unreadable is fine,
- * one that resolves outside the rollout is listed as such and not read.
- */
-export function readVerifierReward(root: string): VerifierReward {
-  const boundary = boundaryOf(root);
-  const outside: string[] = [];
-  const read = (relativePath: string): VerifierFile | undefined => {
-    const path = join(root, relativePath);
-    try {
-      const text = readInside(path, boundary, (file) => readPrefix(file, rewardBytes));
-      if (typeof text === 'string') return { path, text };
-      outside.push(path);
-    } catch {
-      // Absent or unreadable: no reward from this file.
-    }
-    return undefined;
   };
-  const text = read(rolloutFiles.rewardText);
-  const json = read(rolloutFiles.rewardJson);
-  return { ...(text ? { text } : {}), ...(json ? { json } : {}), ...(outside.length > 0 ? { outside } : {}) };
+  if (bundle.loose) return { root: bundle.root, loose: true, files: bundle.files.map((file) => ({ ...file, ...read(file) })) };
+  const rollout = loadRollout(prepareLoad(bundle.root, bundle.files, diskSource), read);
+  return { root: bundle.root, loose: false, files: rollout.files, evaluation: evaluateRollout(rollout, options.rules, options.caches) };
 }
 
 export interface ListedFindings {

@@ -38,8 +38,19 @@ interface MutableBundle {
   files: ArtifactFile[];
 }
 
+/** A rollout folder with its artifact files. */
+export interface DiscoveredRollout {
+  readonly root: string;
+  readonly files: readonly ArtifactFile[];
+}
+
 /** `maxDepth`: how many folder levels below each named folder to search; every level by default. */
 export function discoverBundles(paths: readonly string[], classifier: ArtifactClassifier, maxDepth = Infinity): Discovery {
+  return discoverReading(paths, classifier, maxDepth, readFolder);
+}
+
+/** `read`: a folder's entries; one already read is not read again. */
+function discoverReading(paths: readonly string[], classifier: ArtifactClassifier, maxDepth: number, read: (folder: string) => Dirent[]): Discovery {
   const bundles = new Map<string, MutableBundle>();
   const ioErrors: string[] = [];
   const visitedFolders = new Set<string>();
@@ -59,7 +70,7 @@ export function discoverBundles(paths: readonly string[], classifier: ArtifactCl
     visitedFolders.add(folder);
     let entries: Dirent[];
     try {
-      entries = readdirSync(folder, { withFileTypes: true });
+      entries = read(folder);
     } catch (error) {
       ioErrors.push(`cannot read folder ${folder}: ${describeFileError(error)}`);
       return;
@@ -119,10 +130,24 @@ export function discoverBundles(paths: readonly string[], classifier: ArtifactCl
  * one level down, as in trajectory/ and benchguard/), whichever is a rollout folder first.
  */
 export function rolloutRootOf(path: string): string | undefined {
+  return rolloutFolderOf(path)?.folder;
+}
+
+/**
+ * The rollout a file belongs to (as `rolloutRootOf`) with its files (as `rolloutFiles`), in one look:
+ * the entries of the rollout folder, read to tell that it is one, are not read again to list its files.
+ */
+export function discoverRolloutOf(path: string, classifier: ArtifactClassifier): DiscoveredRollout | undefined {
+  const found = rolloutFolderOf(path);
+  return found ? { root: found.folder, files: rolloutFiles(found.folder, classifier, found.entries) } : undefined;
+}
+
+function rolloutFolderOf(path: string): { readonly folder: string; readonly entries: Dirent[] } | undefined {
   let folder = dirname(path);
   for (let level = 0; level <= rolloutLayoutDepth; level++, folder = dirname(folder)) {
     try {
-      if (isRolloutFolder(readdirSync(folder, { withFileTypes: true }))) return folder;
+      const entries = readFolder(folder);
+      if (isRolloutFolder(entries)) return { folder, entries };
     } catch {
       // Not readable: not a rollout we can read as a whole.
     }
@@ -133,9 +158,15 @@ export function rolloutRootOf(path: string): string | undefined {
 /**
  * The artifact files of one rollout, found as discovery finds them. Its layout goes one level down, so
  * the search does too: the server asks after every edit, and a rollout may hold deep folders.
+ * `entries`: the rollout folder's own, when already read.
  */
-export function rolloutFiles(root: string, classifier: ArtifactClassifier): readonly ArtifactFile[] {
-  return discoverBundles([root], classifier, rolloutLayoutDepth).bundles.find((bundle) => !bundle.loose && bundle.root === root)?.files ?? [];
+export function rolloutFiles(root: string, classifier: ArtifactClassifier, entries?: Dirent[]): readonly ArtifactFile[] {
+  const read = (folder: string): Dirent[] => (entries && folder === root ? entries : readFolder(folder));
+  return discoverReading([root], classifier, rolloutLayoutDepth, read).bundles.find((bundle) => !bundle.loose && bundle.root === root)?.files ?? [];
+}
+
+function readFolder(folder: string): Dirent[] {
+  return readdirSync(folder, { withFileTypes: true });
 }
 
 /** A Dirent of a link is never a directory: linked folders do not make a rollout, as the walk does not follow them. */

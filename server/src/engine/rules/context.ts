@@ -6,6 +6,7 @@ import { codeInfo, type DiagnosticCode, type Effect } from '../codes';
 import type { RolloutBundle } from '../bundle/rollout';
 import type { DocumentFacts, RecordRef } from '../facts/facts';
 import { rangeOnLine, type BundleFinding, type RelatedEvidence, type Severity, type TextRange } from '../findings';
+import { RecentlyUsedCache } from '../recentlyUsedCache';
 import { locate, parseTreeSafely, type JsonPath, type SyntaxNode } from '../parse/jsonTree';
 import { LineIndex } from '../text/lineLayout';
 import { analyseCommand, sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
@@ -35,31 +36,30 @@ export interface Place {
   readonly range: TextRange;
 }
 
+/** The analysis of a command for a user never changes: one version of each. */
+const analysed = 0;
+
 /**
  * Command analyses keyed by command and sandbox user. Real action logs repeat a handful of commands
- * thousands of times, and the language server keeps this across evaluations.
+ * thousands of times, and the language server keeps this across evaluations; the least recently used
+ * analyses go first, so a full cache keeps the commands still in use.
  */
 export class CommandEvidenceCache {
-  private readonly entries = new Map<string, CommandEvidence>();
+  private readonly entries: RecentlyUsedCache<CommandEvidence, typeof analysed>;
 
-  constructor(private readonly maxEntries = 10_000) {}
+  constructor(maxEntries = 10_000) {
+    this.entries = new RecentlyUsedCache({ maxEntries });
+  }
 
   evidenceOf(command: string, user: SandboxUser | undefined): CommandEvidence {
     const key = `${sandboxUserKey(user)}\u0000${command}`;
-    let evidence = this.entries.get(key);
+    let evidence = this.entries.get(key, analysed);
     if (!evidence) {
       evidence = analyseCommand(command, user);
-      if (this.entries.size >= this.maxEntries) this.entries.clear();
-      this.entries.set(key, evidence);
+      this.entries.set(key, analysed, evidence);
     }
     return evidence;
   }
-}
-
-/** A rollout's timeline as last built, with what it was read for: the sandbox user, and whether the bundle is a fixture. */
-export interface KeptTimeline {
-  readonly readFor: string;
-  readonly steps: readonly Step[];
 }
 
 /**
@@ -68,11 +68,15 @@ export interface KeptTimeline {
  */
 export class RuleCaches {
   readonly commands = new CommandEvidenceCache();
-  /** By rollout root; absent for a single pass (the CLI), which would only hold memory with it. */
-  readonly timelines: Map<string, KeptTimeline> | undefined;
+  /**
+   * A rollout's timeline as last built, by rollout root, for what it was read for (the sandbox user, and
+   * whether the bundle is a fixture). Absent for a single pass (the CLI), which would only hold memory
+   * with it; unbounded, since the language server forgets a rollout's timeline with its evaluation.
+   */
+  readonly timelines: RecentlyUsedCache<readonly Step[], string> | undefined;
 
   constructor(options: { keepTimelines?: boolean } = {}) {
-    this.timelines = options.keepTimelines ? new Map() : undefined;
+    this.timelines = options.keepTimelines ? new RecentlyUsedCache({ maxEntries: Infinity }) : undefined;
   }
 }
 

@@ -193,8 +193,7 @@ export function buildTimeline(context: RuleContext, user: SandboxUser | undefine
   const actions = context.bundle.facts('actions', 'action-records')?.actions ?? [];
   // A step's reading depends on the user and on whether authored records count (a fixture bundle).
   const readingKey = `${sandboxUserKey(user)}\u0000${context.options.fixtureBundle ? 'fixture' : 'rollout'}`;
-  const kept = context.caches.timelines?.get(context.bundle.root);
-  const previous = kept?.readFor === readingKey ? kept.steps : [];
+  const previous = context.caches.timelines?.get(context.bundle.root, readingKey) ?? [];
   // Lines after an insertion or deletion moved by this many records.
   const shift = previous.length - actions.length;
   const steps = new Array<Step>(actions.length);
@@ -208,7 +207,7 @@ export function buildTimeline(context: RuleContext, user: SandboxUser | undefine
     if (unknownKind) unknownKinds.push(step);
     if (unknownKind || action.record.damaged) uncertain.push(step);
   }
-  context.caches.timelines?.set(context.bundle.root, { readFor: readingKey, steps });
+  context.caches.timelines?.set(context.bundle.root, readingKey, steps);
   return { ...listsOf(steps), unknownKinds, uncertain, candidates: candidateTimelines(context, steps, uncertain, user) };
 }
 

@@ -5,6 +5,7 @@
 import { DocumentSymbolRequest, FoldingRangeKind, FoldingRangeRequest, SymbolKind, type Connection, type DocumentSymbol, type FoldingRange } from 'vscode-languageserver/node';
 import { actionReadingLabels } from '../../engine/inspect/actionReadings';
 import { outlineOf, outlineOfCheckedLines, type OutlineEntry } from '../../engine/inspect/outline';
+import { RecentlyUsedCache } from '../../engine/recentlyUsedCache';
 import { textDocumentParams } from '../requestParams';
 import type { ArtifactDocument, ArtifactDocuments } from './artifactDocuments';
 import { featureRequest } from './featureRequest';
@@ -30,7 +31,8 @@ const symbolKinds: Record<OutlineEntry['category'], SymbolKind> = {
 const minimumRun = 3;
 
 export class OutlineProvider {
-  private readonly kept = new Map<string, { readonly key: string; readonly entries: OutlineEntry[] }>();
+  /** By URI, for the document's version and kind (and the rollout's state for action records); forgotten on closing. */
+  private readonly kept = new RecentlyUsedCache<OutlineEntry[], string>({ maxEntries: Infinity });
 
   constructor(private readonly artifacts: ArtifactDocuments) {}
 
@@ -60,14 +62,14 @@ export class OutlineProvider {
     const { document, kind, rollout } = artifact;
     // Only the action records' names carry what the rules read in them: other outlines need no rollout state.
     const key = `${document.version}\u0000${kind}\u0000${kind === 'action-records' ? (rollout?.key ?? '') : ''}`;
-    const kept = this.kept.get(document.uri);
-    if (kept?.key === key) return kept.entries;
+    const kept = this.kept.get(document.uri, key);
+    if (kept) return kept;
     const labels = kind === 'action-records' && rollout ? actionReadingLabels(rollout.evaluation.timeline) : undefined;
     const readingOf = labels ? (line: number) => labels.get(line) : undefined;
     // The check of this very version named its records already; a JSON artifact has no checked lines.
     const checked = this.artifacts.checkedLinesOf(document, kind);
     const entries = checked ? outlineOfCheckedLines(checked, kind, readingOf) : outlineOf(document.getText(), kind, readingOf);
-    this.kept.set(document.uri, { key, entries });
+    this.kept.set(document.uri, key, entries);
     return entries;
   }
 }

@@ -1,0 +1,115 @@
+/**
+ * How a rollout is loaded, for the CLI and the language server alike: each artifact file of the rollout
+ * is read from its source (an editor's open document where the server has one, the disk otherwise),
+ * reads stay inside the rollout folder, the verifier's reward files are read beside the artifacts, and
+ * the whole becomes the bundle the rules read. How each file is checked stays with the caller: the CLI
+ * checks every file once, synchronously; the server reuses earlier checks and can be cancelled.
+ */
+import { join } from 'node:path';
+import { rolloutFiles } from '../../../shared/src/layout';
+import type { ArtifactFile } from './bundle/discover';
+import { boundaryOf, readInside, readPrefix, resolvedInside } from './bundle/containment';
+import { RolloutBundle, type BundleFile, type VerifierFile, type VerifierReward } from './bundle/rollout';
+
+/** An editor's document of a file, as far as loading reads it (the language server's TextDocument is one). */
+export interface OpenDocument {
+  readonly version: number;
+  getText(): string;
+}
+
+/** Where a rollout's files are read from: an editor's document of the file, when there is one, else the disk. */
+export interface RolloutSource<Document extends OpenDocument> {
+  readonly openDocument: (path: string) => Document | undefined;
+}
+
+/** The CLI's source: every file from disk. */
+export const diskSource: RolloutSource<never> = { openDocument: () => undefined };
+
+/** A file of the rollout with where it is read from: the editor's document, or without one the disk. */
+export type SourcedFile<Document extends OpenDocument> = ArtifactFile & { readonly document?: Document };
+
+/** A rollout about to be read: each file with its source, the folder reads stay inside, and the verifier's reward. */
+export interface RolloutLoad<Document extends OpenDocument> {
+  readonly root: string;
+  /** The real path of the rollout folder (`boundaryOf`), which every file read from disk must resolve inside. */
+  readonly boundary: string;
+  readonly files: readonly SourcedFile<Document>[];
+  readonly reward: VerifierReward;
+}
+
+/** What reading one file gave: its check report, or why it could not be read. */
+export type FileRead = Pick<BundleFile, 'report' | 'ioError'>;
+
+/**
+ * Decides where each file of the rollout in `root` is read from, and reads the verifier's reward: what
+ * the server keys its cached evaluations by before reading anything else.
+ */
+export function prepareLoad<Document extends OpenDocument>(root: string, files: readonly ArtifactFile[], source: RolloutSource<Document>): RolloutLoad<Document> {
+  const boundary = boundaryOf(root);
+  const sourced = files.map((file): SourcedFile<Document> => {
+    // The editor follows links: an open file that leads out of the rollout is read from disk instead,
+    // where the check reports it and reads nothing behind it.
+    const document = source.openDocument(file.path);
+    return document && isInsideRollout(file.path, boundary) ? { ...file, document } : file;
+  });
+  return { root, boundary, files: sourced, reward: readVerifierReward(root) };
+}
+
+/** The bundle the rules read, each file read by `read` (the CLI's check, once and synchronously). */
+export function loadRollout<Document extends OpenDocument>(load: RolloutLoad<Document>, read: (file: SourcedFile<Document>) => FileRead): RolloutBundle {
+  return bundleOf(load, load.files.map((file) => ({ ...file, ...read(file) })));
+}
+
+/** As `loadRollout`, for reads that give the event loop a turn; resolves to undefined when a read was cancelled. */
+export async function loadRolloutCancellable<Document extends OpenDocument>(
+  load: RolloutLoad<Document>,
+  read: (file: SourcedFile<Document>) => Promise<FileRead | undefined>,
+): Promise<RolloutBundle | undefined> {
+  const files: (SourcedFile<Document> & FileRead)[] = [];
+  for (const file of load.files) {
+    const checked = await read(file);
+    if (!checked) return undefined;
+    files.push({ ...file, ...checked });
+  }
+  return bundleOf(load, files);
+}
+
+function bundleOf<Document extends OpenDocument>(load: RolloutLoad<Document>, files: readonly (SourcedFile<Document> & FileRead)[]): RolloutBundle {
+  // The bundle holds what was read, not where from: the rules judge a file the same either way.
+  return new RolloutBundle(load.root, files.map(({ path, kind, report, ioError }) => ({ path, kind, ...(report ? { report } : {}), ...(ioError !== undefined ? { ioError } : {}) })), load.reward);
+}
+
+/** Read of verifier/reward.*: a reward is a number, and the file may be anything. */
+const rewardBytes = 4096;
+
+/**
+ * verifier/reward.txt and reward.json: small files the verifier writes; absent or unreadable is fine,
+ * one that resolves outside the rollout is listed as such and not read.
+ */
+export function readVerifierReward(root: string): VerifierReward {
+  const boundary = boundaryOf(root);
+  const outside: string[] = [];
+  const read = (relativePath: string): VerifierFile | undefined => {
+    const path = join(root, relativePath);
+    try {
+      const text = readInside(path, boundary, (file) => readPrefix(file, rewardBytes));
+      if (typeof text === 'string') return { path, text };
+      outside.push(path);
+    } catch {
+      // Absent or unreadable: no reward from this file.
+    }
+    return undefined;
+  };
+  const text = read(rolloutFiles.rewardText);
+  const json = read(rolloutFiles.rewardJson);
+  return { ...(text ? { text } : {}), ...(json ? { json } : {}), ...(outside.length > 0 ? { outside } : {}) };
+}
+
+function isInsideRollout(path: string, boundary: string): boolean {
+  try {
+    return resolvedInside(path, boundary) !== undefined;
+  } catch {
+    // Gone since it was listed: its check from disk says so.
+    return false;
+  }
+}
