@@ -14,7 +14,7 @@ import { errorDetail } from '../../../shared/src/errors';
 import type { ValidationReport } from '../../../shared/src/protocol';
 import type { RolloutEvidenceSettings } from '../../../shared/src/settings';
 import { ArtifactClassifier } from '../engine/artifacts/classify';
-import { discoverRolloutOf, rolloutFiles, type DiscoveredRollout } from '../engine/bundle/discover';
+import { discoverRolloutOf, filesOfRollout, type DiscoveredRollout } from '../engine/bundle/discover';
 import { limitNotice } from '../engine/check/collector';
 import type { KeptCheck } from '../engine/check/artifactChecker';
 import { codeInfo, type DiagnosticCode } from '../engine/codes';
@@ -136,7 +136,7 @@ export class DocumentValidator {
   async rolloutKey(root: string): Promise<{ readonly key: string; readonly rollout: DiscoveredRollout }> {
     const settings = await this.settings.get(pathToFileURL(root).href);
     const classifier = this.classifierFor(settings);
-    const rollout = { root, files: rolloutFiles(root, classifier) };
+    const rollout = { root, files: filesOfRollout(root, classifier) };
     return { key: this.evaluator.keyOf(root, settings, classifier, this.settingsGeneration, this.hooks.openDocument, rollout.files), rollout };
   }
 

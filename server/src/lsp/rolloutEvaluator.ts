@@ -12,7 +12,7 @@ import type { ArtifactKind } from '../../../shared/src/layout';
 import { isInside } from '../../../shared/src/paths';
 import type { RolloutEvidenceSettings } from '../../../shared/src/settings';
 import type { ArtifactClassifier } from '../engine/artifacts/classify';
-import { rolloutFiles, type ArtifactFile } from '../engine/bundle/discover';
+import { filesOfRollout, type ArtifactFile } from '../engine/bundle/discover';
 import { describeFileError } from '../engine/bundle/fileErrors';
 import type { RolloutBundle } from '../engine/bundle/rollout';
 import type { ArtifactChecker, KeptCheck } from '../engine/check/artifactChecker';
@@ -109,7 +109,7 @@ export class RolloutEvaluator {
     return this.stateOf(root, settings, classifier, settingsGeneration, openDocument, files).key;
   }
 
-  private stateOf(root: string, settings: RolloutEvidenceSettings, classifier: ArtifactClassifier, settingsGeneration: number, openDocument: (path: string) => TextDocument | undefined, files = rolloutFiles(root, classifier)) {
+  private stateOf(root: string, settings: RolloutEvidenceSettings, classifier: ArtifactClassifier, settingsGeneration: number, openDocument: (path: string) => TextDocument | undefined, files = filesOfRollout(root, classifier)) {
     const load = prepareLoad(root, files, { openDocument });
     // A file read from disk is known by its size and time when the rollout was looked up.
     const stamps = new Map(load.files.flatMap((file) => (file.document ? [] : [[file.path, diskStamp(file.path)] as const])));

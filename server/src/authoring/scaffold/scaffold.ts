@@ -3,7 +3,7 @@
  * are checked here, so neither can be led to write outside the folder it was given.
  */
 import { fixtureMarkerFile, rolloutNameProblem, taskOfRolloutName, type ScaffoldFiles, type ScenarioSummary } from '../../../../shared/src/scaffold';
-import { rolloutFiles } from './layout';
+import { rolloutFileTexts } from './rolloutText';
 import { scenarios } from './scenarios';
 
 /** A request that names no scenario, or an unsafe rollout name; the message is for the user as it stands. */
@@ -24,7 +24,7 @@ export function scaffoldRollout(scenarioId: string, rolloutName: string, started
   if (problem !== undefined) throw new ScaffoldUsageError(`${problem} (got ${JSON.stringify(rolloutName)})`);
   if (Number.isNaN(startedAt.getTime())) throw new ScaffoldUsageError('the start time is not a valid date');
   const parts = scenario.build({ task: taskOfRolloutName(rolloutName), rolloutName, startedAt });
-  const files = [...rolloutFiles(parts)].map(([path, content]) => ({ path, content }));
+  const files = [...rolloutFileTexts(parts)].map(([path, content]) => ({ path, content }));
   return { files: [...files, { path: fixtureMarkerFile, content: fixtureMarker(scenario.id) }], focusFile: scenario.focusFile };
 }
 

@@ -5,7 +5,7 @@
  */
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { marksRolloutFolder, rolloutFiles as layoutFiles, rolloutFolders, rolloutLayoutDepth, skippedFolders, type ArtifactKind } from '../../../../shared/src/layout';
+import { marksRolloutFolder, rolloutFiles, rolloutFolders, rolloutLayoutDepth, skippedFolders, type ArtifactKind } from '../../../../shared/src/layout';
 import type { ArtifactClassifier } from '../artifacts/classify';
 import { describeFileError } from './fileErrors';
 
@@ -105,7 +105,7 @@ function discoverReading(paths: readonly string[], classifier: ArtifactClassifie
     }
     if (isFolder) {
       walk(path, undefined, 0);
-    } else if (basename(path) === layoutFiles.result) {
+    } else if (basename(path) === rolloutFiles.result) {
       walk(dirname(path), undefined, 0);
     } else {
       const kind = classifier.kindOf(path);
@@ -134,12 +134,12 @@ export function rolloutRootOf(path: string): string | undefined {
 }
 
 /**
- * The rollout a file belongs to (as `rolloutRootOf`) with its files (as `rolloutFiles`), in one look:
+ * The rollout a file belongs to (as `rolloutRootOf`) with its files (as `filesOfRollout`), in one look:
  * the entries of the rollout folder, read to tell that it is one, are not read again to list its files.
  */
 export function discoverRolloutOf(path: string, classifier: ArtifactClassifier): DiscoveredRollout | undefined {
   const found = rolloutFolderOf(path);
-  return found ? { root: found.folder, files: rolloutFiles(found.folder, classifier, found.entries) } : undefined;
+  return found ? { root: found.folder, files: filesOfRollout(found.folder, classifier, found.entries) } : undefined;
 }
 
 function rolloutFolderOf(path: string): { readonly folder: string; readonly entries: Dirent[] } | undefined {
@@ -160,7 +160,7 @@ function rolloutFolderOf(path: string): { readonly folder: string; readonly entr
  * the search does too: the server asks after every edit, and a rollout may hold deep folders.
  * `entries`: the rollout folder's own, when already read.
  */
-export function rolloutFiles(root: string, classifier: ArtifactClassifier, entries?: Dirent[]): readonly ArtifactFile[] {
+export function filesOfRollout(root: string, classifier: ArtifactClassifier, entries?: Dirent[]): readonly ArtifactFile[] {
   const read = (folder: string): Dirent[] => (entries && folder === root ? entries : readFolder(folder));
   return discoverReading([root], classifier, rolloutLayoutDepth, read).bundles.find((bundle) => !bundle.loose && bundle.root === root)?.files ?? [];
 }
