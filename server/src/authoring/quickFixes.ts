@@ -16,7 +16,7 @@ import type { RolloutBundle } from '../engine/bundle/rollout';
 import { arrayOrEmpty } from '../engine/parse/jsonKind';
 import { parseTreeSafely, propertyValueNode } from '../engine/parse/jsonTree';
 import type { RolloutEvaluation } from '../engine/rules/evaluate';
-import { sandboxUserInConfig, type Step } from '../engine/rules/timeline';
+import { sandboxUserInConfig, type Step } from '../engine/model/actions';
 import { isTerminated, layoutOf, lineCount, lineText } from '../engine/text/lineLayout';
 
 export interface TextEdit {

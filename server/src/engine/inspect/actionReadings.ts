@@ -3,7 +3,7 @@
  * `kill attempt`, `setup-only`, `grading`, `quiescent`, `survivors 1234`, `kind unknown`. The timeline has already
  * read every record, so this costs a pass over its steps.
  */
-import type { ActionReading, ObservationOutcome, Timeline } from '../rules/timeline';
+import type { ActionReading, ObservationOutcome, Timeline } from '../model/actions';
 
 const outcomeWords: Record<ObservationOutcome, string> = {
   quiescent: 'quiescent',

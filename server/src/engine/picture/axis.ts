@@ -7,7 +7,7 @@
 import type { TimelineAxis } from '../../../../shared/src/timelinePicture';
 import type { RolloutBundle } from '../bundle/rollout';
 import { isJsonObject, type JsonObject } from '../parse/jsonKind';
-import type { Step } from '../rules/timeline';
+import type { Step } from '../model/actions';
 import { parseTimestamp } from '../parse/timestamps';
 
 export interface Span {

@@ -10,7 +10,7 @@ import type { ToolCallFact } from '../facts/facts';
 import type { BundleFinding } from '../findings';
 import { defaultRuleOptions, RuleCaches, RuleContext } from '../rules/context';
 import { rewardPlace } from '../rules/reward';
-import type { ObservationOutcome, Step } from '../rules/timeline';
+import type { ObservationOutcome, Step } from '../model/actions';
 import type { Placement } from './axis';
 
 export interface Candidate extends Omit<TimelineElement, 'label'> {

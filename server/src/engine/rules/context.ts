@@ -9,7 +9,7 @@ import { rangeOnLine, type BundleFinding, type RelatedEvidence, type Severity, t
 import { locate, parseTreeSafely, type JsonPath, type SyntaxNode } from '../parse/jsonTree';
 import { LineIndex } from '../text/lineIndex';
 import { analyseCommand, sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
-import type { Step } from './timeline';
+import type { Step } from '../model/actions';
 
 export interface RuleOptions {
   /** As the validator's --allow-oracle-without-llm: an oracle rollout needs no LLM trajectory. */

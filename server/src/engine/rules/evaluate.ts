@@ -21,7 +21,7 @@ import { checkLlmTrajectory } from './review/llm';
 import { checkResult } from './review/result';
 import { checkResultsRow } from './review/resultsRow';
 import { checkRewardPreconditions } from './reward';
-import { buildTimeline, checkActionKinds, checkActionProvenance, checkTimelineOrder, sandboxUserOf, type Timeline } from './timeline';
+import { buildTimeline, checkActionKinds, checkActionProvenance, checkTimelineOrder, sandboxUserOf, type Timeline } from '../model/actions';
 import { checkTrajectory, type TrajectoryResult } from './trajectory';
 import { timeoutOf } from './timeout';
 import { checkTimeoutContract } from './timeoutContract';

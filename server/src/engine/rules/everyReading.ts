@@ -10,7 +10,7 @@ import type { BundleFinding } from '../findings';
 import { RuleContext } from './context';
 import { FindingUnion } from './findingUnion';
 import { checkQuiescence, type QuiescenceResult } from './quiescence';
-import { checkExecRecords, type SandboxUserState, type Timeline, type TimelineLists } from './timeline';
+import { checkExecRecords, type SandboxUserState, type Timeline, type TimelineLists } from '../model/actions';
 import { checkSeparateVerifier } from './verifier';
 
 export interface TimelineRulesResult {

@@ -8,7 +8,7 @@ import { describeValue } from '../parse/jsonKind';
 import { maximumFindingsPerCommand, type Span } from '../shell/syntax';
 import type { Place, RuleContext } from './context';
 import { howToObserve } from './provenance';
-import type { ObservationOutcome, SandboxUserState, Step, TimelineLists } from './timeline';
+import type { ObservationOutcome, SandboxUserState, Step, TimelineLists } from '../model/actions';
 
 export interface QuiescenceResult {
   /** Rules apply: a sandbox user is set (or unknown, or unreadable). With `sandbox_user: null` nothing applies. */

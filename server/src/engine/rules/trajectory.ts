@@ -6,7 +6,7 @@
  */
 import type { DocumentFacts, LifecycleFact, RecordRef, TimeoutFact, ToolCallFact } from '../facts/facts';
 import type { RelatedEvidence } from '../findings';
-import { isAdapterTerminal, toolCallIndexOf } from '../facts/toolCallIndex';
+import { isAdapterTerminal, toolCallIndexOf } from '../model/toolCalls';
 import { describeValue, isJsonObject } from '../parse/jsonKind';
 import { keyForFinding } from '../schema/knownKeys';
 import type { Place, RuleContext } from './context';

@@ -11,7 +11,7 @@ import type { BundleFinding } from '../findings';
 import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
 import { shapedLike } from '../schema/knownKeys';
 import type { Place, RuleContext } from './context';
-import { verifierService, type TimelineLists } from './timeline';
+import { verifierService, type TimelineLists } from '../model/actions';
 
 /** Where the declaration sits in preflight.json, and the modes BenchFlow writes. */
 const factsPath = ['report', 'task_binding', 'facts'] as const;

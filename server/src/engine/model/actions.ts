@@ -17,8 +17,8 @@ import type { ActionFact, ActionRecord, QuiescenceFact } from '../facts/facts';
 import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
 import { parseTimestamp } from '../parse/timestamps';
 import { meaningOfStatus, sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
-import type { RuleContext } from './context';
-import { howToObserve, observationProvenances, provenanceCounts, provenanceOf, reportUncountedProvenance } from './provenance';
+import type { RuleContext } from '../rules/context';
+import { howToObserve, observationProvenances, provenanceCounts, provenanceOf, reportUncountedProvenance } from '../rules/provenance';
 
 /**
  * The action kinds the rules know: this is their one home. Both compare case-insensitively

@@ -3,7 +3,7 @@
  * of a rollout; the index is made once per version of the trajectory's facts, and only when a rule asks
  * (a check of the file on its own never does).
  */
-import type { ToolCallFact, TrajectoryFacts } from './facts';
+import type { ToolCallFact, TrajectoryFacts } from '../facts/facts';
 
 export interface ToolCallIndex {
   /** Rows by tool_call_id, in line order. */
