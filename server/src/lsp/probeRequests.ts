@@ -18,7 +18,7 @@ import {
   workspaceTrustGrantedNotification,
   type ProbeContext,
 } from '../../../shared/src/protocol';
-import { sandboxUserInConfig } from '../engine/model/actions';
+import { sandboxUserInConfig } from '../engine/model/sandboxUser';
 import { listRunningContainers } from '../probe/containers';
 import { quiescenceRecord } from '../probe/observationRecord';
 import { runProbe } from '../probe/runProbe';

@@ -18,7 +18,7 @@ import { describeFileError } from '../engine/bundle/fileErrors';
 import { RolloutBundle, type BundleFile } from '../engine/bundle/rollout';
 import type { ArtifactChecker, KeptCheck } from '../engine/check/artifactChecker';
 import type { FileReport } from '../engine/check/report';
-import { RuleCaches } from '../engine/rules/context';
+import { ModelCaches } from '../engine/model/caches';
 import { evaluateRollout, type RolloutEvaluation } from '../engine/rules/evaluate';
 import { fixtureFoldersOf, isFixtureBundle } from '../authoring/fixtureBundles';
 import { isFileUri, pathOfUri } from './uris';
@@ -55,7 +55,7 @@ export class RolloutEvaluator {
   private readonly documents = new Map<string, DocumentEntry>();
   private readonly disk = new Map<string, DiskEntry>();
   private readonly rollouts = new Map<string, EvaluatedRollout>();
-  private readonly caches = new RuleCaches({ keepTimelines: true });
+  private readonly caches = new ModelCaches({ keepActionSequences: true });
 
   constructor(
     private readonly checker: ArtifactChecker,
@@ -148,7 +148,7 @@ export class RolloutEvaluator {
   /** No document of the rollout is open any more: nothing of it is kept. */
   forgetRollout(root: string): void {
     this.rollouts.delete(root);
-    this.caches.timelines?.delete(root);
+    this.caches.actionSequences?.delete(root);
     for (const path of this.disk.keys()) if (isInside(path, root)) this.disk.delete(path);
   }
 

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { verifierRewardFiles } from '../../../../shared/src/artifactKinds';
 import type { ArtifactChecker, FileCheckOptions } from '../check/artifactChecker';
 import { listFindings, type BundleFinding } from '../findings';
-import type { RuleCaches, RuleOptions } from '../rules/context';
+import type { RuleOptions } from '../rules/context';
+import type { ModelCaches } from '../model/caches';
 import { evaluateRollout, type RolloutEvaluation } from '../rules/evaluate';
 import type { DiscoveredBundle } from './discover';
 import { boundaryOf, readInside, readPrefix } from './containment';
@@ -23,7 +24,7 @@ export interface CheckedBundle {
 
 export interface BundleCheckOptions extends FileCheckOptions {
   readonly rules: RuleOptions;
-  readonly caches: RuleCaches;
+  readonly caches: ModelCaches;
   readonly onFileStart?: (path: string) => void;
 }
 

@@ -19,7 +19,7 @@ export interface Placement {
   readonly axis: TimelineAxis;
   /** A trajectory row's stretch of the axis. */
   readonly trajectoryRow: (line: number) => Span;
-  /** Each action step's stretch, by index in the timeline. */
+  /** Each action step's stretch, by index in the action sequence. */
   readonly actionSteps: readonly Span[];
   /** Where the reward goes: the rollout's end. */
   readonly end: number;

@@ -1,14 +1,14 @@
 /**
  * Every element of a rollout's timeline, read from its evaluated bundle: prompts, tool calls and the
  * timeout marker from the trajectory; kill attempts, observations, sidecar start, setup and grading
- * execs from the action timeline the rules read; the reward where the reward rule finds it. Each points at
+ * execs from the action sequence the rules read; the reward where the reward rule finds it. Each points at
  * its line and carries the codes the rules placed there.
  */
 import type { TimelineElement, TimelineElementKind, TimelineLaneId, TimelineStatus } from '../../../../shared/src/timelinePicture';
-import type { RolloutBundle } from '../bundle/rollout';
 import type { ToolCallFact } from '../facts/facts';
 import type { BundleFinding } from '../findings';
-import { defaultRuleOptions, RuleCaches, RuleContext } from '../rules/context';
+import { defaultRuleOptions, RuleContext } from '../rules/context';
+import type { RolloutModel } from '../model/rolloutModel';
 import { rewardPlace } from '../rules/reward';
 import type { ObservationOutcome, Step } from '../model/actions';
 import type { Placement } from './axis';
@@ -23,7 +23,8 @@ export interface Candidate extends Omit<TimelineElement, 'label'> {
 const noCodes: readonly string[] = [];
 const labelLength = 80;
 
-export function collectElements(bundle: RolloutBundle, steps: readonly Step[], findings: readonly BundleFinding[], placement: Placement): Candidate[] {
+export function collectElements(model: RolloutModel, findings: readonly BundleFinding[], placement: Placement): Candidate[] {
+  const { bundle, actions: { steps } } = model;
   const codes = codesByLine(findings);
   const codesAt = (file: string, line: number) => codes.get(file)?.get(line) ?? noCodes;
   const elements: Candidate[] = [];
@@ -60,7 +61,7 @@ export function collectElements(bundle: RolloutBundle, steps: readonly Step[], f
     for (const element of stepElements(step)) elements.push({ ...at, ...element, label: () => element.label, routine: element.routine && found.length === 0 });
   }
 
-  const reward = rewardPlace(new RuleContext(bundle, defaultRuleOptions, new RuleCaches()));
+  const reward = rewardPlace(new RuleContext(model, defaultRuleOptions));
   if (reward) {
     const found = codesAt(reward.place.file, reward.place.range.start.line);
     elements.push({ kind: 'reward', lane: 'reward', label: () => String(reward.value), start: placement.end, file: reward.place.file, line: reward.place.range.start.line, status: found.length > 0 ? 'unknown' : 'ok', findings: found, routine: false });

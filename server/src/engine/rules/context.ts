@@ -1,6 +1,6 @@
 /**
- * What every rule works with: the bundle, the options, and ways to place a finding exactly — on a key or
- * value inside a JSONL record or a JSON artifact, with related evidence in other files.
+ * What every rule works with: the rollout's model, the options, and ways to place a finding exactly — on a
+ * key or value inside a JSONL record or a JSON artifact, with related evidence in other files.
  */
 import { codeInfo, type DiagnosticCode, type Effect } from '../codes';
 import type { RolloutBundle } from '../bundle/rollout';
@@ -8,8 +8,7 @@ import type { DocumentFacts, RecordRef } from '../facts/facts';
 import { rangeOnLine, type BundleFinding, type RelatedEvidence, type Severity, type TextRange } from '../findings';
 import { locate, parseTreeSafely, type JsonPath, type SyntaxNode } from '../parse/jsonTree';
 import { LineIndex } from '../text/lineIndex';
-import { analyseCommand, sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
-import type { Step } from '../model/actions';
+import type { RolloutModel } from '../model/rolloutModel';
 
 export interface RuleOptions {
   /** As the validator's --allow-oracle-without-llm: an oracle rollout needs no LLM trajectory. */
@@ -35,47 +34,6 @@ export interface Place {
   readonly range: TextRange;
 }
 
-/**
- * Command analyses keyed by command and sandbox user. Real action logs repeat a handful of commands
- * thousands of times, and the language server keeps this across evaluations.
- */
-export class CommandEvidenceCache {
-  private readonly entries = new Map<string, CommandEvidence>();
-
-  constructor(private readonly maxEntries = 10_000) {}
-
-  evidenceOf(command: string, user: SandboxUser | undefined): CommandEvidence {
-    const key = `${sandboxUserKey(user)}\u0000${command}`;
-    let evidence = this.entries.get(key);
-    if (!evidence) {
-      evidence = analyseCommand(command, user);
-      if (this.entries.size >= this.maxEntries) this.entries.clear();
-      this.entries.set(key, evidence);
-    }
-    return evidence;
-  }
-}
-
-/** A rollout's timeline as last built, with what it was read for: the sandbox user, and whether the bundle is a fixture. */
-export interface KeptTimeline {
-  readonly readFor: string;
-  readonly steps: readonly Step[];
-}
-
-/**
- * What the rules work out once and keep across evaluations: command analyses, and, for the language
- * server, which evaluates the same rollouts again after each edit, every rollout's timeline.
- */
-export class RuleCaches {
-  readonly commands = new CommandEvidenceCache();
-  /** By rollout root; absent for a single pass (the CLI), which would only hold memory with it. */
-  readonly timelines: Map<string, KeptTimeline> | undefined;
-
-  constructor(options: { keepTimelines?: boolean } = {}) {
-    this.timelines = options.keepTimelines ? new Map() : undefined;
-  }
-}
-
 export class RuleContext {
   readonly findings: BundleFinding[] = [];
   private readonly lineIndexes = new Map<string, LineIndex>();
@@ -83,11 +41,16 @@ export class RuleContext {
   /** By record text, then by the offset of the string literal in it. */
   private readonly stringOffsets = new Map<string, Map<number, StringOffsets>>();
 
+  /** The model's bundle: what most rules read directly. */
+  readonly bundle: RolloutBundle;
+
   constructor(
-    readonly bundle: RolloutBundle,
+    /** What the model read once for this evaluation: the rules judge it and read nothing of it again. */
+    readonly model: RolloutModel,
     readonly options: RuleOptions,
-    readonly caches: RuleCaches,
-  ) {}
+  ) {
+    this.bundle = model.bundle;
+  }
 
   report(code: DiagnosticCode, place: Place, message: string, extra: { related?: readonly RelatedEvidence[]; severity?: Severity; effect?: Effect } = {}): BundleFinding {
     const related = extra.related ?? [];

@@ -61,7 +61,7 @@ function fieldHover(artifact: ArtifactDocument, record: RecordText, guide: Schem
   const sections: string[] = [];
   const jsonl = artifactKindInfo(artifact.kind).format === 'jsonl';
   if (jsonl && isJsonObject(value)) {
-    const reading = artifact.kind === 'action-records' && artifact.rollout ? actionReadingLabels(artifact.rollout.evaluation.timeline).get(record.firstLine) : undefined;
+    const reading = artifact.kind === 'action-records' && artifact.rollout ? actionReadingLabels(artifact.rollout.evaluation.model.actions).get(record.firstLine) : undefined;
     sections.push(`**${escape(nameRecord(artifact.kind, value, reading).name)}**`);
   }
   const described = guide.describe(value, path);

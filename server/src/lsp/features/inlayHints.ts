@@ -48,7 +48,7 @@ function rolloutStart(rollout: EvaluatedRollout): { time: number; source: string
     const time = isJsonObject(value) ? parseTimestamp(value['started_at']) : undefined;
     if (time !== undefined) return { time, source: `${role}.json started_at` };
   }
-  const first = rollout.evaluation.timeline.timed[0]?.reading.time;
+  const first = rollout.evaluation.model.actions.timed[0]?.reading.time;
   return first ? { time: first.value, source: 'the first timestamped action record' } : undefined;
 }
 

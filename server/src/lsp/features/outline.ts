@@ -62,7 +62,7 @@ export class OutlineProvider {
     const key = `${document.version}\u0000${kind}\u0000${kind === 'action-records' ? (rollout?.key ?? '') : ''}`;
     const kept = this.kept.get(document.uri);
     if (kept?.key === key) return kept.entries;
-    const labels = kind === 'action-records' && rollout ? actionReadingLabels(rollout.evaluation.timeline) : undefined;
+    const labels = kind === 'action-records' && rollout ? actionReadingLabels(rollout.evaluation.model.actions) : undefined;
     const readingOf = labels ? (line: number) => labels.get(line) : undefined;
     // The check of this very version named its records already; a JSON artifact has no checked lines.
     const checked = this.artifacts.checkedLinesOf(document, kind);
