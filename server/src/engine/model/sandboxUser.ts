@@ -31,7 +31,7 @@ export function sandboxUserOf(bundle: RolloutBundle): SandboxUserState {
 export const userNameOrUid = /^(?:[a-z_][a-z0-9_-]*|\d+)$/;
 
 /** config.json's `sandbox_user`: absent means BenchFlow's default "agent"; null means the agent ran as root. */
-export function sandboxUserInConfig(value: JsonObject): SandboxUserState {
+function sandboxUserInConfig(value: JsonObject): SandboxUserState {
   if (!Object.prototype.hasOwnProperty.call(value, 'sandbox_user')) return { kind: 'user', user: { name: 'agent' } };
   const user = value['sandbox_user'];
   if (user === null) return { kind: 'none' };
