@@ -1,12 +1,13 @@
 /**
  * The model of one rollout: what is read once per evaluation, before any rule judges it. The bundle (each
  * file's facts, cached per file version by its loader), the sandbox user, the action sequence, and the
- * trajectory's tool-call index, and the reward. The rules, inspect/ and picture/ read it; nothing here reports a finding.
+ * trajectory's tool-call index, the reward, and when the rollout started. The rules, inspect/ and picture/ read it; nothing here reports a finding.
  */
 import type { RolloutBundle } from '../bundle/rollout';
 import { readActionSequence, type ActionSequence } from './actions';
 import type { ModelCaches } from './caches';
 import { rolloutReward, type RecordedReward } from './reward';
+import { rolloutStartOf, type RolloutStart } from './rolloutStart';
 import { sandboxUserOf, type SandboxUserState } from './sandboxUser';
 import { toolCallIndexOf, type ToolCallIndex } from './toolCalls';
 
@@ -18,6 +19,7 @@ export interface RolloutModel {
   readonly toolCalls: ToolCallIndex | undefined;
   /** The reward as recorded anywhere in the bundle (the variants the validator reads are in reward.ts). */
   readonly reward: RecordedReward | undefined;
+  readonly start: RolloutStart | undefined;
 }
 
 export interface ModelOptions {
@@ -30,5 +32,5 @@ export function readRolloutModel(bundle: RolloutBundle, options: ModelOptions, c
   // A sandbox user that is not known is read as any user but root: every kill and observation of whoever it was counts.
   const actions = readActionSequence({ bundle, fixtureBundle: options.fixtureBundle, caches }, sandboxUser.kind === 'user' ? sandboxUser.user : undefined);
   const trajectory = bundle.facts('trajectory', 'acp-trajectory');
-  return { bundle, sandboxUser, actions, toolCalls: trajectory ? toolCallIndexOf(trajectory) : undefined, reward: rolloutReward(bundle) };
+  return { bundle, sandboxUser, actions, toolCalls: trajectory ? toolCallIndexOf(trajectory) : undefined, reward: rolloutReward(bundle), start: rolloutStartOf(bundle, actions) };
 }

@@ -1,11 +1,12 @@
 /**
  * Where on the picture's axis each record goes. With times, the axis is milliseconds from the rollout's
- * start: action records by their own timestamps, and trajectory rows (which BenchFlow writes without
+ * start (model/rolloutStart.ts; earlier when something is recorded before it): action records by their own timestamps, and trajectory rows (which BenchFlow writes without
  * times) spread in line order over the agent's execution window that result.json gives. Without them,
  * the axis is line order: the trajectory's rows first, then the action records, then the reward.
  */
 import type { TimelineAxis } from '../../../../shared/src/timelinePicture';
 import type { RolloutBundle } from '../bundle/rollout';
+import type { RolloutModel } from '../model/rolloutModel';
 import { isJsonObject, type JsonObject } from '../parse/jsonKind';
 import type { Step } from '../model/actions';
 import { parseTimestamp } from '../parse/timestamps';
@@ -41,7 +42,7 @@ export function trajectoryLines(bundle: RolloutBundle): number {
   return last;
 }
 
-export function placeRecords(bundle: RolloutBundle, steps: readonly Step[]): Placement {
+export function placeRecords({ bundle, actions: { steps }, start: rolloutStart }: RolloutModel): Placement {
   const rows = trajectoryLines(bundle);
   const result = bundle.facts('result', 'result')?.value;
   const actionTimes = steps.map((step) => actionSpanOf(step));
@@ -62,9 +63,9 @@ export function placeRecords(bundle: RolloutBundle, steps: readonly Step[]): Pla
   if (rows > 0 && !window) missing.push("the trajectory's rows carry no times and result.json gives no agent execution window");
   if (missing.length > 0 || (timedActions === 0 && !window)) return orderPlacement(rows, steps.length, missing);
 
-  const resultStart = parseTimestamp(result?.['started_at']);
   const resultEnd = parseTimestamp(result?.['finished_at']);
-  const origin = Math.min(...[resultStart, window?.start, firstActionTime].filter((time): time is number => time !== undefined));
+  // Nothing is drawn before the origin: the rollout's start, unless the agent's window or a record begins earlier.
+  const origin = Math.min(...[rolloutStart?.time, window?.start, firstActionTime].filter((time): time is number => time !== undefined));
   const actionSteps: Span[] = [];
   let untimed = 0;
   let previousEnd = window ? window.end : origin;

@@ -25,8 +25,7 @@ export interface PictureOptions {
 }
 
 export function buildTimelinePicture(bundle: RolloutBundle, evaluation: RolloutEvaluation, options: PictureOptions = {}): TimelinePicture {
-  const steps = evaluation.model.actions.steps;
-  const placement = placeRecords(bundle, steps);
+  const placement = placeRecords(evaluation.model);
   const candidates = collectElements(evaluation.model, evaluation.findings, placement);
   const laneOrder = Object.keys(laneLabels) as TimelineLaneId[];
   // Lane by lane, each in axis order: the order the view draws and moves focus in.
