@@ -11,7 +11,7 @@ import { parseTreeSafely, type SyntaxNode } from '../parse/jsonTree';
 import type { KeptCheck } from '../check/artifactChecker';
 import { isTerminated, layoutOf, lineCount, lineLength, lineText } from '../text/lineLayout';
 import { LineIndex } from '../text/lineIndex';
-import { nameRecord, withReading, type RecordCategory } from './recordNames';
+import { nameRecord, withReading, type RecordCategory } from '../facts/recordNames';
 
 /**
  * Kept flat, without range objects: a 100,000-line trajectory has 100,000 entries, and the server keeps

@@ -9,7 +9,7 @@ import { HoverRequest, MarkupKind, type Connection, type Hover } from 'vscode-la
 import { artifactKindInfo } from '../../../../shared/src/artifactKinds';
 import { actionReadingLabels } from '../../engine/inspect/actionReadings';
 import { idAt, idOccurrences, type IdAt, type IdOccurrence } from '../../engine/inspect/ids';
-import { nameRecord } from '../../engine/inspect/recordNames';
+import { nameRecord } from '../../engine/facts/recordNames';
 import { schemaGuideFor, type PropertyGuide, type SchemaGuide } from '../../engine/inspect/schemaGuide';
 import { isJsonObject } from '../../engine/parse/jsonKind';
 import { parseTreeSafely } from '../../engine/parse/jsonTree';
