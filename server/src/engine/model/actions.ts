@@ -338,7 +338,7 @@ function readingOf(source: ActionSequenceSource, record: ActionRecord, user: San
     case 'StartBenchGuardVerifierService':
       return reading('sidecar-start', traits);
     case 'SandboxUserQuiescence':
-      // A record that may not prove anything here is not an observation at all (rules/provenance.ts).
+      // A record that may not prove anything here is not an observation at all (model/provenance.ts).
       if (!observationsCount(record, source.fixtureBundle)) return reading('quiescence', traits);
       return record.quiescence ? quiescenceReading(record.quiescence, record.returnCode, kind.anyUser ? undefined : user, traits, kind.outcome) : reading('other', traits);
     case 'SandboxExec': {
