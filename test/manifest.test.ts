@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { artifactKindNames, artifactKinds } from '../shared/src/artifactKinds';
+import { artifactKindNames, artifactKinds } from '../shared/src/layout';
 import { probeSettingDefaults } from '../shared/src/probe';
 import { defaultSettings, defaultTimeBudgetMs, defaultWorkspaceProblemsMaxRollouts, timeBudgetSetting, workspaceProblemsMaxRolloutsSetting } from '../shared/src/settings';
 import { commandIds } from '../client/src/commandIds';

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { artifactKinds } from '../shared/src/artifactKinds';
+import { artifactKinds } from '../shared/src/layout';
 import { repoRoot } from './support/repo';
 
 interface Manifest {

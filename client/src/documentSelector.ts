@@ -2,7 +2,7 @@
  * Which documents the language server sees: the artifact files by pattern (never every JSON file in the
  * workspace), plus the user's own `rolloutEvidence.artifacts` patterns.
  */
-import { artifactPatterns, verifierRewardFiles } from '../../shared/src/artifactKinds';
+import { artifactPatterns, verifierRewardFiles } from '../../shared/src/layout';
 import type { RolloutEvidenceSettings } from '../../shared/src/settings';
 
 /** The globs of every artifact, as the server's classifier tries them; a glob given twice is kept once. */

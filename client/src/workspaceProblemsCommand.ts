@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { errorMessage } from '../../shared/src/errors';
-import { workspaceProblemsRequest, type WorkspaceProblemsResult } from '../../shared/src/rollouts';
+import { workspaceProblemsRequest, type WorkspaceProblemsResult } from '../../shared/src/protocol';
 import { defaultWorkspaceProblemsMaxRollouts, settingsSection, workspaceProblemsMaxRolloutsSetting } from '../../shared/src/settings';
 import type { ServerController } from './serverController';
 

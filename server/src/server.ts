@@ -5,11 +5,9 @@
  */
 import { createConnection, DidChangeWatchedFilesNotification, TextDocumentSyncKind, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
 import { errorDetail } from '../../shared/src/errors';
-import { isInside } from '../../shared/src/paths';
 import { shownDocumentsNotification, validationReportNotification, type InitializationOptions } from '../../shared/src/protocol';
 import { rolloutRootOf } from './engine/bundle/discover';
 import { shippedReference } from './reference';
-import type { RolloutBundle } from './engine/bundle/rollout';
 import { ArtifactChecker } from './engine/check/artifactChecker';
 import { registerPullDiagnostics, registerPushDiagnostics, type DiagnosticsDelivery } from './lsp/diagnosticsDelivery';
 import { createDocumentStore } from './lsp/documentStore';
@@ -19,12 +17,13 @@ import { registerProbeRequests } from './lsp/probeRequests';
 import { registerProcessUsageRequest } from './lsp/processUsageRequest';
 import { PushedDiagnostics } from './lsp/pushedDiagnostics';
 import { registerRolloutsRequests } from './lsp/rolloutsRequests';
+import { hasOpenDocumentIn, openDocumentAt, openDocumentsInRollout, openDocumentsOfRollout, rolloutsWithOpenDocuments } from './lsp/rolloutDocuments';
 import { RolloutEvaluator } from './lsp/rolloutEvaluator';
 import { registerScaffoldRequests } from './lsp/scaffoldRequests';
 import { SettingsCache } from './lsp/settingsCache';
 import { registerTimelineRequests } from './lsp/timelineRequests';
 import { diagnosticConverter } from './lsp/toDiagnostic';
-import { isFileUri, pathOfUri, rolloutRootOfUri } from './lsp/uris';
+import { pathOfUri, rolloutRootOfUri } from './lsp/uris';
 import { didChangeWatchedFilesParams, shownDocumentsParams, withCheckedNotification } from './lsp/requestParams';
 import { WorkspaceFolders } from './lsp/workspaceFolders';
 import { registerWorkspaceProblemsRequest } from './lsp/workspaceProblemsRequest';
@@ -43,41 +42,10 @@ const documents = store.documents;
 const checker = new ArtifactChecker();
 // Rollouts with a document open are kept; of the others (listed by the Rollouts view, drawn as a
 // timeline), only the most recently used.
-const evaluator = new RolloutEvaluator(checker, hasOpenDocumentIn);
+const evaluator = new RolloutEvaluator(checker, (root) => hasOpenDocumentIn(documents, root));
 let delivery: DiagnosticsDelivery | undefined;
 let pushed: PushedDiagnostics | undefined;
 let features: LanguageFeatures | undefined;
-
-
-/** Open documents whose file lies in a rollout folder; reads the folders of every open document. */
-/** Whether a document below `root` is open; reads no folder, so it is cheap to ask often. */
-function hasOpenDocumentIn(root: string): boolean {
-  return documents.all().some((document) => isFileUri(document.uri) && isInside(pathOfUri(document.uri), root));
-}
-
-/** The rollouts with an open document. */
-function openRollouts(): string[] {
-  return [...new Set(documents.all().flatMap((document) => rolloutRootOfUri(document.uri) ?? []))];
-}
-
-function openDocumentsIn(root: string): string[] {
-  return documents
-    .all()
-    .filter((document) => rolloutRootOfUri(document.uri) === root)
-    .map((document) => document.uri);
-}
-
-/**
- * Open documents of an evaluated rollout's files: the only ones whose diagnostics its evaluation
- * decides. Its files were just looked up, so no folder is read again after every edit.
- */
-function openDocumentsOf(rollout: RolloutBundle): string[] {
-  const paths = new Set(rollout.files.map((file) => file.path));
-  return documents
-    .all()
-    .filter((document) => isFileUri(document.uri) && paths.has(pathOfUri(document.uri)))
-    .map((document) => document.uri);
-}
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   const capabilities = params.capabilities;
@@ -87,20 +55,20 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     void connection.window.showWarningMessage(`Rollout Evidence: ${problem.setting}: ${problem.message}`);
   });
   const validator = new DocumentValidator(evaluator, settings, diagnosticConverter(shippedReference()), {
-    openDocument: (path) => documents.all().find((document) => isFileUri(document.uri) && pathOfUri(document.uri) === path),
+    openDocument: (path) => openDocumentAt(documents, path),
     onValidated: (report) => void connection.sendNotification(validationReportNotification, report),
     onRolloutChanged: (rollout, by) => {
       // Its files that no editor holds: the reasons for its verdict reach the Problems panel there too.
       void pushed?.update(rollout);
       // A rollout listed by the view or drawn as a timeline, with no document open, changes no editor.
-      const open = openDocumentsOf(rollout.bundle);
+      const open = openDocumentsOfRollout(documents, rollout.bundle);
       if (open.length === 0) return;
       delivery?.revalidate(open.filter((uri) => uri !== by));
       features?.rolloutChanged();
     },
     logError: (message) => connection.console.error(message),
   });
-  const workspace = new WorkspaceFolders(params, (root) => openDocumentsIn(root).length > 0);
+  const workspace = new WorkspaceFolders(params, (root) => openDocumentsInRollout(documents, root).length > 0);
   workspace.listen(connection);
   const pushedDiagnostics = new PushedDiagnostics(connection, documents, validator);
   pushed = pushedDiagnostics;
@@ -112,7 +80,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     validator.forget(event.document.uri);
     const root = rolloutRootOfUri(event.document.uri);
     if (!root) return;
-    const stillOpen = openDocumentsIn(root);
+    const stillOpen = openDocumentsInRollout(documents, root);
     // The rollout now reads that file from disk again, which may change the others' diagnostics, and
     // the closed file's own are pushed from now on.
     if (stillOpen.length > 0) {
@@ -128,7 +96,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     validator.settingsChanged();
     delivery?.refresh();
     features?.rolloutChanged();
-    void pushedDiagnostics.filesChanged([...pushedDiagnostics.requestedRollouts, ...openRollouts()]);
+    void pushedDiagnostics.filesChanged([...pushedDiagnostics.requestedRollouts, ...rolloutsWithOpenDocuments(documents)]);
   });
   // A run still writing its bundle, or a file changed outside the editor: its rollout's rules change.
   connection.onDidChangeWatchedFiles(withCheckedNotification(didChangeWatchedFilesParams, connection.console, DidChangeWatchedFilesNotification.method, (params) => {
@@ -136,7 +104,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     // change; the Rollouts view watches for itself.
     const roots = new Set(params.changes.flatMap((change) => rolloutRootOf(pathOfUri(change.uri)) ?? []));
     void pushedDiagnostics.filesChanged(roots);
-    const touched = documents.all().length > 0 && [...roots].some((root) => hasOpenDocumentIn(root));
+    const touched = documents.all().length > 0 && [...roots].some((root) => hasOpenDocumentIn(documents, root));
     if (!touched) return;
     delivery?.refresh();
     features?.rolloutChanged();

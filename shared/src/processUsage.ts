@@ -1,11 +1,10 @@
 /**
- * `rolloutEvidence/processUsage`: what the language server process uses, for benchmarks and for tests
+ * What the language server process uses, for benchmarks and for tests
  * that bound its memory from outside. It reads nothing of the workspace and changes nothing, except
  * that a server started with `node --expose-gc` first collects its garbage, so that `heapUsedBytes` is
- * what is still reachable rather than what the collector has not got to yet.
+ * what is still reachable rather than what the collector has not got to yet. The request,
+ * `processUsageRequest`, is in protocol.ts.
  */
-import { RequestType0 } from 'vscode-languageserver-protocol';
-
 export interface ProcessUsage {
   /** The V8 heap in use (process.memoryUsage().heapUsed). */
   readonly heapUsedBytes: number;
@@ -15,5 +14,3 @@ export interface ProcessUsage {
   /** Whether a full garbage collection ran just before: only when the server was started with --expose-gc. */
   readonly collected: boolean;
 }
-
-export const processUsageRequest = new RequestType0<ProcessUsage, void>('rolloutEvidence/processUsage');

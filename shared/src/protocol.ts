@@ -1,8 +1,14 @@
 /**
- * Messages between the extension and the language server beyond standard LSP.
+ * Messages between the extension and the language server beyond standard LSP: every custom request and
+ * notification is declared here, with its params. The data they carry lives with its concept (probe.ts,
+ * rollouts.ts, scaffold.ts, timelinePicture.ts, processUsage.ts).
  */
-import { NotificationType, NotificationType0, ParameterStructures, RequestType } from 'vscode-languageserver-protocol';
+import { NotificationType, NotificationType0, ParameterStructures, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type { ContainerListing, DockerAccess, ProbeOutcome, ProbeRequest, TranscriptEntry } from './probe';
+import type { ProcessUsage } from './processUsage';
+import type { RolloutsResult, RolloutVerdict } from './rollouts';
+import type { ScaffoldFiles, ScenarioSummary } from './scaffold';
+import type { TimelinePicture, TimelineRange } from './timelinePicture';
 
 /**
  * Our requests take one object of named params, as LSP's own do: declared so, params sent by position
@@ -44,8 +50,8 @@ export interface ValidationReport {
   readonly omittedCount: number;
   /** The folder of the rollout the document belongs to, when it belongs to one. */
   readonly rollout: string | null;
-  /** That rollout's verdict: untrusted, incomplete, trusted-timeout or trusted. */
-  readonly verdict: string | null;
+  /** That rollout's verdict. */
+  readonly verdict: RolloutVerdict | null;
 }
 
 export const validationReportNotification = new NotificationType<ValidationReport>('rolloutEvidence/validationReport');
@@ -111,6 +117,68 @@ export interface ProbeTranscriptParams {
 
 /** Each transcript entry as it happens, so the output channel follows a probe that takes seconds. */
 export const probeTranscriptNotification = new NotificationType<ProbeTranscriptParams>('rolloutEvidence/probeTranscript');
+
+export interface RolloutsParams {
+  /** Folders to search for rollouts (the workspace folders), as file-system paths. */
+  readonly folders: readonly string[];
+  /** At most this many rollouts are evaluated and listed; the rest are counted in the notice. */
+  readonly maxRollouts: number;
+}
+
+/** The Rollouts view's listing. Cancelling it stops the evaluation between files. */
+export const rolloutsRequest = requestWithNamedParams<RolloutsParams, RolloutsResult>('rolloutEvidence/rollouts');
+
+export interface WorkspaceProblemsParams {
+  /** Folders to search for rollouts (the workspace folders), as file-system paths. */
+  readonly folders: readonly string[];
+  /** At most this many rollouts have their problems shown (`rolloutEvidence.workspaceProblems.maxRollouts`). */
+  readonly maxRollouts: number;
+}
+
+export interface WorkspaceProblemsResult {
+  /** Rollouts whose problems are now shown in every file, as their files change. */
+  readonly shown: number;
+  /** Rollouts found, shown or not. */
+  readonly found: number;
+  /** Set when rollouts were found but left out by the bound, saying how many and how to see them. */
+  readonly notice?: string;
+  /** Folders that could not be searched; one line each. */
+  readonly ioErrors: readonly string[];
+}
+
+/**
+ * Shows the problems of every rollout under the folders (up to the bound) in the files no editor holds,
+ * pushed as `textDocument/publishDiagnostics` and kept up to date as the files change. Asked again, it
+ * replaces the set it shows. Cancelling it stops the evaluation between rollouts.
+ */
+export const workspaceProblemsRequest = requestWithNamedParams<WorkspaceProblemsParams, WorkspaceProblemsResult>('rolloutEvidence/showWorkspaceProblems');
+
+export interface TimelineParams {
+  /** The rollout's folder. */
+  readonly root: string;
+  /** Detail for this part of the axis; the whole rollout when absent. */
+  readonly range?: TimelineRange;
+}
+
+/** The picture of a rollout, evaluated as its diagnostics are; fails with a message when `root` is no rollout. */
+export const timelineRequest = requestWithNamedParams<TimelineParams, TimelinePicture>('rolloutEvidence/timeline');
+
+/** The fixture scenarios New Fixture Bundle offers. */
+export const scaffoldScenariosRequest = new RequestType0<readonly ScenarioSummary[], void>('rolloutEvidence/scaffoldScenarios');
+
+export interface ScaffoldFilesParams {
+  readonly scenario: string;
+  /** The rollout folder's name, and result.json's `rollout_name`. */
+  readonly rolloutName: string;
+  /** When the rollout started (ISO 8601); its records are timed from it. Now, when absent. */
+  readonly startedAt?: string;
+}
+
+/** Refused with InvalidParams, saying why, for an unknown scenario or an unsafe rollout name. */
+export const scaffoldFilesRequest = requestWithNamedParams<ScaffoldFilesParams, ScaffoldFiles>('rolloutEvidence/scaffoldFiles');
+
+/** What the server process uses; see processUsage.ts. */
+export const processUsageRequest = new RequestType0<ProcessUsage, void>('rolloutEvidence/processUsage');
 
 /**
  * The client command that opens a rollout's timeline; the server's code lenses name it. Its argument is

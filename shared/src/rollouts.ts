@@ -1,10 +1,10 @@
 /**
- * The Rollouts view's request: every rollout under some folders, grouped into jobs, each with its
- * verdict, its problem counts and its files, evaluated as the diagnostics are.
+ * What the Rollouts view lists: every rollout under some folders, grouped into jobs, each with its
+ * verdict, its problem counts and its files, evaluated as the diagnostics are. The request that asks
+ * for it, `rolloutsRequest`, is in protocol.ts.
  */
-import { requestWithNamedParams } from './protocol';
 
-/** The engine's verdicts, worst first. */
+/** The engine's verdicts, worst first: the one list of them (engine/verdict.ts derives its own from it). */
 export const rolloutVerdicts = ['untrusted', 'incomplete', 'trusted-timeout', 'trusted'] as const;
 
 export type RolloutVerdict = (typeof rolloutVerdicts)[number];
@@ -15,13 +15,6 @@ export interface ProblemCounts {
   readonly warning: number;
   readonly information: number;
   readonly hint: number;
-}
-
-export interface RolloutsParams {
-  /** Folders to search for rollouts (the workspace folders), as file-system paths. */
-  readonly folders: readonly string[];
-  /** At most this many rollouts are evaluated and listed; the rest are counted in the notice. */
-  readonly maxRollouts: number;
 }
 
 export interface RolloutFileSummary {
@@ -67,33 +60,5 @@ export interface RolloutsResult {
   readonly ioErrors: readonly string[];
 }
 
-/** Cancelling it stops the evaluation between files. */
-export const rolloutsRequest = requestWithNamedParams<RolloutsParams, RolloutsResult>('rolloutEvidence/rollouts');
-
 /** VS Code does not hand files larger than this to extensions (`TextModel._MODEL_SYNC_LIMIT`). */
 export const editorSyncLimitBytes = 50 * 1024 * 1024;
-
-export interface WorkspaceProblemsParams {
-  /** Folders to search for rollouts (the workspace folders), as file-system paths. */
-  readonly folders: readonly string[];
-  /** At most this many rollouts have their problems shown (`rolloutEvidence.workspaceProblems.maxRollouts`). */
-  readonly maxRollouts: number;
-}
-
-export interface WorkspaceProblemsResult {
-  /** Rollouts whose problems are now shown in every file, as their files change. */
-  readonly shown: number;
-  /** Rollouts found, shown or not. */
-  readonly found: number;
-  /** Set when rollouts were found but left out by the bound, saying how many and how to see them. */
-  readonly notice?: string;
-  /** Folders that could not be searched; one line each. */
-  readonly ioErrors: readonly string[];
-}
-
-/**
- * Shows the problems of every rollout under the folders (up to the bound) in the files no editor holds,
- * pushed as `textDocument/publishDiagnostics` and kept up to date as the files change. Asked again, it
- * replaces the set it shows. Cancelling it stops the evaluation between rollouts.
- */
-export const workspaceProblemsRequest = requestWithNamedParams<WorkspaceProblemsParams, WorkspaceProblemsResult>('rolloutEvidence/showWorkspaceProblems');

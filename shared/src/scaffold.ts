@@ -1,9 +1,9 @@
 /**
  * Fixture scaffolds: complete rollout folders, in BenchFlow's real layout, for the situations the
- * evidence rules judge. The server makes the files; the extension and the CLI write them.
+ * evidence rules judge. The server makes the files; the extension and the CLI write them. The requests
+ * that ask for them are in protocol.ts.
  */
-import { RequestType0 } from 'vscode-languageserver-protocol';
-import { requestWithNamedParams } from './protocol';
+import type { RolloutVerdict } from './rollouts';
 
 /** What the rules say of one scenario's rollout, so the pick list can promise it. */
 export interface ScenarioSummary {
@@ -11,7 +11,7 @@ export interface ScenarioSummary {
   readonly label: string;
   /** One line: what the rollout demonstrates. */
   readonly description: string;
-  readonly verdict: 'untrusted' | 'incomplete' | 'trusted-timeout' | 'trusted';
+  readonly verdict: RolloutVerdict;
   /** The rule codes it is expected to get, each once, in the order of the README's table. */
   readonly codes: readonly string[];
   /** Settings (under `rolloutEvidence.`) that must be on for the rules to judge it as named. */
@@ -27,14 +27,6 @@ export interface ScenarioSummary {
  */
 export const fixtureMarkerFile = 'rollout-evidence-fixture.json';
 
-export interface ScaffoldFilesParams {
-  readonly scenario: string;
-  /** The rollout folder's name, and result.json's `rollout_name`. */
-  readonly rolloutName: string;
-  /** When the rollout started (ISO 8601); its records are timed from it. Now, when absent. */
-  readonly startedAt?: string;
-}
-
 export interface ScaffoldFile {
   /** Relative to the rollout folder, with `/` separators. */
   readonly path: string;
@@ -45,11 +37,6 @@ export interface ScaffoldFiles {
   readonly files: readonly ScaffoldFile[];
   readonly focusFile: string;
 }
-
-export const scaffoldScenariosRequest = new RequestType0<readonly ScenarioSummary[], void>('rolloutEvidence/scaffoldScenarios');
-
-/** Refused with InvalidParams, saying why, for an unknown scenario or an unsafe rollout name. */
-export const scaffoldFilesRequest = requestWithNamedParams<ScaffoldFilesParams, ScaffoldFiles>('rolloutEvidence/scaffoldFiles');
 
 /** BenchFlow names a rollout `<task directory>__<8 hex characters>`, e.g. `regex-log__bab1cbf6`. */
 const benchflowRolloutName = /^(.+)__[0-9a-f]{8}$/;

@@ -2,7 +2,7 @@
  * The `rolloutEvidence.*` settings as the server reads them. The manifest declares the same keys for the
  * settings UI; a test keeps the two in step.
  */
-import { ArtifactKind, isArtifactKind } from './artifactKinds';
+import { ArtifactKind, isArtifactKind } from './layout';
 import { isJsonObject } from './jsonObject';
 
 export const settingsSection = 'rolloutEvidence';

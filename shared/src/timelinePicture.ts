@@ -4,9 +4,9 @@
  * the line it was read from. A huge rollout comes as a summary: the landmarks (timeout, kills,
  * observations, the verifier's start, setup and grading, the reward) are always drawn, unresolved calls
  * and elements with findings up to the element bound, and the rest counted in bins; asking again with
- * a narrower range gives that range in detail.
+ * a narrower range gives that range in detail. The request that asks for it, `timelineRequest`, is in
+ * protocol.ts.
  */
-import { requestWithNamedParams } from './protocol';
 
 export type TimelineAxis = 'time' | 'order';
 
@@ -91,16 +91,6 @@ export interface TimelinePicture {
   /** Sentences the view shows above the picture: why it falls back to line order, what it summarised. */
   readonly notices: readonly string[];
 }
-
-export interface TimelineParams {
-  /** The rollout's folder. */
-  readonly root: string;
-  /** Detail for this part of the axis; the whole rollout when absent. */
-  readonly range?: TimelineRange;
-}
-
-/** The picture of a rollout, evaluated as its diagnostics are; fails with a message when `root` is no rollout. */
-export const timelineRequest = requestWithNamedParams<TimelineParams, TimelinePicture>('rolloutEvidence/timeline');
 
 /** Messages the timeline webview posts to the extension. */
 export type TimelineViewMessage =

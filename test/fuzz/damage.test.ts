@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { artifactKindInfo, type ArtifactKind } from '../../shared/src/artifactKinds';
+import { artifactKindInfo, type ArtifactKind } from '../../shared/src/layout';
 import { SchemaRegistry } from '../../server/src/engine/schema/validators';
 import { jsonl } from '../support/files';
 import { DamageClassifier } from './damage';

@@ -20,7 +20,7 @@
  * Anything else is a legitimate edit: a whole line or key deleted, a value changed to another of its
  * type that the schema accepts and, for a kind field, that the schema names.
  */
-import type { ArtifactFormat, ArtifactKind } from '../../shared/src/artifactKinds';
+import type { ArtifactFormat, ArtifactKind } from '../../shared/src/layout';
 import type { RecordValidator } from '../../server/src/engine/schema/validators';
 import { kindFields, SchemaKnowledge } from '../../server/src/engine/schema/knownKeys';
 

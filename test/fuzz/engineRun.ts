@@ -14,7 +14,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { artifactKindInfo, type ArtifactFormat, type ArtifactKind } from '../../shared/src/artifactKinds';
+import { artifactKindInfo, type ArtifactFormat, type ArtifactKind } from '../../shared/src/layout';
 import { checkBundle, listedFindings, readVerifierReward } from '../../server/src/engine/bundle/checkBundle';
 import type { DiscoveredBundle } from '../../server/src/engine/bundle/discover';
 import { RolloutBundle, type BundleFile, type VerifierFile } from '../../server/src/engine/bundle/rollout';

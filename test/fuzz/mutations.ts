@@ -5,7 +5,7 @@
  * line or key deleted, a value changed to another valid one, a huge or hostile but well-formed
  * string). Which is which is not decided here but by the damage rule (damage.ts), from the result.
  */
-import type { ArtifactFormat, ArtifactKind } from '../../shared/src/artifactKinds';
+import type { ArtifactFormat, ArtifactKind } from '../../shared/src/layout';
 import type { SeededRandom } from '../support/random';
 import { kindFields, SchemaKnowledge } from '../../server/src/engine/schema/knownKeys';
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { DocumentDiagnosticReportKind, ErrorCodes, ResponseError } from 'vscode-languageserver-protocol/node';
-import { artifactKindInfo } from '../../shared/src/artifactKinds';
+import { artifactKindInfo } from '../../shared/src/layout';
 import { fixtureMarkerFile } from '../../shared/src/scaffold';
 import { writeTree } from '../support/files';
 import { LspTestClient } from '../support/lspClient';

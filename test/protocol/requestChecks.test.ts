@@ -9,10 +9,18 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { DidChangeWorkspaceFoldersNotification, ErrorCodes } from 'vscode-languageserver-protocol/node';
-import { probeContextRequest, probeTargetsRequest, runProbeRequest, workspaceNotTrustedErrorCode, workspaceTrustGrantedNotification } from '../../shared/src/protocol';
-import { rolloutsRequest, type RolloutsResult } from '../../shared/src/rollouts';
-import { scaffoldFilesRequest, scaffoldScenariosRequest } from '../../shared/src/scaffold';
-import { timelineRequest } from '../../shared/src/timelinePicture';
+import {
+  probeContextRequest,
+  probeTargetsRequest,
+  rolloutsRequest,
+  runProbeRequest,
+  scaffoldFilesRequest,
+  scaffoldScenariosRequest,
+  timelineRequest,
+  workspaceNotTrustedErrorCode,
+  workspaceTrustGrantedNotification,
+} from '../../shared/src/protocol';
+import type { RolloutsResult } from '../../shared/src/rollouts';
 import { LspTestClient, type RawResponse } from '../support/lspClient';
 import { repoRoot, temporaryFolder } from '../support/repo';
 

@@ -11,8 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { DidChangeWatchedFilesNotification, FileChangeType, type Diagnostic, type PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
-import { shownDocumentsNotification } from '../../shared/src/protocol';
-import { workspaceProblemsRequest } from '../../shared/src/rollouts';
+import { shownDocumentsNotification, workspaceProblemsRequest } from '../../shared/src/protocol';
 import { LspTestClient } from '../support/lspClient';
 import { builtCli, faultyRollout, healthyRollout, repoRoot, temporaryFolder } from '../support/repo';
 

@@ -13,7 +13,8 @@ import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { CancellationTokenSource, ErrorCodes, LSPErrorCodes, ResponseError } from 'vscode-languageserver-protocol/node';
-import { editorSyncLimitBytes, rolloutsRequest, type ProblemCounts, type RolloutsParams, type RolloutsResult, type RolloutSummary } from '../../shared/src/rollouts';
+import { rolloutsRequest, type RolloutsParams } from '../../shared/src/protocol';
+import { editorSyncLimitBytes, type ProblemCounts, type RolloutsResult, type RolloutSummary } from '../../shared/src/rollouts';
 import { LspTestClient } from '../support/lspClient';
 import { builtCli, examplesDir, repoRoot, temporaryFolder } from '../support/repo';
 

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { ResponseError } from 'vscode-languageserver-protocol/node';
-import { timelineRequest, type TimelineParams, type TimelinePicture } from '../../shared/src/timelinePicture';
+import { timelineRequest, type TimelineParams } from '../../shared/src/protocol';
+import type { TimelinePicture } from '../../shared/src/timelinePicture';
 import { LspTestClient } from '../support/lspClient';
 import { repoRoot, temporaryFolder } from '../support/repo';
 

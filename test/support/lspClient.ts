@@ -37,8 +37,8 @@ import {
   type ShowMessageParams,
 } from 'vscode-languageserver-protocol/node';
 import { CancellationTokenSource, ConfigurationRequest, DiagnosticRefreshRequest } from 'vscode-languageserver-protocol/node';
-import { processUsageRequest, type ProcessUsage } from '../../shared/src/processUsage';
-import { validationReportNotification, type ValidationReport } from '../../shared/src/protocol';
+import type { ProcessUsage } from '../../shared/src/processUsage';
+import { processUsageRequest, validationReportNotification, type ValidationReport } from '../../shared/src/protocol';
 import { builtServer } from './repo';
 
 export interface StartOptions {

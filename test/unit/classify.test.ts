@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { artifactKinds } from '../../shared/src/artifactKinds';
+import { artifactKinds } from '../../shared/src/layout';
 import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
 
 describe('artifact kinds by path', () => {

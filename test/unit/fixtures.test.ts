@@ -14,24 +14,13 @@ import { allDiagnosticCodes, type DiagnosticCode } from '../../server/src/engine
 import { defaultRuleOptions } from '../../server/src/engine/rules/context';
 import { ModelCaches } from '../../server/src/engine/model/caches';
 import { fixtures, type FixtureDefinition } from '../fixtures/definitions';
+import { raisedElsewhere } from '../fixtures/raisedElsewhere';
 import { repoRoot } from '../support/repo';
 import { checkRollout } from '../support/rollout';
 
 const bundles = join(repoRoot, 'test/fixtures/bundles');
 const checker = new ArtifactChecker();
 const caches = new ModelCaches();
-
-/**
- * Codes no fixture bundle can raise, each with the test that raises it and its near miss instead: a
- * record over 64 MiB would have to be committed as a 64 MiB file, so that test writes it when it runs.
- */
-const raisedElsewhere: Partial<Record<DiagnosticCode, string>> = {
-  'record-too-large': 'test/unit/recordTooLarge.test.ts',
-  // A committed fixture cannot hold a symbolic link reliably; its near miss (a link inside) is there too.
-  'artifact-outside-bundle': 'test/cli/containment.test.ts',
-  // Only a failure of the checker itself raises it: the test injects one, and its near miss is the same run without it.
-  'internal-error': 'test/cli/checkRun.test.ts',
-};
 
 function filesUnder(folder: string): string[] {
   return readdirSync(folder).flatMap((name) => {

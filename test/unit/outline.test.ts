@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ArtifactKind } from '../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../shared/src/layout';
 import { ArtifactChecker, type KeptCheck } from '../../server/src/engine/check/artifactChecker';
 import { outlineOf, outlineOfCheckedLines } from '../../server/src/engine/inspect/outline';
 import { fixtures } from '../fixtures/definitions';

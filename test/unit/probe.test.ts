@@ -10,7 +10,7 @@ import { after, describe, it } from 'node:test';
 import { describeTranscriptEntry, summarizeOutcome, textToAppend, type ProbeOutcome, type ProbeRequest } from '../../shared/src/probe';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { listRunningContainers } from '../../server/src/probe/containers';
-import { dockerRoute, EngineUnavailableError } from '../../server/src/probe/engines';
+import { dockerRoute, ContainerEngineUnavailableError } from '../../server/src/probe/containerEngines';
 import { appendRecord, quiescenceRecord } from '../../server/src/probe/observationRecord';
 import { ProbeOutput } from '../../server/src/probe/probeOutput';
 import { checkRequest, runProbe } from '../../server/src/probe/runProbe';
@@ -165,7 +165,7 @@ describe('reaching the engines', () => {
     assert.deepEqual(dockerRoute('auto', { DOCKER_HOST: 'tcp://127.0.0.1:2375', PATH: bin }), { kind: 'cli', program: join(bin, 'docker') });
     assert.deepEqual(dockerRoute('cli', { DOCKER_HOST: 'unix:///run/x.sock', PATH: bin }), { kind: 'cli', program: join(bin, 'docker') });
     if (existsSync('/var/run/docker.sock')) return;
-    assert.throws(() => dockerRoute('auto', { PATH: '' }), (error: unknown) => error instanceof EngineUnavailableError && /looked for the docker CLI on PATH and for the Engine API socket \/var\/run\/docker.sock$/.test(error.message));
+    assert.throws(() => dockerRoute('auto', { PATH: '' }), (error: unknown) => error instanceof ContainerEngineUnavailableError && /looked for the docker CLI on PATH and for the Engine API socket \/var\/run\/docker.sock$/.test(error.message));
     assert.throws(() => dockerRoute('engine-api', { DOCKER_HOST: 'tcp://h:1', PATH: '' }), /no Docker Engine socket: DOCKER_HOST is "tcp:\/\/h:1", not a unix socket/);
   });
 

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020';
-import { artifactKinds } from '../../shared/src/artifactKinds';
+import { artifactKinds } from '../../shared/src/layout';
 import { repoRoot } from '../support/repo';
 
 const schemasDir = join(repoRoot, 'schemas');

@@ -5,11 +5,12 @@
  * refused instead, so that neither the record nor what the user wrote is lost when they save.
  */
 import * as vscode from 'vscode';
+import { anywhere, rolloutFiles, skippedFolders } from '../../../shared/src/layout';
 import { appendRecordToFile } from './appendRecord';
 
 /** The action records to offer: the active rollout's first, then the others in the workspace. */
 export async function pickRecordFile(defaultPath: string | null): Promise<vscode.Uri | undefined> {
-  const found = await vscode.workspace.findFiles('**/benchguard/action_records.jsonl', '**/node_modules/**', 200);
+  const found = await vscode.workspace.findFiles(anywhere(rolloutFiles.actionRecords), `**/{${[...skippedFolders].join(',')}}/**`, 200);
   const defaultUri = defaultPath === null ? undefined : vscode.Uri.file(defaultPath);
   const candidates = [...(defaultUri ? [defaultUri] : []), ...found.filter((uri) => uri.toString() !== defaultUri?.toString())];
   const other = { label: '$(folder-opened) Another file…', uri: undefined };

@@ -5,6 +5,7 @@
  * running again after it was not, and when the rolloutEvidence settings change.
  */
 import * as vscode from 'vscode';
+import { rolloutFiles, rolloutFolders } from '../../../shared/src/layout';
 import { commandIds } from '../commandIds';
 import { settingsSection } from '../../../shared/src/settings';
 import type { ServerController } from '../serverController';
@@ -22,7 +23,7 @@ export function registerTimelineCommand(context: vscode.ExtensionContext, server
     }
     const root = await rolloutFolderOf(given);
     if (!root) {
-      void vscode.window.showInformationMessage(`Rollout Evidence: ${vscode.workspace.asRelativePath(given)} is not in a rollout folder (one holding result.json, trajectory/ or benchguard/), so there is no timeline to show.`);
+      void vscode.window.showInformationMessage(`Rollout Evidence: ${vscode.workspace.asRelativePath(given)} is not in a rollout folder (one holding ${rolloutFiles.result}, ${rolloutFolders.trajectory}/ or ${rolloutFolders.benchguard}/), so there is no timeline to show.`);
       return;
     }
     if (!server.runningClient) {

@@ -5,8 +5,10 @@
  */
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../shared/src/errors';
+import { anywhere, rolloutFolders, verifierRewardFiles } from '../../../shared/src/layout';
 import { isInside } from '../../../shared/src/paths';
-import { rolloutsRequest, rolloutVerdicts, type RolloutsResult, type RolloutSummary, type RolloutVerdict } from '../../../shared/src/rollouts';
+import { rolloutsRequest } from '../../../shared/src/protocol';
+import { rolloutVerdicts, type RolloutsResult, type RolloutSummary, type RolloutVerdict } from '../../../shared/src/rollouts';
 import { settingsSection } from '../../../shared/src/settings';
 import { commandIds } from '../commandIds';
 import type { ServerController } from '../serverController';
@@ -74,7 +76,7 @@ export class RolloutsView implements vscode.TreeDataProvider<RolloutsNode>, Roll
     this.view = vscode.window.createTreeView(rolloutsViewId, { treeDataProvider: this, showCollapseAll: true });
     this.setStateContext();
     const artifacts = vscode.workspace.createFileSystemWatcher('**/*.{json,jsonl}');
-    const rewards = vscode.workspace.createFileSystemWatcher('**/verifier/reward.{txt,json}');
+    const rewards = vscode.workspace.createFileSystemWatcher(anywhere(`${rolloutFolders.verifier}/{${Object.values(verifierRewardFiles).join(',')}}`));
     // A removed rollout or job folder: file watchers may report only the folder itself.
     const removals = vscode.workspace.createFileSystemWatcher('**/*', true, true, false);
     const onArtifact = (uri: vscode.Uri) => {

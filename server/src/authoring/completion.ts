@@ -4,7 +4,7 @@
  * kind with its required properties. Works on the half-typed line: jsonc-parser reads what is there.
  */
 import { getLocation, parse, type Node as SyntaxNode } from 'jsonc-parser';
-import type { ArtifactKind } from '../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../shared/src/layout';
 import type { PropertyGuide, SchemaGuide } from '../engine/inspect/schemaGuide';
 import { isJsonObject, valueAt } from '../engine/parse/jsonKind';
 

@@ -4,7 +4,7 @@
  * present a finished run.
  */
 import { relative, sep } from 'node:path';
-import type { ArtifactKind } from '../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../shared/src/layout';
 import { ArtifactClassifier } from '../engine/artifacts/classify';
 import { checkBundle, listedFindings, type CheckedBundle, type ListedFindings } from '../engine/bundle/checkBundle';
 import { discoverBundles, type DiscoveredBundle } from '../engine/bundle/discover';

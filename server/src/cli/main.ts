@@ -4,7 +4,7 @@
  * Exit status: 0 no errors, 1 errors found, 2 a usage or I/O failure (with a one-line message on stderr).
  */
 import { parseArgs } from 'node:util';
-import { artifactKindNames, isArtifactKind, type ArtifactKind } from '../../../shared/src/artifactKinds';
+import { artifactKindNames, isArtifactKind, rolloutFiles, type ArtifactKind } from '../../../shared/src/layout';
 import { defaultFixtureFolders, defaultSettings } from '../../../shared/src/settings';
 import { DiscoveryUsageError } from '../engine/bundle/discover';
 import { version } from '../version';
@@ -16,7 +16,7 @@ import { progressLine } from './progress';
 import { probeCommand, probeUsage } from './probeCommand';
 import { newFixtureCommand, newFixtureUsage } from './newFixtureCommand';
 import { ScaffoldUsageError } from '../authoring/scaffold/scaffold';
-import { EngineUnavailableError } from '../probe/engines';
+import { ContainerEngineUnavailableError } from '../probe/containerEngines';
 import { ProbeUsageError } from '../probe/validation';
 
 interface Format {
@@ -36,7 +36,7 @@ const checkUsage = `Usage: rollout-evidence check [PATH ...] [options]
 
 Checks BenchFlow rollout bundles: every JSONL line and JSON artifact against its schema, then
 the evidence rules across each rollout's files, and gives each rollout a verdict: untrusted,
-incomplete, trusted-timeout or trusted. PATH is a rollout folder, a result.json, a folder
+incomplete, trusted-timeout or trusted. PATH is a rollout folder, a ${rolloutFiles.result}, a folder
 searched for rollouts, or one artifact file. With no PATH the current folder is searched.
 
 Options:
@@ -85,7 +85,7 @@ export async function main(argv: readonly string[]): Promise<ExitStatus> {
 }
 
 function isExpectedFailure(error: unknown): error is Error {
-  return error instanceof UsageError || error instanceof DiscoveryUsageError || error instanceof ProbeUsageError || error instanceof EngineUnavailableError || error instanceof ScaffoldUsageError || isParseArgsError(error);
+  return error instanceof UsageError || error instanceof DiscoveryUsageError || error instanceof ProbeUsageError || error instanceof ContainerEngineUnavailableError || error instanceof ScaffoldUsageError || isParseArgsError(error);
 }
 
 /**

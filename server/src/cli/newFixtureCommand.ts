@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../../../shared/src/errors';
+import { rolloutFiles, rolloutFolders } from '../../../shared/src/layout';
 import { benchflowStyleRolloutName, type ScenarioSummary } from '../../../shared/src/scaffold';
 import { writeScaffoldFiles, type ScaffoldWriteOutcome } from '../../../shared/src/scaffoldWrite';
 import { scaffoldRollout, ScaffoldUsageError, scenarioSummaries } from '../authoring/scaffold/scaffold';
@@ -16,8 +17,8 @@ const defaultTask = 'hello-world';
 
 export const newFixtureUsage = `Usage: rollout-evidence new-fixture --scenario ID --out DIR [--name NAME]
 
-Writes a complete rollout folder, DIR/NAME, in BenchFlow's layout (config.json, result.json,
-results.jsonl, trajectory/, benchguard/, verifier/, ...) for a situation the rules judge as named.
+Writes a complete rollout folder, DIR/NAME, in BenchFlow's layout (${rolloutFiles.config}, ${rolloutFiles.result},
+${rolloutFiles.results}, ${rolloutFolders.trajectory}/, ${rolloutFolders.benchguard}/, ${rolloutFolders.verifier}/, ...) for a situation the rules judge as named.
 It never overwrites: when DIR/NAME exists, nothing is written.
 
 Options:

@@ -3,6 +3,7 @@
  * probe's: 0 quiescent, 1 survivors remain, 2 could not observe (or the request was refused).
  */
 import { parseArgs } from 'node:util';
+import { rolloutFiles } from '../../../shared/src/layout';
 import { describeTranscriptEntry, dockerAccesses, probeSettingDefaults, summarizeOutcome, type DockerAccess, type ProbeOutcome } from '../../../shared/src/probe';
 import { errorMessage } from '../../../shared/src/errors';
 import { appendRecord, quiescenceRecord } from '../probe/observationRecord';
@@ -29,7 +30,7 @@ Options:
                              is a unix socket, else the docker CLI (default: auto)
   --format text|json         output format (default: text)
   --record FILE              append the observation to FILE as one SandboxUserQuiescence
-                             line, e.g. a rollout's benchguard/action_records.jsonl
+                             line, e.g. a rollout's ${rolloutFiles.actionRecords}
 
 Exit status: 0 quiescent, 1 survivors remain, 2 could not observe or the request was refused.`;
 

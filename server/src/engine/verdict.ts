@@ -4,12 +4,14 @@
  * malformed or not final, else `trusted-timeout` for an accepted native timeout (countable, not a
  * success, never training-ready), else `trusted`.
  */
+import { rolloutVerdicts, type RolloutVerdict } from '../../../shared/src/rollouts';
 import { codeInfo, type Effect } from './codes';
 import type { Finding } from './findings';
 
-export type Verdict = 'untrusted' | 'incomplete' | 'trusted-timeout' | 'trusted';
+/** Listed once, worst first, in shared/src/rollouts.ts: the client shows the list the engine decides among. */
+export type Verdict = RolloutVerdict;
 
-export const verdicts: readonly Verdict[] = ['untrusted', 'incomplete', 'trusted-timeout', 'trusted'];
+export const verdicts: readonly Verdict[] = rolloutVerdicts;
 
 /** What a finding does to its rollout's verdict: its own override, else its code's effect. */
 export function effectOf(finding: Finding): Effect {

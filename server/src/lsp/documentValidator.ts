@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { ArtifactKind } from '../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../shared/src/layout';
 import { errorDetail } from '../../../shared/src/errors';
 import type { ValidationReport } from '../../../shared/src/protocol';
 import type { RolloutEvidenceSettings } from '../../../shared/src/settings';

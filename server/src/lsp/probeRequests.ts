@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { ResponseError, ErrorCodes, type Connection } from 'vscode-languageserver/node';
+import { rolloutFiles } from '../../../shared/src/layout';
 import { dockerAccesses } from '../../../shared/src/probe';
 import {
   probeContextRequest,
@@ -21,7 +22,7 @@ import { listRunningContainers } from '../probe/containers';
 import { quiescenceRecord } from '../probe/observationRecord';
 import { runProbe } from '../probe/runProbe';
 import { ProbeUsageError } from '../probe/validation';
-import { EngineUnavailableError } from '../probe/engines';
+import { ContainerEngineUnavailableError } from '../probe/containerEngines';
 import { objectOf, oneOf, optional, string, withCheckedParams } from './requestParams';
 import type { SettingsCache } from './settingsCache';
 import { rolloutRootOfUri } from './uris';
@@ -92,7 +93,7 @@ export function registerProbeRequests(connection: Connection, options: ProbeRequ
         return { outcome, recordLine: JSON.stringify(quiescenceRecord(outcome)) };
       } catch (error) {
         // Refused before anything ran: the message is for the user, as it stands.
-        if (error instanceof ProbeUsageError || error instanceof EngineUnavailableError) return new ResponseError(ErrorCodes.InvalidParams, error.message);
+        if (error instanceof ProbeUsageError || error instanceof ContainerEngineUnavailableError) return new ResponseError(ErrorCodes.InvalidParams, error.message);
         throw error;
       }
     }),
@@ -122,6 +123,6 @@ class ProbeTrust {
 
 /** A user the rules know offers its name, `sandbox_user: null` says there is none; an unknown or unreadable one offers nothing. */
 function probeContextOf(root: string, state: SandboxUserState | undefined): ProbeContext {
-  const actionRecords = join(root, 'benchguard', 'action_records.jsonl');
+  const actionRecords = join(root, rolloutFiles.actionRecords);
   return { rolloutRoot: root, actionRecords, ...(state?.kind === 'user' ? { sandboxUser: state.user.name } : state?.kind === 'none' ? { sandboxUser: null } : {}) };
 }

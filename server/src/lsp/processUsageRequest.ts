@@ -1,6 +1,7 @@
 /** Answers `rolloutEvidence/processUsage` (see shared/src/processUsage.ts): memory and CPU of this process. */
 import type { Connection } from 'vscode-languageserver/node';
-import { processUsageRequest, type ProcessUsage } from '../../../shared/src/processUsage';
+import type { ProcessUsage } from '../../../shared/src/processUsage';
+import { processUsageRequest } from '../../../shared/src/protocol';
 
 export function registerProcessUsageRequest(connection: Connection): void {
   connection.onRequest(processUsageRequest, (): ProcessUsage => {

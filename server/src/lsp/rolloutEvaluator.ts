@@ -7,7 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { ArtifactKind } from '../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../shared/src/layout';
 import { isInside } from '../../../shared/src/paths';
 import type { RolloutEvidenceSettings } from '../../../shared/src/settings';
 import type { ArtifactClassifier } from '../engine/artifacts/classify';

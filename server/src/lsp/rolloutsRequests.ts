@@ -7,13 +7,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
+import { rolloutsRequest, type RolloutsParams } from '../../../shared/src/protocol';
 import {
   editorSyncLimitBytes,
-  rolloutsRequest,
   type JobSummary,
   type ProblemCounts,
   type RolloutFileSummary,
-  type RolloutsParams,
   type RolloutsResult,
   type RolloutSummary,
 } from '../../../shared/src/rollouts';

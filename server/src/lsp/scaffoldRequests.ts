@@ -3,7 +3,7 @@
  * server only makes the text; the extension writes it, through VS Code's file system, where the user chose.
  */
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
-import { scaffoldFilesRequest, scaffoldScenariosRequest, type ScaffoldFilesParams } from '../../../shared/src/scaffold';
+import { scaffoldFilesRequest, scaffoldScenariosRequest, type ScaffoldFilesParams } from '../../../shared/src/protocol';
 import { scaffoldRollout, ScaffoldUsageError, scenarioSummaries } from '../authoring/scaffold/scaffold';
 import { objectOf, optional, string, withCheckedParams, withoutParams, type Check } from './requestParams';
 

@@ -4,7 +4,8 @@
  */
 import { statSync } from 'node:fs';
 import { LSPErrorCodes, ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
-import { timelineRequest, type TimelineParams, type TimelinePicture } from '../../../shared/src/timelinePicture';
+import { timelineRequest, type TimelineParams } from '../../../shared/src/protocol';
+import type { TimelinePicture } from '../../../shared/src/timelinePicture';
 import { buildTimelinePicture } from '../engine/picture/buildPicture';
 import type { DocumentValidator } from './documentValidator';
 import { finiteNumber, objectOf, optional, refined, withCheckedParams, type Check } from './requestParams';

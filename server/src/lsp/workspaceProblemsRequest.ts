@@ -4,8 +4,8 @@
  * all its files pushed, from the same evaluation as the pulled diagnostics.
  */
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
+import { workspaceProblemsRequest, type WorkspaceProblemsParams, type WorkspaceProblemsResult } from '../../../shared/src/protocol';
 import { settingsSection, workspaceProblemsMaxRolloutsSetting } from '../../../shared/src/settings';
-import { workspaceProblemsRequest, type WorkspaceProblemsParams, type WorkspaceProblemsResult } from '../../../shared/src/rollouts';
 import type { PushedDiagnostics } from './pushedDiagnostics';
 import { arrayOf, objectOf, wholeNumber, withCheckedParams, type Check } from './requestParams';
 import { cancelledError, runSafeAsync } from './runner';

@@ -2,11 +2,11 @@
 import { isJsonObject, type JsonObject } from '../../../shared/src/jsonObject';
 import type { ContainerEngine, ContainerListing, DockerAccess, RunningContainer } from '../../../shared/src/probe';
 import { errorMessage } from '../../../shared/src/errors';
-import { engineApiContainers } from './exec/engineApi';
+import { dockerEngineApiContainers } from './exec/dockerEngineApi';
 import { processExec } from './exec/processExec';
-import { engineRoute } from './engines';
+import { containerEngineRoute } from './containerEngines';
 
-/** Listing is quick when an engine answers at all; a daemon that hangs must not hold the pick list. */
+/** Listing is quick when a container engine answers at all; a daemon that hangs must not hold the pick list. */
 const listingTimeoutMs = 10_000;
 
 export async function listRunningContainers(access: DockerAccess, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<ContainerListing> {
@@ -15,7 +15,7 @@ export async function listRunningContainers(access: DockerAccess, env: NodeJS.Pr
   const results = await Promise.all(
     engines.map(async (engine) => {
       try {
-        return { engine, containers: await listEngine(engine, access, env, bounded) };
+        return { engine, containers: await listContainersOf(engine, access, env, bounded) };
       } catch (error) {
         return { engine, reason: errorMessage(error) };
       }
@@ -27,9 +27,9 @@ export async function listRunningContainers(access: DockerAccess, env: NodeJS.Pr
   };
 }
 
-async function listEngine(engine: ContainerEngine, access: DockerAccess, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<RunningContainer[]> {
-  const route = engineRoute(engine, access, env);
-  if (route.kind === 'engine-api') return arrayOf(await engineApiContainers(route.socketPath, signal)).map((entry) => fromEntry('docker', entry));
+async function listContainersOf(engine: ContainerEngine, access: DockerAccess, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<RunningContainer[]> {
+  const route = containerEngineRoute(engine, access, env);
+  if (route.kind === 'engine-api') return arrayOf(await dockerEngineApiContainers(route.socketPath, signal)).map((entry) => fromEntry('docker', entry));
   // docker prints one JSON object per line; podman prints one JSON array.
   const args = engine === 'docker' ? ['ps', '--no-trunc', '--format', '{{json .}}'] : ['ps', '--format', 'json'];
   const output = await collectOutput([route.program, ...args], env, signal);

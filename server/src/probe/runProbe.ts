@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { maxProbeTimeoutSeconds, probeScriptPlaceholder, probeSettingDefaults, type ProbeOutcome, type ProbeRequest, type ProbeReturnCode, type TranscriptEntry } from '../../../shared/src/probe';
-import { execAsRoot, targetShell } from './engines';
+import { execAsRoot, targetShell } from './containerEngines';
 import type { ExecEnd } from './exec/execution';
 import { ProbeOutput } from './probeOutput';
 import { probeRounds, quiescenceProbeScript } from './probeScript';

@@ -2,6 +2,7 @@
  * The scaffold scenarios: each a variation of the healthy rollout that shows one thing the rules judge,
  * with the verdict and codes they give it (test/unit/scaffold.test.ts holds them to it).
  */
+import { rolloutFiles } from '../../../../shared/src/layout';
 import type { ScenarioSummary } from '../../../../shared/src/scaffold';
 import { healthyRollout, RolloutClock, moments, standardActions, type Json, type RolloutIdentity, type RolloutParts } from './rolloutParts';
 
@@ -9,8 +10,6 @@ export interface Scenario extends ScenarioSummary {
   readonly build: (identity: RolloutIdentity) => RolloutParts;
 }
 
-const trajectoryFile = 'trajectory/acp_trajectory.jsonl';
-const actionRecordsFile = 'benchguard/action_records.jsonl';
 
 const timeoutMessage = 'Agent prompt exceeded wall-clock budget 300s';
 
@@ -116,7 +115,7 @@ export const scenarios: readonly Scenario[] = [
     verdict: 'trusted',
     codes: [],
     requiredSettings: [],
-    focusFile: trajectoryFile,
+    focusFile: rolloutFiles.acpTrajectory,
     build: healthyRollout,
   },
   {
@@ -126,7 +125,7 @@ export const scenarios: readonly Scenario[] = [
     verdict: 'incomplete',
     codes: ['tool-pending', 'tool-terminalizable', 'timeout-incomplete'],
     requiredSettings: [],
-    focusFile: trajectoryFile,
+    focusFile: rolloutFiles.acpTrajectory,
     build: timedOut,
   },
   {
@@ -136,7 +135,7 @@ export const scenarios: readonly Scenario[] = [
     verdict: 'untrusted',
     codes: ['verifier-setup-only', 'untrusted-reward'],
     requiredSettings: [],
-    focusFile: 'benchguard/preflight.json',
+    focusFile: rolloutFiles.preflight,
     build: (identity) => withActions(identity, (a) => [a.kill, a.quiescentObservation, a.verifierStart, a.verifierSetup], { testStdout: undefined }),
   },
   {
@@ -146,7 +145,7 @@ export const scenarios: readonly Scenario[] = [
     verdict: 'untrusted',
     codes: ['quiescence-unproven', 'masked-exit-status', 'untrusted-reward'],
     requiredSettings: [],
-    focusFile: actionRecordsFile,
+    focusFile: rolloutFiles.actionRecords,
     build: (identity) =>
       withActions(identity, (a) => [
         { ...a.kill, command_preview: 'pkill -u agent 2>/dev/null; sleep 1; pkill -9 -u agent 2>/dev/null || true' },
@@ -168,7 +167,7 @@ export const scenarios: readonly Scenario[] = [
     verdict: 'untrusted',
     codes: ['quiescence-survivors', 'untrusted-reward'],
     requiredSettings: [],
-    focusFile: actionRecordsFile,
+    focusFile: rolloutFiles.actionRecords,
     build: (identity) =>
       withActions(identity, (a) => [
         a.kill,
@@ -185,7 +184,7 @@ export const scenarios: readonly Scenario[] = [
     verdict: 'trusted-timeout',
     codes: [],
     requiredSettings: ['allowNativeSubscriptionWithoutLlm'],
-    focusFile: trajectoryFile,
+    focusFile: rolloutFiles.acpTrajectory,
     build: nativeTimeout,
   },
 ];

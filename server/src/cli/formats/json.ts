@@ -4,7 +4,7 @@
  * the check could not run at all, the document is only `version` and `error`, so a CI step that keeps
  * the file keeps a reason, never an empty file.
  */
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../../shared/src/layout';
 import type { DiagnosticCode } from '../../engine/codes';
 import type { BundleFinding, Severity } from '../../engine/findings';
 import type { Verdict } from '../../engine/verdict';

@@ -3,7 +3,7 @@
  * BenchFlow layout.
  */
 import { Minimatch } from 'minimatch';
-import { artifactPatterns, type ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { artifactPatterns, type ArtifactKind } from '../../../../shared/src/layout';
 
 interface KindPattern {
   readonly matcher: Minimatch;

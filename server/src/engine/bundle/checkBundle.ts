@@ -3,7 +3,7 @@
  * the evidence rules and its verdict.
  */
 import { join } from 'node:path';
-import { verifierRewardFiles } from '../../../../shared/src/artifactKinds';
+import { rolloutFiles } from '../../../../shared/src/layout';
 import type { ArtifactChecker, FileCheckOptions } from '../check/artifactChecker';
 import { listFindings, type BundleFinding } from '../findings';
 import type { RuleOptions } from '../rules/context';
@@ -48,14 +48,14 @@ export function checkBundle(bundle: DiscoveredBundle, checker: ArtifactChecker, 
 const rewardBytes = 4096;
 
 /**
- * verifier/reward.txt and reward.json: small files the verifier writes; absent or unreadable is fine,
+ * The verifier's reward files: small files the verifier writes; absent or unreadable is fine,
  * one that resolves outside the rollout is listed as such and not read.
  */
 export function readVerifierReward(root: string): VerifierReward {
   const boundary = boundaryOf(root);
   const outside: string[] = [];
-  const read = (name: string): VerifierFile | undefined => {
-    const path = join(root, 'verifier', name);
+  const read = (relativePath: string): VerifierFile | undefined => {
+    const path = join(root, relativePath);
     try {
       const text = readInside(path, boundary, (file) => readPrefix(file, rewardBytes));
       if (typeof text === 'string') return { path, text };
@@ -65,8 +65,8 @@ export function readVerifierReward(root: string): VerifierReward {
     }
     return undefined;
   };
-  const text = read(verifierRewardFiles.text);
-  const json = read(verifierRewardFiles.json);
+  const text = read(rolloutFiles.rewardText);
+  const json = read(rolloutFiles.rewardJson);
   return { ...(text ? { text } : {}), ...(json ? { json } : {}), ...(outside.length > 0 ? { outside } : {}) };
 }
 

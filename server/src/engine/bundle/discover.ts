@@ -5,7 +5,7 @@
  */
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { marksRolloutFolder, rolloutFiles as layoutFiles, rolloutFolders, rolloutLayoutDepth, skippedFolders, type ArtifactKind } from '../../../../shared/src/layout';
 import type { ArtifactClassifier } from '../artifacts/classify';
 import { describeFileError } from './fileErrors';
 
@@ -31,10 +31,6 @@ export interface Discovery {
 
 /** A path the user named that does not exist, or is not something we can check. */
 export class DiscoveryUsageError extends Error {}
-
-/** Folders never searched: tool caches, and the agent-collected output of a rollout, which is not evidence. */
-const skippedFolders = new Set(['node_modules', '.git']);
-const rolloutOutputFolder = 'artifacts';
 
 interface MutableBundle {
   root: string;
@@ -79,9 +75,10 @@ export function discoverBundles(paths: readonly string[], classifier: ArtifactCl
         if (!rollout) bundleAt(folder, true).files.push({ path, kind });
         // Inside a rollout only its own layout counts: the folder itself and one level of
         // trajectory/, agent/, benchguard/ and the like.
-        else if (depthBelow(rollout.root, folder) <= 1) rollout.files.push({ path, kind });
+        else if (depthBelow(rollout.root, folder) <= rolloutLayoutDepth) rollout.files.push({ path, kind });
       } else if (isFolder && !skippedFolders.has(entry.name)) {
-        if (rollout?.root === folder && entry.name === rolloutOutputFolder) continue;
+        // The agent-collected output of a rollout is not evidence.
+        if (rollout?.root === folder && entry.name === rolloutFolders.agentOutput) continue;
         walk(path, rollout, depth + 1);
       }
     }
@@ -97,7 +94,7 @@ export function discoverBundles(paths: readonly string[], classifier: ArtifactCl
     }
     if (isFolder) {
       walk(path, undefined, 0);
-    } else if (basename(path) === 'result.json') {
+    } else if (basename(path) === layoutFiles.result) {
       walk(dirname(path), undefined, 0);
     } else {
       const kind = classifier.kindOf(path);
@@ -122,7 +119,8 @@ export function discoverBundles(paths: readonly string[], classifier: ArtifactCl
  * one level down, as in trajectory/ and benchguard/), whichever is a rollout folder first.
  */
 export function rolloutRootOf(path: string): string | undefined {
-  for (const folder of [dirname(path), dirname(dirname(path))]) {
+  let folder = dirname(path);
+  for (let level = 0; level <= rolloutLayoutDepth; level++, folder = dirname(folder)) {
     try {
       if (isRolloutFolder(readdirSync(folder, { withFileTypes: true }))) return folder;
     } catch {
@@ -137,15 +135,12 @@ export function rolloutRootOf(path: string): string | undefined {
  * the search does too: the server asks after every edit, and a rollout may hold deep folders.
  */
 export function rolloutFiles(root: string, classifier: ArtifactClassifier): readonly ArtifactFile[] {
-  return discoverBundles([root], classifier, 1).bundles.find((bundle) => !bundle.loose && bundle.root === root)?.files ?? [];
+  return discoverBundles([root], classifier, rolloutLayoutDepth).bundles.find((bundle) => !bundle.loose && bundle.root === root)?.files ?? [];
 }
 
+/** A Dirent of a link is never a directory: linked folders do not make a rollout, as the walk does not follow them. */
 function isRolloutFolder(entries: readonly Dirent[]): boolean {
-  return entries.some(
-    (entry) =>
-      (entry.name === 'result.json' && !entry.isDirectory()) ||
-      ((entry.name === 'trajectory' || entry.name === 'benchguard') && entry.isDirectory()),
-  );
+  return entries.some((entry) => marksRolloutFolder(entry.name, entry.isDirectory()));
 }
 
 /** Regular files, and symbolic links to them; linked folders are never followed (no cycles). */

@@ -1,9 +1,10 @@
 /**
  * A rollout bundle read as a whole: every artifact file of the rollout with its check report and
- * facts, the file that plays each role of the BenchFlow layout, and the verifier's own reward files.
+ * facts, the file that plays each role of the BenchFlow layout (shared/src/layout.ts), and the verifier's
+ * own reward files.
  */
 import { join } from 'node:path';
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { rolloutRoles, type ArtifactKind, type RolloutRole } from '../../../../shared/src/layout';
 import type { FileReport } from '../check/report';
 import type { ArtifactFacts, DocumentFacts } from '../facts/facts';
 
@@ -15,7 +16,7 @@ export interface BundleFile {
   readonly ioError?: string;
 }
 
-/** A verifier output file the rules read but the schemas do not cover (reward.txt, reward.json). */
+/** A verifier output file the rules read but the schemas do not cover (the verifier's reward files). */
 export interface VerifierFile {
   readonly path: string;
   readonly text: string;
@@ -27,20 +28,6 @@ export interface VerifierReward {
   readonly json?: VerifierFile;
   readonly outside?: readonly string[];
 }
-
-/** The roles of the BenchFlow layout, with the paths that can play each, in the validator's order. */
-export const roles = {
-  result: ['result.json'],
-  config: ['run_config.json', 'config.json', 'metadata.json'],
-  trajectory: ['trajectory/acp_trajectory.jsonl'],
-  llm: ['trajectory/llm_trajectory.jsonl'],
-  results: ['results.jsonl'],
-  rewards: ['rewards.jsonl'],
-  actions: ['benchguard/action_records.jsonl'],
-  preflight: ['benchguard/preflight.json'],
-} as const satisfies Record<string, readonly string[]>;
-
-export type Role = keyof typeof roles;
 
 type FactsOf<K extends ArtifactFacts['kind']> = K extends DocumentFacts['kind'] ? DocumentFacts : Extract<ArtifactFacts, { kind: K }>;
 
@@ -56,8 +43,8 @@ export class RolloutBundle {
   }
 
   /** The file playing a role: the first of its paths that exists, readable or not. */
-  file(role: Role): BundleFile | undefined {
-    for (const relativePath of roles[role]) {
+  file(role: RolloutRole): BundleFile | undefined {
+    for (const relativePath of rolloutRoles[role]) {
       const file = this.byPath.get(join(this.root, relativePath));
       if (file) return file;
     }
@@ -65,20 +52,20 @@ export class RolloutBundle {
   }
 
   /** The facts of a role's file, when it exists, was read, and is of the expected kind. */
-  facts<K extends ArtifactFacts['kind']>(role: Role, kind: K): FactsOf<K> | undefined {
+  facts<K extends ArtifactFacts['kind']>(role: RolloutRole, kind: K): FactsOf<K> | undefined {
     const facts = this.file(role)?.report?.facts;
     return facts?.kind === kind ? (facts as FactsOf<K>) : undefined;
   }
 
   /** The same bundle with a role's facts read otherwise (a trajectory row read as another kind of row). */
-  withFacts(role: Role, facts: ArtifactFacts): RolloutBundle {
+  withFacts(role: RolloutRole, facts: ArtifactFacts): RolloutBundle {
     const file = this.file(role);
     const report = file?.report;
     if (!report) return this;
     return new RolloutBundle(this.root, this.files.map((each) => (each === file ? { ...each, report: { ...report, facts } } : each)), this.verifierReward);
   }
 
-  pathOf(role: Role): string {
-    return this.file(role)?.path ?? join(this.root, roles[role][0]);
+  pathOf(role: RolloutRole): string {
+    return this.file(role)?.path ?? join(this.root, rolloutRoles[role][0]);
   }
 }

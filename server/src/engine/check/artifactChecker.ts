@@ -3,14 +3,13 @@
  * (the CLI), against the schema of its kind.
  */
 import { closeSync, readFileSync } from 'node:fs';
-import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/layout';
 import { openInside, ownFolderBoundary, readInside, type OpenedArtifact } from '../bundle/containment';
 import type { Finding } from '../findings';
 import { SchemaRegistry } from '../schema/validators';
-import { isTerminated, layoutOf, lineCount, lineText, relayout, type LineLayout } from '../text/lineLayout';
+import { isTerminated, layoutOf, lineCount, LineIndex, lineText, relayout, type LineLayout } from '../text/lineLayout';
 import { linesOfFile, linesOfText, type SourceLine } from '../text/sourceLines';
 import { invalidUtf8In, isUtf8, utf8ByteOrderMarkLength } from '../text/utf8';
-import { LineIndex } from '../text/lineIndex';
 import { checkJsonDocument } from './jsonCheck';
 import { FindingCollector } from './collector';
 import { JsonlCheck, type LineOutcomes } from './jsonlCheck';

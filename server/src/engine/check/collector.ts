@@ -2,7 +2,7 @@
  * Collects a file's findings up to a limit and counts the rest, so that a file with a million broken
  * lines costs a counter, not a million diagnostics, and the user is told how many were left out.
  */
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../../shared/src/layout';
 import type { Finding, Severity } from '../findings';
 import type { FileReport } from './report';
 

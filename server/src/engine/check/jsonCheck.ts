@@ -1,7 +1,7 @@
 /**
  * Checks a JSON artifact (result.json, config.json, …): one document, one record.
  */
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../../shared/src/layout';
 import { comparePositions, type Finding } from '../findings';
 import type { DocumentFacts } from '../facts/facts';
 import { jsonTypeOf, withArticle, type JsonObject } from '../parse/jsonKind';
@@ -9,8 +9,7 @@ import { parseJsonText } from '../parse/jsonText';
 import { damagedKeyFindings } from '../schema/damagedKeys';
 import { schemaFindings } from '../schema/schemaFindings';
 import type { RecordValidator } from '../schema/validators';
-import { byteOrderMarkLength } from '../text/lineLayout';
-import { LineIndex } from '../text/lineIndex';
+import { byteOrderMarkLength, LineIndex } from '../text/lineLayout';
 import { FindingCollector } from './collector';
 import type { CheckOptions, FileReport } from './report';
 

@@ -5,7 +5,7 @@
  * text, so a caller that keeps the previous lines and outcomes (the language server) can hand back the
  * outcome of every line an edit did not change.
  */
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../../shared/src/layout';
 import { FactsBuilder, type Placed } from '../facts/builder';
 import { summarizeRow, type RowFact } from '../facts/rows';
 import { nameRecord, type RecordName } from '../facts/recordNames';

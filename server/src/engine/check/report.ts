@@ -1,4 +1,4 @@
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../../shared/src/layout';
 import type { ArtifactFacts } from '../facts/facts';
 import { rangeOnLine, type Finding } from '../findings';
 import type { SeverityCounts } from './collector';

@@ -2,7 +2,7 @@
  * Gathers the row facts of one JSONL artifact, in line order, into its ArtifactFacts; keeps a record's
  * text only where a rule may need to point inside it.
  */
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../../shared/src/layout';
 import type { ActionFact, ArtifactFacts, LifecycleFact, LlmExchangeFact, PromptFact, ResultsRowFact, RewardsFacts, TimeoutFact, ToolCallFact, UncertainRowFact } from './facts';
 import type { RowFact, RowParts } from './rows';
 import { isAdapterTerminal } from './toolCallStatus';

@@ -5,7 +5,7 @@
  * The check names each record as it parses it (check/jsonlCheck.ts), so naming lives here, below the
  * check, and the outline (inspect/outline.ts) reads the names the check kept: each layer is crossed once.
  */
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../../shared/src/layout';
 import { describeValue, isJsonObject, shownPrefix, type JsonObject } from '../parse/jsonKind';
 
 /** What a record is, coarsely: editors show each category with its own symbol icon. */

@@ -3,7 +3,7 @@
  * server can reuse it for every line an edit did not touch.
  */
 import { createHash } from 'node:crypto';
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../../shared/src/layout';
 import { arrayOrEmpty, isJsonObject, type JsonObject } from '../parse/jsonKind';
 import { keyForFinding, SchemaKnowledge, shapedLike } from '../schema/knownKeys';
 import type { ActionRecord, LifecycleFact, LlmExchangeFact, PromptFact, TimeoutFact, ToolCallFact } from './facts';

@@ -4,11 +4,11 @@
  * with that action_id). Occurrences are found by searching each file for the id's JSON text and then
  * confirming, on the few lines that contain it, that the string sits where an id belongs.
  */
-import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/layout';
 import type { TextRange } from '../findings';
 import { findNodeAtOffset, type Node as SyntaxNode } from 'jsonc-parser';
 import { parseTreeSafely } from '../parse/jsonTree';
-import { LineIndex } from '../text/lineIndex';
+import { lineContentEnd, LineIndex } from '../text/lineLayout';
 
 export type IdRole = 'tool' | 'action';
 
@@ -63,7 +63,7 @@ export function idOccurrences(files: readonly SourceFile[], id: string, role: Id
       const start = jsonl ? index - position.character : 0;
       let parsed = trees.get(start);
       if (!parsed) {
-        const end = jsonl ? endOfLine(file.text, start) : file.text.length;
+        const end = jsonl ? lineContentEnd(lines.layout, position.line) : file.text.length;
         parsed = { tree: parseTreeSafely(file.text.slice(start, end)), start };
         trees.set(start, parsed);
       }
@@ -76,11 +76,6 @@ export function idOccurrences(files: readonly SourceFile[], id: string, role: Id
     }
   }
   return occurrences;
-}
-
-function endOfLine(text: string, start: number): number {
-  const newline = text.indexOf('\n', start);
-  return newline === -1 ? text.length : newline;
 }
 
 function isPropertyKey(node: SyntaxNode): boolean {

@@ -4,13 +4,12 @@
  * config.json, the keys that decide whether a reward can be trusted. In the language server the check
  * has already named each record as it parsed it, so the outline parses nothing again.
  */
-import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/layout';
 import type { TextRange } from '../findings';
 import { describeValue, isJsonObject } from '../parse/jsonKind';
 import { parseTreeSafely, type SyntaxNode } from '../parse/jsonTree';
 import type { KeptCheck } from '../check/artifactChecker';
-import { isTerminated, layoutOf, lineCount, lineLength, lineText } from '../text/lineLayout';
-import { LineIndex } from '../text/lineIndex';
+import { isTerminated, layoutOf, lineCount, LineIndex, lineLength, lineText } from '../text/lineLayout';
 import { nameRecord, withReading, type RecordCategory } from '../facts/recordNames';
 
 /**

@@ -5,7 +5,7 @@
  * property's schema depends on the record it sits in; the guide follows those branches for the values
  * actually present, and every branch where no value decides.
  */
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../../shared/src/layout';
 import { isJsonObject, valueAt, type JsonObject } from '../parse/jsonKind';
 import type { JsonPath } from '../parse/jsonTree';
 import { schemaByKind } from '../schema/catalog';

@@ -15,7 +15,7 @@ import type { RecordRef } from '../facts/facts';
 import { rangeOnLine, type TextRange } from '../findings';
 import { isJsonObject, type JsonObject } from '../parse/jsonKind';
 import { locate, parseTreeSafely, type JsonPath } from '../parse/jsonTree';
-import { LineIndex } from '../text/lineIndex';
+import { LineIndex } from '../text/lineLayout';
 
 /** Where a reward is recorded: a JSON document (result.json, verifier/reward.json), a JSONL record, or reward.txt. */
 export type RewardSource =

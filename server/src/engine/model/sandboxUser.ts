@@ -2,8 +2,10 @@
  * Who the sandbox user is: the one reading of `sandbox_user` that the rules judge by and that the probe
  * offers as its default (the language server reads it through the rollout's model, so the probe observes
  * the user the rules ask about). It is read from the file playing the config role, in the validator's
- * order (run_config.json, else config.json, else metadata.json: `roles.config` in bundle/rollout.ts).
+ * order (run_config.json, else config.json, else metadata.json: `rolloutRoles.config` in
+ * shared/src/layout.ts).
  */
+import { rolloutFiles } from '../../../../shared/src/layout';
 import type { RolloutBundle } from '../bundle/rollout';
 import { describeValue, type JsonObject } from '../parse/jsonKind';
 import type { SandboxUser } from '../shell/evidence';
@@ -21,7 +23,7 @@ export type SandboxUserState =
 
 export function sandboxUserOf(bundle: RolloutBundle): SandboxUserState {
   const config = bundle.file('config');
-  if (!config) return { kind: 'unknown', why: 'the rollout has no config.json' };
+  if (!config) return { kind: 'unknown', why: `the rollout has no ${rolloutFiles.config}` };
   const value = bundle.facts('config', 'config')?.value;
   if (!value) return { kind: 'unreadable', why: `${config.path.slice(bundle.root.length + 1)} could not be read as an object` };
   return sandboxUserInConfig(value);
@@ -36,5 +38,5 @@ function sandboxUserInConfig(value: JsonObject): SandboxUserState {
   const user = value['sandbox_user'];
   if (user === null) return { kind: 'none' };
   if (typeof user === 'string' && userNameOrUid.test(user)) return { kind: 'user', user: /^\d+$/.test(user) ? { name: user, uid: Number(user) } : { name: user } };
-  return { kind: 'unreadable', why: `config.json sandbox_user ${describeValue(user)} is neither a user name nor null` };
+  return { kind: 'unreadable', why: `${rolloutFiles.config} sandbox_user ${describeValue(user)} is neither a user name nor null` };
 }

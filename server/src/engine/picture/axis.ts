@@ -4,6 +4,7 @@
  * times) spread in line order over the agent's execution window that result.json gives. Without them,
  * the axis is line order: the trajectory's rows first, then the action records, then the reward.
  */
+import { rolloutFiles } from '../../../../shared/src/layout';
 import type { TimelineAxis } from '../../../../shared/src/timelinePicture';
 import type { RolloutBundle } from '../bundle/rollout';
 import type { RolloutModel } from '../model/rolloutModel';
@@ -60,7 +61,7 @@ export function placeRecords({ bundle, actions: { steps }, start: rolloutStart }
 
   const missing: string[] = [];
   if (steps.length > 0 && timedActions === 0) missing.push('the action records carry no started_at or finished_at');
-  if (rows > 0 && !window) missing.push("the trajectory's rows carry no times and result.json gives no agent execution window");
+  if (rows > 0 && !window) missing.push(`the trajectory's rows carry no times and ${rolloutFiles.result} gives no agent execution window`);
   if (missing.length > 0 || (timedActions === 0 && !window)) return orderPlacement(rows, steps.length, missing);
 
   const resultEnd = parseTimestamp(result?.['finished_at']);
@@ -82,7 +83,7 @@ export function placeRecords({ bundle, actions: { steps }, start: rolloutStart }
   }
   const latest = Math.max(window ? window.end : origin, lastActionTime ?? origin, resultEnd ?? origin);
   const notices: string[] = [];
-  if (rows > 0) notices.push("Trajectory rows carry no times: prompts and tool calls are spread in line order over the agent's execution window from result.json.");
+  if (rows > 0) notices.push(`Trajectory rows carry no times: prompts and tool calls are spread in line order over the agent's execution window from ${rolloutFiles.result}.`);
   if (untimed > 0) notices.push(`${untimed} action record${untimed === 1 ? '' : 's'} carry no time and are placed after the record above.`);
   const start = window ? window.start - origin : 0;
   const length = window ? window.end - window.start : 0;

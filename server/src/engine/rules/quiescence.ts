@@ -4,6 +4,7 @@
  * whose status came from a trailing `sleep 1` is not such an observation: the model's action reading
  * decides that (`StatusVerdict` in model/actions.ts), and these rules report it.
  */
+import { rolloutFiles } from '../../../../shared/src/layout';
 import type { BundleFinding } from '../findings';
 import { describeValue } from '../parse/jsonKind';
 import { maximumFindingsPerCommand, type Span } from '../shell/syntax';
@@ -122,7 +123,7 @@ export function checkQuiescence(context: RuleContext, actions: ActionSequenceLis
     // When the observation after the last kill failed, that finding already says why nothing is proven.
     const hardening = sequence.some((item) => item.kind === 'kill' || item.kind === 'observation');
     const place = lastKill !== -1 ? killPlace(context, file, sequence[lastKill]!) : firstGrading !== -1 ? context.inRecord(file, sequence[firstGrading]!.step.action.ref) : sandboxUserPlace(context);
-    const what = lastKill !== -1 ? 'after this kill attempt' : firstGrading !== -1 ? 'before this grading attempt' : 'anywhere in benchguard/action_records.jsonl';
+    const what = lastKill !== -1 ? 'after this kill attempt' : firstGrading !== -1 ? 'before this grading attempt' : `anywhere in ${rolloutFiles.actionRecords}`;
     context.report('quiescence-unproven', place, `${capitalised(user.subject)} is set, but no checked observation ${what} found ${sandboxUser.kind === 'user' ? 'their' : "any user's"} processes gone${firstGrading !== -1 && lastKill !== -1 ? ' before grading' : ''}. A kill that was only sent proves nothing. ${howToObserve}`, {
       severity: hardening ? 'error' : 'warning',
     });

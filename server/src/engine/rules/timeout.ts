@@ -6,6 +6,7 @@
  * provider failure is never an agent timeout, even when timeout information is also present: its
  * reward says nothing about the agent, and calling it a timeout would make it countable.
  */
+import { rolloutFiles } from '../../../../shared/src/layout';
 import { isJsonObject, type JsonObject } from '../parse/jsonKind';
 import type { RuleContext } from './context';
 import { infraErrors, isNativeAcp } from './review/mode';
@@ -40,21 +41,21 @@ export function timeoutOf(context: RuleContext): RolloutTimeout | undefined {
   const wallClock: string[] = [];
   const idle: string[] = [];
   const unspecified: string[] = [];
-  if (marker) wallClock.push(`the agent_timeout row (trajectory/acp_trajectory.jsonl line ${marker.ref.line + 1})`);
+  if (marker) wallClock.push(`the agent_timeout row (${rolloutFiles.acpTrajectory} line ${marker.ref.line + 1})`);
   if (result) {
-    if (isJsonObject(result['agent_timeout_info'])) wallClock.push('result.json agent_timeout_info');
-    if (isJsonObject(result['idle_timeout_info'])) idle.push('result.json idle_timeout_info');
+    if (isJsonObject(result['agent_timeout_info'])) wallClock.push(`${rolloutFiles.result} agent_timeout_info`);
+    if (isJsonObject(result['idle_timeout_info'])) idle.push(`${rolloutFiles.result} idle_timeout_info`);
     const category = result['error_category'];
-    if (category === 'timeout') wallClock.push('result.json error_category "timeout"');
-    if (category === 'idle_timeout') idle.push('result.json error_category "idle_timeout"');
+    if (category === 'timeout') wallClock.push(`${rolloutFiles.result} error_category "timeout"`);
+    if (category === 'idle_timeout') idle.push(`${rolloutFiles.result} error_category "idle_timeout"`);
     const error = result['error'];
     if (typeof error === 'string') {
-      if (wallClockMessage.test(error)) wallClock.push("result.json error (BenchFlow's wall-clock budget message)");
-      else if (idleMessage.test(error)) idle.push("result.json error (BenchFlow's idle watchdog message)");
-      else if (timeoutMessage.test(error)) unspecified.push('result.json error (a timeout message)');
+      if (wallClockMessage.test(error)) wallClock.push(`${rolloutFiles.result} error (BenchFlow's wall-clock budget message)`);
+      else if (idleMessage.test(error)) idle.push(`${rolloutFiles.result} error (BenchFlow's idle watchdog message)`);
+      else if (timeoutMessage.test(error)) unspecified.push(`${rolloutFiles.result} error (a timeout message)`);
     }
   }
-  if (row?.['stop_condition'] === 'agent_timeout') unspecified.push('results.jsonl stop_condition "agent_timeout"');
+  if (row?.['stop_condition'] === 'agent_timeout') unspecified.push(`${rolloutFiles.results} stop_condition "agent_timeout"`);
 
   const evidence = [...wallClock, ...idle, ...unspecified];
   if (evidence.length === 0) return undefined;

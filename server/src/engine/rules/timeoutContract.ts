@@ -10,6 +10,7 @@
  * on the line that carries it; a contradiction that makes the reward untrustworthy is reported by the
  * trajectory rules instead (terminal-claim-contradicted, timeout-pending-mismatch).
  */
+import { rolloutFiles } from '../../../../shared/src/layout';
 import type { DocumentFacts, ResultsRowFact, TimeoutFact } from '../facts/facts';
 import type { BundleFinding } from '../findings';
 import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
@@ -77,12 +78,12 @@ function resultClaims(context: RuleContext, result: DocumentFacts | undefined, i
   const at = (path: readonly string[]) => context.inDocument(file, result, path);
   const claims: Claim[] = [];
   const partial = value['partial_trajectory'];
-  if (typeof partial === 'boolean') claims.push({ label: `result.json partial_trajectory ${partial}`, place: at(['partial_trajectory']), partial });
-  else item(context.inDocument(file, result), `result.json has no boolean partial_trajectory (found ${describeValue(partial)}).`);
+  if (typeof partial === 'boolean') claims.push({ label: `${rolloutFiles.result} partial_trajectory ${partial}`, place: at(['partial_trajectory']), partial });
+  else item(context.inDocument(file, result), `${rolloutFiles.result} has no boolean partial_trajectory (found ${describeValue(partial)}).`);
   const source = value['trajectory_source'];
-  const sourceClaim = trajectorySourceClaim(source, 'result.json', at(['trajectory_source']));
+  const sourceClaim = trajectorySourceClaim(source, rolloutFiles.result, at(['trajectory_source']));
   if (sourceClaim) claims.push(sourceClaim);
-  else if (typeof source !== 'string') item(context.inDocument(file, result), `result.json has no trajectory_source (found ${describeValue(source)}).`);
+  else if (typeof source !== 'string') item(context.inDocument(file, result), `${rolloutFiles.result} has no trajectory_source (found ${describeValue(source)}).`);
 
   const summary = value['trajectory_summary'];
   if (isJsonObject(summary)) {
@@ -105,7 +106,7 @@ function rowClaims(context: RuleContext, row: ResultsRowFact | undefined, item: 
   if (!row) return [];
   const file = context.bundle.pathOf('results');
   const truncated = row.value['is_truncated'];
-  if (typeof truncated === 'boolean') return [{ label: `results.jsonl is_truncated ${truncated}`, place: context.inRecord(file, row.ref, ['is_truncated']), partial: truncated }];
+  if (typeof truncated === 'boolean') return [{ label: `${rolloutFiles.results} is_truncated ${truncated}`, place: context.inRecord(file, row.ref, ['is_truncated']), partial: truncated }];
   item(context.inRecord(file, row.ref), `the results row has no boolean is_truncated (found ${describeValue(truncated)}).`);
   return [];
 }
@@ -125,7 +126,7 @@ function markerClaims(context: RuleContext, timeout: RolloutTimeout, result: Doc
     if (typeof info['terminal_trajectory_complete'] !== 'boolean') item(place([]), `agent_timeout_info has no boolean terminal_trajectory_complete (found ${describeValue(info['terminal_trajectory_complete'])}).`);
     claims.push(...completeness(info['terminal_trajectory_complete'], info['pending_tool_call_ids'], 'agent_timeout_info', place, item));
   } else if (marker && result?.value && timeout.kind === 'wall-clock') {
-    item(context.inDocument(resultFile, result), 'the trajectory has an agent_timeout row, but result.json has no agent_timeout_info to say the same.', [context.inRecord(trajectoryFile, marker.ref)]);
+    item(context.inDocument(resultFile, result), `the trajectory has an agent_timeout row, but ${rolloutFiles.result} has no agent_timeout_info to say the same.`, [context.inRecord(trajectoryFile, marker.ref)]);
   }
   return claims;
 }
@@ -147,7 +148,7 @@ function checkNativeRow(context: RuleContext, row: ResultsRowFact, item: Item): 
   const agentResult = context.bundle.facts('result', 'result')?.value?.['agent_result'];
   const agentUsage = isJsonObject(agentResult) && positiveTokenComponents({ input_tokens: agentResult['n_input_tokens'], output_tokens: agentResult['n_output_tokens'] });
   if (!positiveTokenComponents(value['token_usage']) && !agentUsage) {
-    item(at('token_usage'), 'it has no positive native usage: neither token_usage nor result.json agent_result has positive input and output tokens.');
+    item(at('token_usage'), `it has no positive native usage: neither token_usage nor ${rolloutFiles.result} agent_result has positive input and output tokens.`);
   }
   if (!rowHasRewardOrScore(value)) item(context.inRecord(file, row.ref), 'the results row has no reward or score.');
   const trajectory = value['trajectory'];

@@ -4,6 +4,7 @@
  * timeout marker, result.json and results.jsonl must say the same about which calls were pending and
  * whether the trajectory is complete.
  */
+import { rolloutFiles } from '../../../../shared/src/layout';
 import type { DocumentFacts, LifecycleFact, RecordRef, TimeoutFact, ToolCallFact } from '../facts/facts';
 import type { RelatedEvidence } from '../findings';
 import { isAdapterTerminal } from '../facts/toolCallStatus';
@@ -206,7 +207,7 @@ function checkResultClaims(context: RuleContext, trajectoryFile: string, result:
     const resultFile = context.bundle.pathOf('result');
     const info = value['agent_timeout_info'];
     if (isJsonObject(info)) {
-      checkPendingList(context, trajectoryFile, (index) => context.inDocument(resultFile, result, index === -1 ? ['agent_timeout_info', 'pending_tool_call_ids'] : ['agent_timeout_info', 'pending_tool_call_ids', index]), info['pending_tool_call_ids'], rowsById, openCalls, "result.json's agent_timeout_info", false);
+      checkPendingList(context, trajectoryFile, (index) => context.inDocument(resultFile, result, index === -1 ? ['agent_timeout_info', 'pending_tool_call_ids'] : ['agent_timeout_info', 'pending_tool_call_ids', index]), info['pending_tool_call_ids'], rowsById, openCalls, `${rolloutFiles.result}'s agent_timeout_info`, false);
       if (info['terminal_trajectory_complete'] === true && unresolved.calls.length > 0) {
         context.report('terminal-claim-contradicted', context.inDocument(resultFile, result, ['agent_timeout_info', 'terminal_trajectory_complete']), `agent_timeout_info.terminal_trajectory_complete is true, but ${describeUnresolved(unresolved.calls)} unresolved.`, { related });
       }
@@ -241,7 +242,7 @@ function checkTimeoutMarker(context: RuleContext, result: DocumentFacts | undefi
   }
   if (timedOut.kind !== 'wall-clock') return;
   const key = ['agent_timeout_info', 'error_category', 'error'].find((name) => value[name] !== null && value[name] !== undefined) ?? 'error';
-  context.report('timeout-marker-missing', context.inDocument(file, result, [key], 'key'), `result.json reports a wall-clock agent timeout (${timedOut.evidence.join(', ')}), but trajectory/acp_trajectory.jsonl has no agent_timeout row: BenchFlow writes one when the prompt was cancelled and drained cleanly, so this timeout's terminal state is unrecorded.`);
+  context.report('timeout-marker-missing', context.inDocument(file, result, [key], 'key'), `${rolloutFiles.result} reports a wall-clock agent timeout (${timedOut.evidence.join(', ')}), but ${rolloutFiles.acpTrajectory} has no agent_timeout row: BenchFlow writes one when the prompt was cancelled and drained cleanly, so this timeout's terminal state is unrecorded.`);
 }
 
 function checkStatusCounts(context: RuleContext, trajectoryFile: string, result: DocumentFacts | undefined, actual: ReadonlyMap<string, number>): void {

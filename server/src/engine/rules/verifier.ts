@@ -7,6 +7,7 @@
  * declaration cannot be read is neither: the mode is unknown, and the rules run as if it were separate,
  * so that one flipped letter cannot turn a setup-only verifier into no verifier at all.
  */
+import { rolloutFiles } from '../../../../shared/src/layout';
 import type { BundleFinding } from '../findings';
 import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
 import { shapedLike } from '../schema/knownKeys';
@@ -69,7 +70,7 @@ export function checkSeparateVerifier(context: RuleContext, actions: ActionSeque
   const read = declarationOf(context);
   if (read.kind === 'none') return [];
   if (read.kind === 'unreadable') {
-    context.report('verifier-declaration-unreadable', read.place, `benchguard/preflight.json ${read.why}: whether the verifier is separate cannot be read, so it is checked as if it were separate (a damaged declaration is not "shared").`);
+    context.report('verifier-declaration-unreadable', read.place, `${rolloutFiles.preflight} ${read.why}: whether the verifier is separate cannot be read, so it is checked as if it were separate (a damaged declaration is not "shared").`);
   }
   // What the findings below rest on, said once for both cases.
   const claim = read.kind === 'separate' ? 'A separate verifier is declared' : 'A separate verifier may be declared (the declaration cannot be read)';
@@ -80,11 +81,11 @@ export function checkSeparateVerifier(context: RuleContext, actions: ActionSeque
   const { verifierExecs: inService, gradings } = actions;
   const started = actions.verifierStart;
   if (!actionsFile?.report) {
-    context.report('verifier-evidence-missing', declaration, `${claim}, but benchguard/action_records.jsonl ${actionsFile ? 'could not be read' : 'is missing'}: nothing shows where grading ran.`);
+    context.report('verifier-evidence-missing', declaration, `${claim}, but ${rolloutFiles.actionRecords} ${actionsFile ? 'could not be read' : 'is missing'}: nothing shows where grading ran.`);
     return failures;
   }
   if (!started) {
-    context.report('verifier-evidence-missing', declaration, `${claim}, but no successful StartBenchGuardVerifierService is recorded in benchguard/action_records.jsonl.`);
+    context.report('verifier-evidence-missing', declaration, `${claim}, but no successful StartBenchGuardVerifierService is recorded in ${rolloutFiles.actionRecords}.`);
   }
 
   if (inService.length > 0 && inService.every((step) => step.reading.setupOnly)) {

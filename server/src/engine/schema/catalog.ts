@@ -2,7 +2,7 @@
  * The JSON Schemas of `schemas/`, bundled into the server and the CLI so that both validate with exactly
  * the files the extension contributes to VS Code.
  */
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../../shared/src/layout';
 import acpTrajectoryRow from '../../../../schemas/acp-trajectory-row.schema.json';
 import actionRecord from '../../../../schemas/action-record.schema.json';
 import config from '../../../../schemas/config.schema.json';

@@ -13,7 +13,7 @@
  * the rules compare it: `type` exactly, `phase` in any case. An action record's `event_type` and
  * `phase` are not here: the action-record rules report those themselves (`action-kind-unknown`).
  */
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../../shared/src/layout';
 import type { Finding } from '../findings';
 import { isJsonObject } from '../parse/jsonKind';
 import { nodeAtPath, parseTreeSafely, propertyKeyNode, propertyValueNode, type JsonPath } from '../parse/jsonTree';

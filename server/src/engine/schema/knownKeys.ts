@@ -4,7 +4,7 @@
  * damaged copy of a known one (`shapedLike`). The damaged-key check, the rules that read a damaged key's
  * value, and the fuzzer's damage rule all read this, so the lists stay where they are kept: in the schemas.
  */
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../../shared/src/layout';
 import type { JsonObject } from '../parse/jsonKind';
 import { schemaByKind } from './catalog';
 

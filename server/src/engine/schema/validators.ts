@@ -4,7 +4,7 @@
  * server or CLI start-up) and then shared.
  */
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import { artifactKindNames, type ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { artifactKindNames, type ArtifactKind } from '../../../../shared/src/layout';
 import { schemaByKind } from './catalog';
 
 export type RecordValidator = (record: unknown) => readonly ErrorObject[];

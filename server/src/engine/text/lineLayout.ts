@@ -1,11 +1,13 @@
 /**
- * Where each line of a text in memory starts, with the same line rules as the files streamed from disk
- * (LF or CRLF, a leading byte order mark dropped, a last line without a newline kept). A layout is
+ * The one line table: where each line of a text in memory starts, with the same line rules as the files
+ * streamed from disk (LF or CRLF, a leading byte order mark dropped, a last line without a newline kept),
+ * and offset ↔ position over it (`LineIndex`). A layout is
  * carried from one version of a document to the next: after an edit, only the lines between the
  * unchanged start and the unchanged end are looked at again, so a one-line edit of a 100,000-line
  * document does not split the other 99,999 lines anew. A line taken out of a layout is a copy of its
  * own, so that what is kept of it across edits never keeps an old version of the whole text alive.
  */
+import type { TextPosition, TextRange } from '../findings';
 import { detachedCopy } from './detachedCopy';
 
 /** 1 when the text starts with a byte order mark, which is not part of its first line; else 0. */
@@ -42,26 +44,65 @@ export function lineCount(layout: LineLayout): number {
   return layout.starts.length - 1;
 }
 
+/** Where line `index` ends in the text, its LF or CRLF left out. */
+export function lineContentEnd(layout: LineLayout, index: number): number {
+  const start = layout.starts[index]!;
+  const end = Math.min(layout.starts[index + 1]! - 1, layout.text.length);
+  return end > start && layout.text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+}
+
 /**
  * Line `index` without its line ending, as a string of its own: the checks keep lines (and slices of
  * them, in findings and facts) across edits, and a plain slice would keep the whole text alive.
  */
 export function lineText(layout: LineLayout, index: number): string {
-  const start = layout.starts[index]!;
-  const end = Math.min(layout.starts[index + 1]! - 1, layout.text.length);
-  return detachedCopy(layout.text.slice(start, end > start && layout.text.charCodeAt(end - 1) === 13 ? end - 1 : end));
+  return detachedCopy(layout.text.slice(layout.starts[index]!, lineContentEnd(layout, index)));
 }
 
 /** The length of line `index` without its line ending, without slicing it out. */
 export function lineLength(layout: LineLayout, index: number): number {
-  const start = layout.starts[index]!;
-  const end = Math.min(layout.starts[index + 1]! - 1, layout.text.length);
-  return end > start && layout.text.charCodeAt(end - 1) === 13 ? end - 1 - start : end - start;
+  return lineContentEnd(layout, index) - layout.starts[index]!;
 }
 
 /** False only for a last line that has no newline after it. */
 export function isTerminated(layout: LineLayout, index: number): boolean {
   return layout.starts[index + 1]! <= layout.text.length;
+}
+
+/**
+ * Offset ↔ position over a text's layout, for ranges placed by offset: a JSON artifact's keys, an id in
+ * a file, the record under the cursor. (The checks of a JSONL file need none of this: each record is one
+ * line, so an offset in the line is already its character.) Characters are UTF-16 code units of the text
+ * as given, so a leading byte order mark, which the layout leaves out of line 0's text, still takes
+ * column 0 there: callers that place ranges in the text without it pass that text, as checkJsonDocument
+ * does.
+ */
+export class LineIndex {
+  readonly layout: LineLayout;
+
+  constructor(text: string) {
+    this.layout = layoutOf(text);
+  }
+
+  /**
+   * The end sentinel takes part in the search: an offset at the end of a text that ends with a newline
+   * lies on the empty line after it, as an editor counts lines.
+   */
+  positionAt(offset: number): TextPosition {
+    const starts = this.layout.starts;
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return { line: low, character: offset - (low === 0 ? 0 : starts[low]!) };
+  }
+
+  rangeAt(offset: number, length: number): TextRange {
+    return { start: this.positionAt(offset), end: this.positionAt(offset + length) };
+  }
 }
 
 /**

@@ -6,14 +6,15 @@
 import { pathToFileURL } from 'node:url';
 import type { CancellationToken, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { ArtifactKind } from '../../../../shared/src/artifactKinds';
+import type { ArtifactKind } from '../../../../shared/src/layout';
 import { boundaryOf, readInside, readPrefix, resolvedInside } from '../../engine/bundle/containment';
 import type { KeptCheck } from '../../engine/check/artifactChecker';
 import type { SourceFile } from '../../engine/inspect/ids';
 import type { DocumentValidator } from '../documentValidator';
 import type { EvaluatedRollout } from '../rolloutEvaluator';
+import { openDocumentAt } from '../rolloutDocuments';
 import type { SettingsCache } from '../settingsCache';
-import { isFileUri, pathOfUri } from '../uris';
+import { pathOfUri } from '../uris';
 
 export interface ArtifactDocument {
   readonly document: TextDocument;
@@ -69,7 +70,7 @@ export class ArtifactDocuments {
       // A file that leads out of its rollout is neither read nor navigated, open in the editor or not.
       const boundary = boundaryOf(root);
       if (resolvedInside(path, boundary) === undefined) return undefined;
-      const open = this.documents.all().find((document) => isFileUri(document.uri) && pathOfUri(document.uri) === path);
+      const open = openDocumentAt(this.documents, path);
       if (open) return open.getText();
       // The size first: a 1 GB log is not read to be thrown away.
       const text = readInside(path, boundary, (file) => (file.size > maxNavigatedFileBytes ? undefined : readPrefix(file, file.size)));

@@ -14,7 +14,7 @@ import {
   type Connection,
   type Diagnostic,
 } from 'vscode-languageserver/node';
-import { artifactKindInfo } from '../../../../shared/src/artifactKinds';
+import { artifactKindInfo } from '../../../../shared/src/layout';
 import { completeRecord, type CompletionProposal } from '../../authoring/completion';
 import { quickFixesFor } from '../../authoring/quickFixes';
 import { isDiagnosticCode } from '../../engine/codes';

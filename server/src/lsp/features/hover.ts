@@ -6,7 +6,7 @@
 import { relative } from 'node:path';
 import { findNodeAtOffset, getLocation } from 'jsonc-parser';
 import { HoverRequest, MarkupKind, type Connection, type Hover } from 'vscode-languageserver/node';
-import { artifactKindInfo } from '../../../../shared/src/artifactKinds';
+import { artifactKindInfo } from '../../../../shared/src/layout';
 import { actionReadingLabels } from '../../engine/inspect/actionReadings';
 import { idAt, idOccurrences, type IdAt, type IdOccurrence } from '../../engine/inspect/ids';
 import { nameRecord } from '../../engine/facts/recordNames';

@@ -4,7 +4,7 @@
  * `rolloutEvidence.inlayHints.elapsedTime` is on: on a long action log they are many.
  */
 import { InlayHintKind, InlayHintRequest, type Connection, type InlayHint } from 'vscode-languageserver/node';
-import { artifactKindInfo } from '../../../../shared/src/artifactKinds';
+import { artifactKindInfo } from '../../../../shared/src/layout';
 import { parseTimestamp } from '../../engine/parse/timestamps';
 import { textDocumentRangeParams } from '../requestParams';
 import type { ArtifactDocuments } from './artifactDocuments';

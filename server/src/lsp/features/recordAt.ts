@@ -4,9 +4,9 @@
  */
 import type { Position, Range } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/artifactKinds';
+import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/layout';
 import type { TextRange } from '../../engine/findings';
-import { LineIndex } from '../../engine/text/lineIndex';
+import { layoutOf, lineContentEnd, LineIndex } from '../../engine/text/lineLayout';
 
 export interface RecordText {
   readonly text: string;
@@ -22,7 +22,9 @@ export function recordAt(document: TextDocument, kind: ArtifactKind, position: P
     const text = document.getText();
     return { text, offset: document.offsetAt(position), lines: new LineIndex(text), firstLine: 0 };
   }
-  const line = document.getText({ start: { line: position.line, character: 0 }, end: { line: position.line + 1, character: 0 } }).replace(/\r?\n$/, '');
+  const withEnding = document.getText({ start: { line: position.line, character: 0 }, end: { line: position.line + 1, character: 0 } });
+  // From 0, not from the layout's line start: a byte order mark the document holds takes its column 0.
+  const line = withEnding.slice(0, lineContentEnd(layoutOf(withEnding), 0));
   return { text: line, offset: Math.min(position.character, line.length), lines: new LineIndex(line), firstLine: position.line };
 }
 

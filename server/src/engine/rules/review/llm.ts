@@ -2,6 +2,7 @@
  * Validator parity on trajectory/llm_trajectory.jsonl: request and response bodies, usage, and the
  * retry-aware selection of the responses that count.
  */
+import { rolloutFiles } from '../../../../../shared/src/layout';
 import type { LlmExchangeFact, LlmFacts } from '../../facts/facts';
 import type { RuleContext } from '../context';
 import { exemptFromLlmTrajectory } from './mode';
@@ -21,10 +22,10 @@ export function checkLlmTrajectory(context: RuleContext): void {
     if (!exchange.hasRequestBody) context.report('review-llm-trajectory', at(exchange), 'This exchange has no request body object.');
     if (exchange.hasResponse && !exchange.hasResponseBody) context.report('review-llm-trajectory', at(exchange), 'This exchange has a response without a body object.');
   }
-  const read = `trajectory/llm_trajectory.jsonl: of its ${exchanges.length} exchange${exchanges.length === 1 ? '' : 's'} (rows), ${requests} ${requests === 1 ? 'has' : 'have'} a request body object and ${responses} a response body object`;
+  const read = `${rolloutFiles.llmTrajectory}: of its ${exchanges.length} exchange${exchanges.length === 1 ? '' : 's'} (rows), ${requests} ${requests === 1 ? 'has' : 'have'} a request body object and ${responses} a response body object`;
   if (requests === 0 || responses === 0) context.report('review-llm-trajectory', top, `${read}; it needs at least one of each.`);
   if (responses < requests) context.report('review-llm-trajectory', top, `${read}: fewer responses than requests.`);
-  if (!exchanges.some((exchange) => exchange.positiveUsage)) context.report('review-llm-trajectory', top, `None of the ${exchanges.length} exchanges of trajectory/llm_trajectory.jsonl has a response with positive token usage.`);
+  if (!exchanges.some((exchange) => exchange.positiveUsage)) context.report('review-llm-trajectory', top, `None of the ${exchanges.length} exchanges of ${rolloutFiles.llmTrajectory} has a response with positive token usage.`);
   for (const index of selectedExchanges(facts)) {
     const exchange = exchanges[index]!;
     if (!exchange.positiveUsage) context.report('review-llm-trajectory', at(exchange), 'This successful response is one that counts (after retries are set aside), but it carries no token usage.');

@@ -2,6 +2,7 @@
  * Validator parity on the results row: no leaked keys, the right task, a training_ready flag that
  * matches how the rollout ended, and a well-formed conversation.
  */
+import { rolloutFiles } from '../../../../../shared/src/layout';
 import type { ResultsRowFact } from '../../facts/facts';
 import { arrayOrEmpty, describeValue, isJsonObject, valueAt, type JsonObject } from '../../parse/jsonKind';
 import { rowHasRewardOrScore } from '../../model/reward';
@@ -53,8 +54,8 @@ export function checkResultsRow(context: RuleContext, options: ResultsRowOptions
   if (resultTask && (unreadableTask || (rowTask && rowTask !== resultTask))) {
     const resultPlace = context.inDocument(context.bundle.pathOf('result'), context.bundle.facts('result', 'result'), [resultTaskKey]);
     const row = unreadableTask ? `names its task with ${describeValue(info[unreadableTask])} (info.${unreadableTask}), which cannot be read as the same task` : `is for task ${describeValue(rowTask)}`;
-    context.report('review-task-mismatch', at(unreadableTask ? [infoName, unreadableTask] : rowTaskPath), `The results row ${row}, but result.json is for ${describeValue(resultTask)}.`, {
-      related: [context.related(resultPlace, "result.json's task")],
+    context.report('review-task-mismatch', at(unreadableTask ? [infoName, unreadableTask] : rowTaskPath), `The results row ${row}, but ${rolloutFiles.result} is for ${describeValue(resultTask)}.`, {
+      related: [context.related(resultPlace, `${rolloutFiles.result}'s task`)],
     });
   }
   const trainingReady = info['training_ready'];
@@ -77,9 +78,9 @@ type Flag = (message: string, path?: readonly (string | number)[]) => void;
 function checkTrainingReadiness(context: RuleContext, value: JsonObject, info: JsonObject, result: JsonObject | undefined, flag: Flag): void {
   const trainingReady = info['training_ready'] === true;
   const endings = terminalErrorReadings(result);
-  const unread = endings.length > 1 ? " (result.json's error fields cannot all be read, so it may have)" : '';
+  const unread = endings.length > 1 ? ` (${rolloutFiles.result}'s error fields cannot all be read, so it may have)` : '';
   if (endings.includes(true) && trainingReady) flag(`The rollout ended with an error or a partial trajectory${unread}, but the row is marked training_ready=true.`);
-  if (endings.includes(false) && !trainingReady) flag(`A healthy rollout${endings.length > 1 ? " (result.json's error fields cannot all be read, so it may be one)" : ''} is marked training_ready=false.`);
+  if (endings.includes(false) && !trainingReady) flag(`A healthy rollout${endings.length > 1 ? ` (${rolloutFiles.result}'s error fields cannot all be read, so it may be one)` : ''} is marked training_ready=false.`);
   if (!trainingReady) {
     checkNotTrainingReady(value, info, false, flag);
     return;

@@ -14,10 +14,10 @@ interface ApiAnswer {
   readonly body: string;
 }
 
-export class EngineApiError extends Error {}
+export class DockerEngineApiError extends Error {}
 
 /** `env` is `NAME=value` entries, set for the command over the container's own. */
-export function engineApiExec(socketPath: string, container: string, command: readonly string[], env: readonly string[], display: readonly string[]): Exec {
+export function dockerEngineApiExec(socketPath: string, container: string, command: readonly string[], env: readonly string[], display: readonly string[]): Exec {
   return { display, run: (hooks) => runExec(socketPath, container, command, env, hooks) };
 }
 
@@ -25,11 +25,11 @@ async function runExec(socketPath: string, container: string, command: readonly 
   try {
     const created = await call(socketPath, 'POST', `/containers/${encodeURIComponent(container)}/exec`, { User: '0', AttachStdout: true, AttachStderr: true, AttachStdin: false, Tty: false, Env: env, Cmd: command }, hooks.signal);
     const id = parseObject(created)['Id'];
-    if (typeof id !== 'string' || !/^[0-9a-f]+$/.test(id)) throw new EngineApiError('the Engine API returned no exec id');
+    if (typeof id !== 'string' || !/^[0-9a-f]+$/.test(id)) throw new DockerEngineApiError('the Engine API returned no exec id');
     await streamExec(socketPath, id, hooks);
     const inspected = parseObject(await call(socketPath, 'GET', `/exec/${id}/json`, undefined, hooks.signal));
     const code = inspected['ExitCode'];
-    if (typeof code !== 'number') throw new EngineApiError('the Engine API reported no exit code for the exec');
+    if (typeof code !== 'number') throw new DockerEngineApiError('the Engine API reported no exit code for the exec');
     return { kind: 'exited', code };
   } catch (error) {
     if (hooks.signal.aborted) return { kind: 'failed', reason: abortReason(hooks.signal) };
@@ -38,14 +38,14 @@ async function runExec(socketPath: string, container: string, command: readonly 
 }
 
 /** Lists running containers: GET /containers/json. */
-export async function engineApiContainers(socketPath: string, signal: AbortSignal): Promise<unknown> {
+export async function dockerEngineApiContainers(socketPath: string, signal: AbortSignal): Promise<unknown> {
   return JSON.parse(await call(socketPath, 'GET', '/containers/json', undefined, signal)) as unknown;
 }
 
 async function call(socketPath: string, method: string, path: string, body: unknown, signal: AbortSignal): Promise<string> {
   const answer = await send(socketPath, method, path, body, signal);
   if (answer.status >= 200 && answer.status < 300) return answer.body;
-  throw new EngineApiError(`the Engine API answered ${method} ${path} with ${answer.status}: ${apiMessage(answer.body)}`);
+  throw new DockerEngineApiError(`the Engine API answered ${method} ${path} with ${answer.status}: ${apiMessage(answer.body)}`);
 }
 
 function send(socketPath: string, method: string, path: string, body: unknown, signal: AbortSignal): Promise<ApiAnswer> {
@@ -78,7 +78,7 @@ function streamExec(socketPath: string, id: string, hooks: ExecHooks): Promise<v
         if ((incoming.statusCode ?? 0) >= 300) {
           const chunks: Buffer[] = [];
           incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-          incoming.on('end', () => reject(new EngineApiError(`the Engine API could not start the exec (${incoming.statusCode}): ${apiMessage(Buffer.concat(chunks).toString('utf8'))}`)));
+          incoming.on('end', () => reject(new DockerEngineApiError(`the Engine API could not start the exec (${incoming.statusCode}): ${apiMessage(Buffer.concat(chunks).toString('utf8'))}`)));
           return;
         }
         const streams = [new LineSplitter(hooks.onStdout), new LineSplitter(hooks.onStderr)] as const;
@@ -105,8 +105,8 @@ function streamExec(socketPath: string, id: string, hooks: ExecHooks): Promise<v
 }
 
 function socketError(error: NodeJS.ErrnoException, socketPath: string): Error {
-  if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') return new EngineApiError(`no Docker Engine answers on ${socketPath} (${error.code})`);
-  if (error.code === 'EACCES') return new EngineApiError(`no permission to use the Docker Engine socket ${socketPath}`);
+  if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') return new DockerEngineApiError(`no Docker Engine answers on ${socketPath} (${error.code})`);
+  if (error.code === 'EACCES') return new DockerEngineApiError(`no permission to use the Docker Engine socket ${socketPath}`);
   return error;
 }
 
@@ -117,7 +117,7 @@ function parseObject(text: string): JsonObject {
   } catch {
     // Reported below with the text that was not an object.
   }
-  throw new EngineApiError(`the Engine API answered with something other than a JSON object: ${text.slice(0, 200)}`);
+  throw new DockerEngineApiError(`the Engine API answered with something other than a JSON object: ${text.slice(0, 200)}`);
 }
 
 /** The daemon's error body is `{"message": …}`; fall back to the raw text, shortened. */

@@ -1,15 +1,15 @@
 /**
  * Where the probe's commands go: which program or socket reaches each kind of target, and how a
- * command is run there as root. When an engine cannot be reached, the error says what was looked for.
+ * command is run there as root. When a container engine cannot be reached, the error says what was looked for.
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { ContainerEngine, DockerAccess, ProbeTarget } from '../../../shared/src/probe';
-import { engineApiExec } from './exec/engineApi';
+import { dockerEngineApiExec } from './exec/dockerEngineApi';
 import type { Exec } from './exec/execution';
 import { processExec } from './exec/processExec';
 
-export class EngineUnavailableError extends Error {}
+export class ContainerEngineUnavailableError extends Error {}
 
 export type DockerRoute = { readonly kind: 'cli'; readonly program: string } | { readonly kind: 'engine-api'; readonly socketPath: string };
 
@@ -26,11 +26,11 @@ export function dockerRoute(access: DockerAccess, env: NodeJS.ProcessEnv): Docke
   const program = findProgram('docker', env);
   if (access === 'engine-api' || (access === 'auto' && hostSocket !== undefined)) {
     if (socket !== undefined) return { kind: 'engine-api', socketPath: socket };
-    throw new EngineUnavailableError(host === undefined ? `no Docker Engine socket: DOCKER_HOST is not set and ${defaultDockerSocket} does not exist` : `no Docker Engine socket: DOCKER_HOST is "${host}", not a unix socket`);
+    throw new ContainerEngineUnavailableError(host === undefined ? `no Docker Engine socket: DOCKER_HOST is not set and ${defaultDockerSocket} does not exist` : `no Docker Engine socket: DOCKER_HOST is "${host}", not a unix socket`);
   }
   if (program !== undefined) return { kind: 'cli', program };
   if (access === 'auto' && socket !== undefined) return { kind: 'engine-api', socketPath: socket };
-  throw new EngineUnavailableError(`docker is not installed: looked for the docker CLI on PATH${access === 'auto' && host === undefined ? ` and for the Engine API socket ${defaultDockerSocket}` : ''}`);
+  throw new ContainerEngineUnavailableError(`docker is not installed: looked for the docker CLI on PATH${access === 'auto' && host === undefined ? ` and for the Engine API socket ${defaultDockerSocket}` : ''}`);
 }
 
 /**
@@ -43,7 +43,7 @@ export const targetPath = '/usr/sbin:/usr/bin:/sbin:/bin';
 
 export function podmanProgram(env: NodeJS.ProcessEnv): string {
   const program = findProgram('podman', env);
-  if (program === undefined) throw new EngineUnavailableError('podman is not installed: looked for the podman CLI on PATH');
+  if (program === undefined) throw new ContainerEngineUnavailableError('podman is not installed: looked for the podman CLI on PATH');
   return program;
 }
 
@@ -51,18 +51,18 @@ export function podmanProgram(env: NodeJS.ProcessEnv): string {
  * Runs `command` in the target with PATH set to `targetPath` and nothing else of this process's
  * environment: as root in a container, as this process's own user on the local machine (the probe
  * refuses to harden there without root). `shown` is the command as the transcript shows it (the probe's
- * script replaced by a placeholder). `env` is where the engines are looked for.
+ * script replaced by a placeholder). `env` is where the container engines are looked for.
  */
 export function execAsRoot(target: ProbeTarget, command: readonly string[], shown: readonly string[], access: DockerAccess, env: NodeJS.ProcessEnv): Exec {
   if (target.kind === 'local') return processExec(command, shown, { PATH: targetPath });
-  const engineArgs = ['exec', '-u', '0', '-e', `PATH=${targetPath}`, target.name];
-  if (target.kind === 'podman') return processExec([podmanProgram(env), ...engineArgs, ...command], ['podman', ...engineArgs, ...shown], env);
+  const execArgs = ['exec', '-u', '0', '-e', `PATH=${targetPath}`, target.name];
+  if (target.kind === 'podman') return processExec([podmanProgram(env), ...execArgs, ...command], ['podman', ...execArgs, ...shown], env);
   const route = dockerRoute(access, env);
-  if (route.kind === 'cli') return processExec([route.program, ...engineArgs, ...command], ['docker', ...engineArgs, ...shown], env);
-  return engineApiExec(route.socketPath, target.name, command, [`PATH=${targetPath}`], [`engine-api:${route.socketPath}`, ...engineArgs, ...shown]);
+  if (route.kind === 'cli') return processExec([route.program, ...execArgs, ...command], ['docker', ...execArgs, ...shown], env);
+  return dockerEngineApiExec(route.socketPath, target.name, command, [`PATH=${targetPath}`], [`engine-api:${route.socketPath}`, ...execArgs, ...shown]);
 }
 
-export function engineRoute(engine: ContainerEngine, access: DockerAccess, env: NodeJS.ProcessEnv): DockerRoute {
+export function containerEngineRoute(engine: ContainerEngine, access: DockerAccess, env: NodeJS.ProcessEnv): DockerRoute {
   return engine === 'podman' ? { kind: 'cli', program: podmanProgram(env) } : dockerRoute(access, env);
 }
 
