@@ -109,7 +109,12 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     delivery?.refresh();
     features?.rolloutChanged();
   }));
-  registerProbeRequests(connection, { workspaceTrusted: typeof options.workspaceTrusted === 'boolean' ? options.workspaceTrusted : undefined, settings, workspace });
+  registerProbeRequests(connection, {
+    workspaceTrusted: typeof options.workspaceTrusted === 'boolean' ? options.workspaceTrusted : undefined,
+    settings,
+    workspace,
+    sandboxUserOf: async (root, isCancelled) => (await validator.evaluateRollout(root, isCancelled))?.evaluation.model.sandboxUser,
+  });
   registerProcessUsageRequest(connection);
   features = registerLanguageFeatures(connection, documents, validator, settings, capabilities);
   registerScaffoldRequests(connection);

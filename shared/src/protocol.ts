@@ -78,8 +78,9 @@ export interface ProbeContextParams {
 export interface ProbeContext {
   readonly rolloutRoot: string | null;
   /**
-   * config.json's sandbox user: a name, null when the agent ran as root (nothing to observe), or absent
-   * when there is no rollout or its config.json cannot tell.
+   * The rollout's sandbox user as the rules read it (from run_config.json, else config.json, else
+   * metadata.json): a name, null when the agent ran as root (nothing to observe), or absent when there
+   * is no rollout or its config cannot tell.
    */
   readonly sandboxUser?: string | null;
   /** Where the rollout keeps its action records, whether or not the file exists yet. */

@@ -12,7 +12,8 @@ import { defaultSettings } from '../../shared/src/settings';
 import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
 import { checkBundle } from '../../server/src/engine/bundle/checkBundle';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
-import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { ModelCaches } from '../../server/src/engine/model/caches';
 import { RolloutEvaluator } from '../../server/src/lsp/rolloutEvaluator';
 import { fixtures } from '../fixtures/definitions';
 import { writeTree } from '../support/files';
@@ -48,7 +49,7 @@ async function measure(mode: string, root: string): Promise<Measurement> {
   }
   if (mode === 'full-pass') {
     const started = performance.now();
-    const checked = checkBundle(bundle, checker, { maxFindings: 1000, rules: defaultRuleOptions, caches: new RuleCaches() });
+    const checked = checkBundle(bundle, checker, { maxFindings: 1000, rules: defaultRuleOptions, caches: new ModelCaches() });
     return { milliseconds: performance.now() - started, peakRssBytes: 0, verdict: checked.evaluation?.verdict };
   }
   // The language server's path: the action log open in the editor, the trajectory on disk.

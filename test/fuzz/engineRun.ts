@@ -22,7 +22,7 @@ import { RolloutBundle, type BundleFile, type VerifierFile } from '../../server/
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import type { FileReport } from '../../server/src/engine/check/report';
 import { codeInfo } from '../../server/src/engine/codes';
-import { RuleCaches } from '../../server/src/engine/rules/context';
+import { ModelCaches } from '../../server/src/engine/model/caches';
 import { evaluateRollout } from '../../server/src/engine/rules/evaluate';
 import { isUtf8, utf8ByteOrderMarkLength } from '../../server/src/engine/text/utf8';
 import { SchemaRegistry } from '../../server/src/engine/schema/validators';
@@ -78,7 +78,7 @@ export class FuzzWorkspace {
   private readonly schemas = new SchemaRegistry();
   private readonly checker = new ArtifactChecker(this.schemas);
   private readonly bundles = new Map<string, MaterialisedBundle>();
-  private caches = new RuleCaches();
+  private caches = new ModelCaches();
 
   constructor(private readonly corpus: readonly CorpusBundle[]) {
     const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
@@ -98,7 +98,7 @@ export class FuzzWorkspace {
     mkdirSync(root, { recursive: true });
     writeTree(root, Object.fromEntries(corpus.files));
     const discovered = discoverRollout(root);
-    const checked = checkBundle(discovered, this.checker, { maxFindings: corpus.maxProblems, rules: corpus.rules, caches: new RuleCaches() });
+    const checked = checkBundle(discovered, this.checker, { maxFindings: corpus.maxProblems, rules: corpus.rules, caches: new ModelCaches() });
     const targets = discovered.files.flatMap((file): TargetFile[] => {
       const name = relative(root, file.path).split('\\').join('/');
       const bytes = corpus.files.get(name);
@@ -149,7 +149,7 @@ export class FuzzWorkspace {
       const cpuMs = cpuMsSince(start);
       return { ok: false, error: error instanceof Error ? `${error.name}: ${error.message}\n${(error.stack ?? '').split('\n').slice(1, 6).join('\n')}` : String(error), cpuMs };
     } finally {
-      if (bytes.length > largeInputBytes) this.caches = new RuleCaches();
+      if (bytes.length > largeInputBytes) this.caches = new ModelCaches();
     }
   }
 

@@ -31,7 +31,8 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
-import { defaultRuleOptions, RuleCaches } from '../../server/src/engine/rules/context';
+import { defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { ModelCaches } from '../../server/src/engine/model/caches';
 import { fixtureMarkerFile } from '../../shared/src/scaffold';
 import { LspTestClient } from '../support/lspClient';
 import { repoRoot, temporaryFolder } from '../support/repo';
@@ -196,7 +197,7 @@ describe('language features of the server', () => {
 
   it('shows the verdict and its facts in a code lens that opens the timeline', async () => {
     const lenses = await request<object, { range: { start: { line: number } }; command: { title: string; command: string; arguments: string[] } }[]>(CodeLensRequest.type, { textDocument: { uri: trajectory } });
-    const verdict = checkRollout(pending, checker, { maxFindings: 1000, rules: defaultRuleOptions, caches: new RuleCaches() }).evaluation!.verdict;
+    const verdict = checkRollout(pending, checker, { maxFindings: 1000, rules: defaultRuleOptions, caches: new ModelCaches() }).evaluation!.verdict;
     assert.equal(lenses.length, 1);
     const [lens] = lenses;
     assert.equal(lens!.range.start.line, 0);

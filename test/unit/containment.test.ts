@@ -14,14 +14,15 @@ import { boundaryOf, openInside, readInside, readPrefix } from '../../server/src
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { describeValue, shownPrefix } from '../../server/src/engine/parse/jsonKind';
 import { parseJsonText } from '../../server/src/engine/parse/jsonText';
-import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { ModelCaches } from '../../server/src/engine/model/caches';
 import { healthyRollout, temporaryFolder } from '../support/repo';
 import { checkRollout } from '../support/rollout';
 
 const folder = temporaryFolder();
 after(() => folder.remove());
 const checker = new ArtifactChecker();
-const options = { maxFindings: 100, rules: defaultRuleOptions, caches: new RuleCaches() };
+const options = { maxFindings: 100, rules: defaultRuleOptions, caches: new ModelCaches() };
 
 const secret = 'ghp_AAAAAAAAAAAAAAAAAAAA';
 const secretsFile = join(folder.path, 'secrets.txt');

@@ -9,7 +9,8 @@ import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { listedFindings, type CheckedBundle } from '../../server/src/engine/bundle/checkBundle';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
-import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { ModelCaches } from '../../server/src/engine/model/caches';
 import { verdicts, type Verdict } from '../../server/src/engine/verdict';
 import { fixtures, type FixtureDefinition } from '../fixtures/definitions';
 import { writeTree } from '../support/files';
@@ -20,7 +21,7 @@ import { checkRollout } from '../support/rollout';
 const folder = temporaryFolder();
 after(() => folder.remove());
 const checker = new ArtifactChecker();
-const caches = new RuleCaches();
+const caches = new ModelCaches();
 const preflightPath = 'benchguard/preflight.json';
 const actionsPath = 'benchguard/action_records.jsonl';
 

@@ -10,7 +10,8 @@ import { FixtureFolders, hasFixtureMarker, isFixtureBundle } from '../../server/
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { readVerifierReward } from '../../server/src/engine/load';
 import { RolloutBundle } from '../../server/src/engine/bundle/rollout';
-import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { ModelCaches } from '../../server/src/engine/model/caches';
 import { evaluateRollout } from '../../server/src/engine/rules/evaluate';
 import { fixtureMarkerFile } from '../../shared/src/scaffold';
 import { defaultFixtureFolders } from '../../shared/src/settings';
@@ -48,9 +49,9 @@ describe('fixture bundles', () => {
 
   it('are judged afresh when a rollout becomes one or stops being one, whatever the server kept of its timeline', () => {
     const root = join(repoRoot, 'test/fixtures/bundles/authored-observation-in-rollout');
-    const caches = new RuleCaches({ keepTimelines: true });
+    const caches = new ModelCaches({ keepActionSequences: true });
     // One bundle read once, as the server keeps its records across evaluations.
-    const { files } = checkRollout(root, new ArtifactChecker(), { maxFindings: 1000, rules: defaultRuleOptions, caches: new RuleCaches() });
+    const { files } = checkRollout(root, new ArtifactChecker(), { maxFindings: 1000, rules: defaultRuleOptions, caches: new ModelCaches() });
     const bundle = new RolloutBundle(root, files, readVerifierReward(root));
     const judge = (fixtureBundle: boolean) => evaluateRollout(bundle, { ...defaultRuleOptions, fixtureBundle }, caches);
     assert.equal(judge(true).verdict, 'trusted');

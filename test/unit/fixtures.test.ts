@@ -11,7 +11,8 @@ import { describe, it } from 'node:test';
 import { listedFindings } from '../../server/src/engine/bundle/checkBundle';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { allDiagnosticCodes, type DiagnosticCode } from '../../server/src/engine/codes';
-import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { ModelCaches } from '../../server/src/engine/model/caches';
 import { fixtures, type FixtureDefinition } from '../fixtures/definitions';
 import { raisedElsewhere } from '../fixtures/raisedElsewhere';
 import { repoRoot } from '../support/repo';
@@ -19,7 +20,7 @@ import { checkRollout } from '../support/rollout';
 
 const bundles = join(repoRoot, 'test/fixtures/bundles');
 const checker = new ArtifactChecker();
-const caches = new RuleCaches();
+const caches = new ModelCaches();
 
 function filesUnder(folder: string): string[] {
   return readdirSync(folder).flatMap((name) => {

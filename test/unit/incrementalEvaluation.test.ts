@@ -12,7 +12,8 @@ import { defaultSettings } from '../../shared/src/settings';
 import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
 import { listedFindings } from '../../server/src/engine/bundle/checkBundle';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
-import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { ModelCaches } from '../../server/src/engine/model/caches';
 import { RolloutEvaluator } from '../../server/src/lsp/rolloutEvaluator';
 import { fixtures } from '../fixtures/definitions';
 import { writeTree } from '../support/files';
@@ -81,7 +82,7 @@ describe('incremental re-evaluation', () => {
           const incremental = (await evaluator.evaluate(root, defaultSettings, classifier, 0, open, () => false))!;
 
           writeFileSync(path, document.getText());
-          const fresh = checkRollout(root, checker, { maxFindings: defaultSettings.maxNumberOfProblems, rules: defaultRuleOptions, caches: new RuleCaches() });
+          const fresh = checkRollout(root, checker, { maxFindings: defaultSettings.maxNumberOfProblems, rules: defaultRuleOptions, caches: new ModelCaches() });
           const where = `${fixture.name}, edit ${step}`;
           assert.equal(incremental.evaluation.verdict, fresh.evaluation!.verdict, where);
           assert.deepEqual(

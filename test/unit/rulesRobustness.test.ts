@@ -10,7 +10,8 @@ import { after, describe, it } from 'node:test';
 import { listedFindings, type CheckedBundle } from '../../server/src/engine/bundle/checkBundle';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { comparePositions } from '../../server/src/engine/findings';
-import { RuleCaches, defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { ModelCaches } from '../../server/src/engine/model/caches';
 import { verdicts } from '../../server/src/engine/verdict';
 import { fixtures } from '../fixtures/definitions';
 import { jsonl, writeTree } from '../support/files';
@@ -21,7 +22,7 @@ import { checkRollout } from '../support/rollout';
 const folder = temporaryFolder();
 after(() => folder.remove());
 const checker = new ArtifactChecker();
-const caches = new RuleCaches();
+const caches = new ModelCaches();
 const healthy = fixtures.find((fixture) => fixture.name === 'healthy')!;
 
 function check(root: string): CheckedBundle {

@@ -12,7 +12,8 @@ import { FixtureFolders, isFixtureBundle } from '../../server/src/authoring/fixt
 import { scaffoldRollout, ScaffoldUsageError, scenarioSummaries } from '../../server/src/authoring/scaffold/scaffold';
 import { listedFindings } from '../../server/src/engine/bundle/checkBundle';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
-import { RuleCaches, defaultRuleOptions, type RuleOptions } from '../../server/src/engine/rules/context';
+import { defaultRuleOptions, type RuleOptions } from '../../server/src/engine/rules/context';
+import { ModelCaches } from '../../server/src/engine/model/caches';
 import type { ScenarioSummary } from '../../shared/src/scaffold';
 import { writeTree } from '../support/files';
 import { repoRoot, temporaryFolder } from '../support/repo';
@@ -21,7 +22,7 @@ import { checkRollout } from '../support/rollout';
 const folder = temporaryFolder();
 after(() => folder.remove());
 const checker = new ArtifactChecker();
-const caches = new RuleCaches();
+const caches = new ModelCaches();
 
 /** Writes the scenario's rollout under a BenchFlow job folder and checks it as the CLI does. */
 function judge(scenario: ScenarioSummary, rolloutName: string, startedAt: Date, options: Partial<RuleOptions>) {
@@ -81,7 +82,7 @@ describe('fixture scaffolds', () => {
     const judged = judge(healthy, 'regex-log__bab1cbf6', new Date('2026-08-22T10:00:00Z'), { allowOracleWithoutLlm: false });
     assert.equal(judged.verdict, 'trusted', 'with its marker, a fixture: the authored observation counts');
     rmSync(join(judged.root, fixtureMarkerFile));
-    const unmarked = checkRollout(judged.root, checker, { maxFindings: 1000, rules: { ...defaultRuleOptions, fixtureBundle: isFixtureBundle(judged.root, new FixtureFolders(defaultFixtureFolders)) }, caches: new RuleCaches() });
+    const unmarked = checkRollout(judged.root, checker, { maxFindings: 1000, rules: { ...defaultRuleOptions, fixtureBundle: isFixtureBundle(judged.root, new FixtureFolders(defaultFixtureFolders)) }, caches: new ModelCaches() });
     const codes = listedFindings(unmarked, 1000).findings.map((finding) => finding.code);
     assert.ok(codes.includes('evidence-authored') && codes.includes('quiescence-unproven'), codes.join(', '));
     assert.notEqual(unmarked.evaluation?.verdict, 'trusted');

@@ -109,6 +109,18 @@ describe('timeline picture', () => {
     }
   });
 
+  it("starts the axis at the rollout's start as the elapsed-time hints read it: the config's started_at first", () => {
+    const root = join(scratch.path, 'config-start');
+    cpSync(join(bundles, 'native-timeout-pending-tool'), root, { recursive: true });
+    const config = JSON.parse(readFileSync(join(root, 'config.json'), 'utf8')) as Record<string, unknown>;
+    config['started_at'] = '2026-08-22 09:59:00.000001';
+    writeFileSync(join(root, 'config.json'), JSON.stringify(config, null, 2));
+    const picture = pictureOf(root);
+    const kill = picture.elements.find((element) => brief(element) === 'hardening/kill@0');
+    const record = JSON.parse(linesOf(join(root, 'benchguard/action_records.jsonl'))[0]!) as { started_at: string };
+    assert.equal(kill?.start, Date.parse(record.started_at) - milliseconds(config['started_at'] as string));
+  });
+
   it('falls back to line order, and says so, when the bundle has no timestamps', () => {
     const root = join(scratch.path, 'untimed');
     cpSync(join(bundles, 'native-timeout-pending-tool'), root, { recursive: true });

@@ -4,7 +4,8 @@ import { readVerifierReward } from '../../server/src/engine/load';
 import { RolloutBundle } from '../../server/src/engine/bundle/rollout';
 import type { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { buildTimelinePicture, type PictureOptions } from '../../server/src/engine/picture/buildPicture';
-import { defaultRuleOptions, RuleCaches } from '../../server/src/engine/rules/context';
+import { defaultRuleOptions } from '../../server/src/engine/rules/context';
+import { ModelCaches } from '../../server/src/engine/model/caches';
 import { evaluateRollout } from '../../server/src/engine/rules/evaluate';
 import { discoverRollout } from '../support/rollout';
 
@@ -12,7 +13,7 @@ import { discoverRollout } from '../support/rollout';
 export function pictureOfRollout(root: string, checker: ArtifactChecker, options: PictureOptions = {}, onBuild?: () => void): TimelinePicture {
   const files = discoverRollout(root).files.map((file) => ({ ...file, report: checker.checkFile(file.path, file.kind, { maxFindings: 1000 }) }));
   const bundle = new RolloutBundle(root, files, readVerifierReward(root));
-  const evaluation = evaluateRollout(bundle, defaultRuleOptions, new RuleCaches());
+  const evaluation = evaluateRollout(bundle, defaultRuleOptions, new ModelCaches());
   onBuild?.();
   return buildTimelinePicture(bundle, evaluation, options);
 }

@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { ResponseError } from 'vscode-languageclient/node';
 import { errorMessage } from '../../../shared/src/errors';
-import { rolloutFiles } from '../../../shared/src/layout';
 import {
   describeTarget,
   describeTranscriptEntry,
@@ -140,9 +139,9 @@ async function pickUser(context: ProbeContext, fallback: string): Promise<string
   const fromConfig = sandboxUserProblem(context.sandboxUser) === undefined ? (context.sandboxUser as string) : undefined;
   const source =
     fromConfig !== undefined
-      ? `from the active rollout's ${rolloutFiles.config}`
+      ? "from the active rollout's config, the user the rules judge"
       : context.sandboxUser === null
-        ? `the active rollout's ${rolloutFiles.config} says sandbox_user is null (its agent ran as root); this is the setting's user`
+        ? "the active rollout's config says sandbox_user is null (its agent ran as root); this is the setting's user"
         : 'from the setting rolloutEvidence.probe.sandboxUser';
   return vscode.window.showInputBox({
     title: `${title} (2/3): sandbox user`,

@@ -16,7 +16,7 @@ import type { RolloutBundle } from '../engine/bundle/rollout';
 import { arrayOrEmpty } from '../engine/parse/jsonKind';
 import { parseTreeSafely, propertyValueNode } from '../engine/parse/jsonTree';
 import type { RolloutEvaluation } from '../engine/rules/evaluate';
-import { sandboxUserInConfig, type Step } from '../engine/rules/timeline';
+import type { Step } from '../engine/model/actions';
 import { isTerminated, layoutOf, lineCount, lineText } from '../engine/text/lineLayout';
 
 export interface TextEdit {
@@ -92,14 +92,14 @@ function addPendingIds(bundle: RolloutBundle, textOf: TextOf): QuickFix[] {
 }
 
 function insertObservation(bundle: RolloutBundle, evaluation: RolloutEvaluation, textOf: TextOf): QuickFix | undefined {
-  const steps = evaluation.timeline.steps;
+  const steps = evaluation.model.actions.steps;
   const lastKill = [...steps].reverse().find((step) => step.reading.events.some((event) => event.kind === 'kill'));
   const file = bundle.pathOf('actions');
   const text = textOf(file);
   if (!lastKill || text === undefined) return undefined;
   const config = bundle.facts('config', 'config')?.value;
-  const sandboxUser = config ? sandboxUserInConfig(config) : undefined;
-  const user = sandboxUser?.kind === 'user' ? sandboxUser.user : { name: 'agent' };
+  const sandboxUser = evaluation.model.sandboxUser;
+  const user = sandboxUser.kind === 'user' ? sandboxUser.user : { name: 'agent' };
   const knownUidOfUser = user.uid ?? knownUid(steps, user.name);
   const uid = knownUidOfUser ?? placeholderUid;
   const kill = lastKill.action.record;

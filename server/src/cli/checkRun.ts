@@ -12,7 +12,8 @@ import { RolloutBundle } from '../engine/bundle/rollout';
 import { rangeOnLine, type BundleFinding } from '../engine/findings';
 import { ArtifactChecker } from '../engine/check/artifactChecker';
 import type { SeverityCounts } from '../engine/check/collector';
-import { RuleCaches, type RuleOptions } from '../engine/rules/context';
+import type { RuleOptions } from '../engine/rules/context';
+import { ModelCaches } from '../engine/model/caches';
 import type { RolloutEvaluation } from '../engine/rules/evaluate';
 import { verdicts, type Verdict } from '../engine/verdict';
 import { FixtureFolders, isFixtureBundle } from '../authoring/fixtureBundles';
@@ -63,7 +64,7 @@ export interface CheckRun {
 export function runCheck(request: CheckRequest, progress: ProgressLine, check: BundleChecker = checkBundle): CheckRun {
   const discovery = discoverBundles(request.paths, new ArtifactClassifier(request.artifactMap));
   const checker = new ArtifactChecker();
-  const caches = new RuleCaches();
+  const caches = new ModelCaches();
   const fixtureFolders = new FixtureFolders(request.fixtureFolders);
   const fileCount = discovery.bundles.reduce((sum, bundle) => sum + bundle.files.length, 0);
   let started = 0;

@@ -6,10 +6,8 @@
  */
 import { join } from 'node:path';
 import { ResponseError, ErrorCodes, type Connection } from 'vscode-languageserver/node';
-import { isJsonObject } from '../../../shared/src/jsonObject';
 import { rolloutFiles } from '../../../shared/src/layout';
 import { dockerAccesses } from '../../../shared/src/probe';
-import { boundaryOf, readInside, readPrefix } from '../engine/bundle/containment';
 import {
   probeContextRequest,
   probeTargetsRequest,
@@ -19,7 +17,7 @@ import {
   workspaceTrustGrantedNotification,
   type ProbeContext,
 } from '../../../shared/src/protocol';
-import { sandboxUserInConfig } from '../engine/rules/timeline';
+import type { SandboxUserState } from '../engine/model/sandboxUser';
 import { listRunningContainers } from '../probe/containers';
 import { quiescenceRecord } from '../probe/observationRecord';
 import { runProbe } from '../probe/runProbe';
@@ -35,6 +33,11 @@ export interface ProbeRequestOptions {
   readonly workspaceTrusted: boolean | undefined;
   readonly settings: SettingsCache;
   readonly workspace: WorkspaceFolders;
+  /**
+   * The sandbox user of the rollout in `root`, as its model reads it for the rules (open documents first,
+   * then disk); undefined when cancelled. The probe's default is the user the rules judge.
+   */
+  readonly sandboxUserOf: (root: string, isCancelled: () => boolean) => Promise<SandboxUserState | undefined>;
 }
 
 const probeContextParams = objectOf({ uri: optional(string) });
@@ -54,12 +57,13 @@ export function registerProbeRequests(connection: Connection, options: ProbeRequ
 
   connection.onRequest(
     probeContextRequest,
-    withCheckedParams(probeContextParams, ({ uri }) => {
+    withCheckedParams(probeContextParams, async ({ uri }, token) => {
       const root = uri === undefined ? undefined : rolloutRootOfUri(uri);
-      if (root !== undefined && !options.workspace.mayRead(root)) {
+      if (root === undefined) return { rolloutRoot: null, actionRecords: null };
+      if (!options.workspace.mayRead(root)) {
         return new ResponseError(ErrorCodes.InvalidParams, `"uri" must be a document in a workspace folder, or one the editor has open; ${root} is neither`);
       }
-      return probeContextOf(root);
+      return probeContextOf(root, await options.sandboxUserOf(root, () => token.isCancellationRequested));
     }),
   );
 
@@ -117,21 +121,8 @@ class ProbeTrust {
   }
 }
 
-/** config.json is a few hundred bytes; a larger one is not a config the probe can take a user from. */
-const maxConfigBytes = 1024 * 1024;
-
-function probeContextOf(root: string | undefined): ProbeContext {
-  if (root === undefined) return { rolloutRoot: null, actionRecords: null };
+/** A user the rules know offers its name, `sandbox_user: null` says there is none; an unknown or unreadable one offers nothing. */
+function probeContextOf(root: string, state: SandboxUserState | undefined): ProbeContext {
   const actionRecords = join(root, rolloutFiles.actionRecords);
-  let config: unknown;
-  try {
-    const text = readInside(join(root, rolloutFiles.config), boundaryOf(root), (file) => readPrefix(file, maxConfigBytes));
-    if (typeof text !== 'string') return { rolloutRoot: root, actionRecords };
-    config = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch {
-    return { rolloutRoot: root, actionRecords };
-  }
-  if (!isJsonObject(config)) return { rolloutRoot: root, actionRecords };
-  const state = sandboxUserInConfig(config);
-  return { rolloutRoot: root, actionRecords, ...(state.kind === 'user' ? { sandboxUser: state.user.name } : state.kind === 'none' ? { sandboxUser: null } : {}) };
+  return { rolloutRoot: root, actionRecords, ...(state?.kind === 'user' ? { sandboxUser: state.user.name } : state?.kind === 'none' ? { sandboxUser: null } : {}) };
 }

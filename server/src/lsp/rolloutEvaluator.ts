@@ -17,7 +17,7 @@ import { describeFileError } from '../engine/bundle/fileErrors';
 import type { RolloutBundle } from '../engine/bundle/rollout';
 import type { ArtifactChecker, KeptCheck } from '../engine/check/artifactChecker';
 import type { FileReport } from '../engine/check/report';
-import { RuleCaches } from '../engine/rules/context';
+import { ModelCaches } from '../engine/model/caches';
 import { evaluateRollout, type RolloutEvaluation } from '../engine/rules/evaluate';
 import { loadRolloutCancellable, prepareLoad } from '../engine/load';
 import { RecentlyUsedCache } from '../engine/recentlyUsedCache';
@@ -58,7 +58,7 @@ export class RolloutEvaluator {
   /** The files of kept rollouts read from disk, forgotten with their rollout. */
   private readonly disk = new RecentlyUsedCache<DiskEntry, string>({ maxEntries: Infinity });
   private readonly rollouts: RecentlyUsedCache<EvaluatedRollout, string>;
-  private readonly caches = new RuleCaches({ keepTimelines: true });
+  private readonly caches = new ModelCaches({ keepActionSequences: true });
 
   constructor(
     private readonly checker: ArtifactChecker,
@@ -140,7 +140,7 @@ export class RolloutEvaluator {
 
   /** What is kept for the next evaluation of a rollout besides the evaluation itself. */
   private forgetKept(root: string): void {
-    this.caches.timelines?.delete(root);
+    this.caches.actionSequences?.delete(root);
     this.disk.deleteWhere((path) => isInside(path, root));
   }
 

@@ -4,7 +4,8 @@
  */
 import type { ArtifactChecker, FileCheckOptions } from '../check/artifactChecker';
 import { listFindings, type BundleFinding } from '../findings';
-import type { RuleCaches, RuleOptions } from '../rules/context';
+import type { RuleOptions } from '../rules/context';
+import type { ModelCaches } from '../model/caches';
 import { evaluateRollout, type RolloutEvaluation } from '../rules/evaluate';
 import { diskSource, loadRollout, prepareLoad, type FileRead } from '../load';
 import type { ArtifactFile, DiscoveredBundle } from './discover';
@@ -22,7 +23,7 @@ export interface CheckedBundle {
 
 export interface BundleCheckOptions extends FileCheckOptions {
   readonly rules: RuleOptions;
-  readonly caches: RuleCaches;
+  readonly caches: ModelCaches;
   readonly onFileStart?: (path: string) => void;
 }
 

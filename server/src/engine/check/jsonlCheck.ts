@@ -9,7 +9,7 @@ import type { ArtifactKind } from '../../../../shared/src/layout';
 import { codeInfo } from '../codes';
 import { FactsBuilder, type Placed } from '../facts/builder';
 import { summarizeRow, type RowFact } from '../facts/rows';
-import { nameRecord, type RecordName } from '../inspect/recordNames';
+import { nameRecord, type RecordName } from '../facts/recordNames';
 import { rangeOnLine, type Finding } from '../findings';
 import { jsonTypeOf, withArticle, type JsonObject } from '../parse/jsonKind';
 import { parseJsonText } from '../parse/jsonText';

@@ -5,7 +5,7 @@
 import type { ArtifactKind } from '../../../../shared/src/layout';
 import type { ActionFact, ArtifactFacts, LifecycleFact, LlmExchangeFact, PromptFact, ResultsRowFact, RewardsFacts, TimeoutFact, ToolCallFact, UncertainRowFact } from './facts';
 import type { RowFact, RowParts } from './rows';
-import { isAdapterTerminal } from './toolCallIndex';
+import { isAdapterTerminal } from './toolCallStatus';
 
 type TrajectoryRowFact = Extract<RowFact, { kind: 'trajectory-row' }>;
 

@@ -189,7 +189,7 @@ function actionRecord(record: JsonObject, damaged: boolean): ActionRecord {
     // No conditional spread: this runs for every record of 100,000-line action logs. Any record but a
     // SandboxExec as BenchFlow spells it, and any damaged record, may be read as an observation: the rules
     // compare event types case-insensitively, and read one they do not know, or a damaged record's, as each
-    // kind they know (rules/timeline.ts).
+    // kind they know (model/actions.ts).
     quiescence:
       eventType !== 'SandboxExec' || damaged
         ? { sandboxUser: field('sandbox_user'), uid: field('uid'), mode: field('mode'), survivors: field('survivors'), setuidProcesses: field('setuid_processes'), final: field('final') }

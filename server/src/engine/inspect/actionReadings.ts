@@ -1,9 +1,9 @@
 /**
  * What the rules read in each action record, said in a few words for its outline entry and hover:
- * `kill attempt`, `setup-only`, `grading`, `quiescent`, `survivors 1234`, `kind unknown`. The timeline has already
- * read every record, so this costs a pass over its steps.
+ * `kill attempt`, `setup-only`, `grading`, `quiescent`, `survivors 1234`, `kind unknown`. The model's action
+ * sequence has already read every record, so this costs a pass over its steps.
  */
-import type { ActionReading, ObservationOutcome, Timeline } from '../rules/timeline';
+import type { ActionReading, ActionSequenceLists, ObservationOutcome } from '../model/actions';
 
 const outcomeWords: Record<ObservationOutcome, string> = {
   quiescent: 'quiescent',
@@ -15,9 +15,9 @@ const outcomeWords: Record<ObservationOutcome, string> = {
 };
 
 /** Labels by 0-based line of benchguard/action_records.jsonl. */
-export function actionReadingLabels(timeline: Timeline): Map<number, string> {
+export function actionReadingLabels(actions: ActionSequenceLists): Map<number, string> {
   const labels = new Map<number, string>();
-  for (const step of timeline.steps) {
+  for (const step of actions.steps) {
     const label = labelOf(step.reading);
     if (label) labels.set(step.action.ref.line, label);
   }

@@ -10,7 +10,7 @@ import { describeValue, isJsonObject } from '../parse/jsonKind';
 import { parseTreeSafely, type SyntaxNode } from '../parse/jsonTree';
 import type { KeptCheck } from '../check/artifactChecker';
 import { isTerminated, layoutOf, lineCount, LineIndex, lineLength, lineText } from '../text/lineLayout';
-import { nameRecord, withReading, type RecordCategory } from './recordNames';
+import { nameRecord, withReading, type RecordCategory } from '../facts/recordNames';
 
 /**
  * Kept flat, without range objects: a 100,000-line trajectory has 100,000 entries, and the server keeps

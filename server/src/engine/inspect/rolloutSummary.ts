@@ -26,7 +26,7 @@ export function summarizeRollout(evaluation: RolloutEvaluation): string {
   const codes = new Set(evaluation.findings.flatMap((finding) => (finding.underReading ? [] : [finding.code])));
   const parts: string[] = [evaluation.verdict];
   parts.push(`quiescence: ${quiescenceOf(evaluation, codes)}`);
-  const verifier = verifierWords.find(([code]) => codes.has(code))?.[1] ?? (evaluation.timeline.gradings.length > 0 ? 'graded' : undefined);
+  const verifier = verifierWords.find(([code]) => codes.has(code))?.[1] ?? (evaluation.model.actions.gradings.length > 0 ? 'graded' : undefined);
   if (verifier) parts.push(`verifier: ${verifier}`);
   const pending = evaluation.unresolvedTools?.length ?? 0;
   if (pending > 0) parts.push(`${pending} ${pending === 1 ? 'tool' : 'tools'} pending`);
@@ -37,7 +37,7 @@ function quiescenceOf(evaluation: RolloutEvaluation, codes: ReadonlySet<Diagnost
   if (!evaluation.quiescence.applies) return 'not needed (agent ran as root)';
   const word = quiescenceWords.find(([code]) => codes.has(code))?.[1];
   if (word === 'survivors') {
-    const pids = evaluation.timeline.steps.flatMap((step) => step.reading.survivorPids);
+    const pids = evaluation.model.actions.steps.flatMap((step) => step.reading.survivorPids);
     const shown = [...new Set(pids)].slice(-5);
     return shown.length > 0 ? `survivors ${shown.join(' ')}` : word;
   }

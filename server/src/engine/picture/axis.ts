@@ -1,14 +1,15 @@
 /**
  * Where on the picture's axis each record goes. With times, the axis is milliseconds from the rollout's
- * start: action records by their own timestamps, and trajectory rows (which BenchFlow writes without
+ * start (model/rolloutStart.ts; earlier when something is recorded before it): action records by their own timestamps, and trajectory rows (which BenchFlow writes without
  * times) spread in line order over the agent's execution window that result.json gives. Without them,
  * the axis is line order: the trajectory's rows first, then the action records, then the reward.
  */
 import { rolloutFiles } from '../../../../shared/src/layout';
 import type { TimelineAxis } from '../../../../shared/src/timelinePicture';
 import type { RolloutBundle } from '../bundle/rollout';
+import type { RolloutModel } from '../model/rolloutModel';
 import { isJsonObject, type JsonObject } from '../parse/jsonKind';
-import type { Step } from '../rules/timeline';
+import type { Step } from '../model/actions';
 import { parseTimestamp } from '../parse/timestamps';
 
 export interface Span {
@@ -20,7 +21,7 @@ export interface Placement {
   readonly axis: TimelineAxis;
   /** A trajectory row's stretch of the axis. */
   readonly trajectoryRow: (line: number) => Span;
-  /** Each action step's stretch, by index in the timeline. */
+  /** Each action step's stretch, by index in the action sequence. */
   readonly actionSteps: readonly Span[];
   /** Where the reward goes: the rollout's end. */
   readonly end: number;
@@ -42,7 +43,7 @@ export function trajectoryLines(bundle: RolloutBundle): number {
   return last;
 }
 
-export function placeRecords(bundle: RolloutBundle, steps: readonly Step[]): Placement {
+export function placeRecords({ bundle, actions: { steps }, start: rolloutStart }: RolloutModel): Placement {
   const rows = trajectoryLines(bundle);
   const result = bundle.facts('result', 'result')?.value;
   const actionTimes = steps.map((step) => actionSpanOf(step));
@@ -63,9 +64,9 @@ export function placeRecords(bundle: RolloutBundle, steps: readonly Step[]): Pla
   if (rows > 0 && !window) missing.push(`the trajectory's rows carry no times and ${rolloutFiles.result} gives no agent execution window`);
   if (missing.length > 0 || (timedActions === 0 && !window)) return orderPlacement(rows, steps.length, missing);
 
-  const resultStart = parseTimestamp(result?.['started_at']);
   const resultEnd = parseTimestamp(result?.['finished_at']);
-  const origin = Math.min(...[resultStart, window?.start, firstActionTime].filter((time): time is number => time !== undefined));
+  // Nothing is drawn before the origin: the rollout's start, unless the agent's window or a record begins earlier.
+  const origin = Math.min(...[rolloutStart?.time, window?.start, firstActionTime].filter((time): time is number => time !== undefined));
   const actionSteps: Span[] = [];
   let untimed = 0;
   let previousEnd = window ? window.end : origin;

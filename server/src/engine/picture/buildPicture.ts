@@ -25,9 +25,8 @@ export interface PictureOptions {
 }
 
 export function buildTimelinePicture(bundle: RolloutBundle, evaluation: RolloutEvaluation, options: PictureOptions = {}): TimelinePicture {
-  const steps = evaluation.timeline.steps;
-  const placement = placeRecords(bundle, steps);
-  const candidates = collectElements(bundle, steps, evaluation.findings, placement);
+  const placement = placeRecords(evaluation.model);
+  const candidates = collectElements(evaluation.model, evaluation.findings, placement);
   const laneOrder = Object.keys(laneLabels) as TimelineLaneId[];
   // Lane by lane, each in axis order: the order the view draws and moves focus in.
   candidates.sort((a, b) => laneOrder.indexOf(a.lane) - laneOrder.indexOf(b.lane) || a.start - b.start || a.line - b.line);

@@ -1,16 +1,15 @@
 /**
- * Every element of a rollout's timeline, read from its evaluated bundle: prompts, tool calls and the
- * timeout marker from the trajectory; kill attempts, observations, sidecar start, setup and grading
- * execs from the action timeline the rules read; the reward where the reward rule finds it. Each points at
- * its line and carries the codes the rules placed there.
+ * Every element of a rollout's timeline, read from its model: prompts, tool calls and the timeout marker
+ * from the trajectory; kill attempts, observations, sidecar start, setup and grading execs from the action
+ * sequence the rules read; the reward where the model reads it (and untrusted-reward flags it). Each points
+ * at its line and carries the codes the rules placed there.
  */
 import type { TimelineElement, TimelineElementKind, TimelineLaneId, TimelineStatus } from '../../../../shared/src/timelinePicture';
-import type { RolloutBundle } from '../bundle/rollout';
 import type { ToolCallFact } from '../facts/facts';
 import type { BundleFinding } from '../findings';
-import { defaultRuleOptions, RuleCaches, RuleContext } from '../rules/context';
-import { rewardPlace } from '../rules/reward/reward';
-import type { ObservationOutcome, Step } from '../rules/timeline';
+import type { RolloutModel } from '../model/rolloutModel';
+import { rewardPlace } from '../model/reward';
+import type { ObservationOutcome, Step } from '../model/actions';
 import type { Placement } from './axis';
 
 export interface Candidate extends Omit<TimelineElement, 'label'> {
@@ -23,7 +22,8 @@ export interface Candidate extends Omit<TimelineElement, 'label'> {
 const noCodes: readonly string[] = [];
 const labelLength = 80;
 
-export function collectElements(bundle: RolloutBundle, steps: readonly Step[], findings: readonly BundleFinding[], placement: Placement): Candidate[] {
+export function collectElements(model: RolloutModel, findings: readonly BundleFinding[], placement: Placement): Candidate[] {
+  const { bundle, actions: { steps } } = model;
   const codes = codesByLine(findings);
   const codesAt = (file: string, line: number) => codes.get(file)?.get(line) ?? noCodes;
   const elements: Candidate[] = [];
@@ -60,10 +60,11 @@ export function collectElements(bundle: RolloutBundle, steps: readonly Step[], f
     for (const element of stepElements(step)) elements.push({ ...at, ...element, label: () => element.label, routine: element.routine && found.length === 0 });
   }
 
-  const reward = rewardPlace(new RuleContext(bundle, defaultRuleOptions, new RuleCaches()));
-  if (reward) {
-    const found = codesAt(reward.place.file, reward.place.range.start.line);
-    elements.push({ kind: 'reward', lane: 'reward', label: () => String(reward.value), start: placement.end, file: reward.place.file, line: reward.place.range.start.line, status: found.length > 0 ? 'unknown' : 'ok', findings: found, routine: false });
+  if (model.reward) {
+    const { value } = model.reward;
+    const place = rewardPlace(model.reward);
+    const found = codesAt(place.file, place.range.start.line);
+    elements.push({ kind: 'reward', lane: 'reward', label: () => value, start: placement.end, file: place.file, line: place.range.start.line, status: found.length > 0 ? 'unknown' : 'ok', findings: found, routine: false });
   }
   return elements;
 }

@@ -1,16 +1,14 @@
 /**
- * What every rule works with: the bundle, the options, and ways to place a finding exactly — on a key or
- * value inside a JSONL record or a JSON artifact, with related evidence in other files.
+ * What every rule works with: the rollout's model, the options, and ways to place a finding exactly — on a
+ * key or value inside a JSONL record or a JSON artifact, with related evidence in other files.
  */
 import { codeInfo, type DiagnosticCode, type Effect } from '../codes';
 import type { RolloutBundle } from '../bundle/rollout';
 import type { DocumentFacts, RecordRef } from '../facts/facts';
 import { rangeOnLine, type BundleFinding, type RelatedEvidence, type Severity, type TextRange } from '../findings';
-import { RecentlyUsedCache } from '../recentlyUsedCache';
 import { locate, parseTreeSafely, type JsonPath, type SyntaxNode } from '../parse/jsonTree';
 import { LineIndex } from '../text/lineLayout';
-import { analyseCommand, sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
-import type { Step } from './timeline';
+import type { RolloutModel } from '../model/rolloutModel';
 
 export interface RuleOptions {
   /** As the validator's --allow-oracle-without-llm: an oracle rollout needs no LLM trajectory. */
@@ -36,50 +34,6 @@ export interface Place {
   readonly range: TextRange;
 }
 
-/** The analysis of a command for a user never changes: one version of each. */
-const analysed = 0;
-
-/**
- * Command analyses keyed by command and sandbox user. Real action logs repeat a handful of commands
- * thousands of times, and the language server keeps this across evaluations; the least recently used
- * analyses go first, so a full cache keeps the commands still in use.
- */
-export class CommandEvidenceCache {
-  private readonly entries: RecentlyUsedCache<CommandEvidence, typeof analysed>;
-
-  constructor(maxEntries = 10_000) {
-    this.entries = new RecentlyUsedCache({ maxEntries });
-  }
-
-  evidenceOf(command: string, user: SandboxUser | undefined): CommandEvidence {
-    const key = `${sandboxUserKey(user)}\u0000${command}`;
-    let evidence = this.entries.get(key, analysed);
-    if (!evidence) {
-      evidence = analyseCommand(command, user);
-      this.entries.set(key, analysed, evidence);
-    }
-    return evidence;
-  }
-}
-
-/**
- * What the rules work out once and keep across evaluations: command analyses, and, for the language
- * server, which evaluates the same rollouts again after each edit, every rollout's timeline.
- */
-export class RuleCaches {
-  readonly commands = new CommandEvidenceCache();
-  /**
-   * A rollout's timeline as last built, by rollout root, for what it was read for (the sandbox user, and
-   * whether the bundle is a fixture). Absent for a single pass (the CLI), which would only hold memory
-   * with it; unbounded, since the language server forgets a rollout's timeline with its evaluation.
-   */
-  readonly timelines: RecentlyUsedCache<readonly Step[], string> | undefined;
-
-  constructor(options: { keepTimelines?: boolean } = {}) {
-    this.timelines = options.keepTimelines ? new RecentlyUsedCache({ maxEntries: Infinity }) : undefined;
-  }
-}
-
 export class RuleContext {
   readonly findings: BundleFinding[] = [];
   private readonly lineIndexes = new Map<string, LineIndex>();
@@ -87,11 +41,16 @@ export class RuleContext {
   /** By record text, then by the offset of the string literal in it. */
   private readonly stringOffsets = new Map<string, Map<number, StringOffsets>>();
 
+  /** The model's bundle: what most rules read directly. */
+  readonly bundle: RolloutBundle;
+
   constructor(
-    readonly bundle: RolloutBundle,
+    /** What the model read once for this evaluation: the rules judge it and read nothing of it again. */
+    readonly model: RolloutModel,
     readonly options: RuleOptions,
-    readonly caches: RuleCaches,
-  ) {}
+  ) {
+    this.bundle = model.bundle;
+  }
 
   report(code: DiagnosticCode, place: Place, message: string, extra: { related?: readonly RelatedEvidence[]; severity?: Severity; effect?: Effect } = {}): BundleFinding {
     const related = extra.related ?? [];

@@ -1,6 +1,6 @@
 /**
- * Runs every rule over a rollout bundle and gives it its verdict. Rules that depend on each other run
- * in order: the action timeline first, then quiescence and the verifier (whose failures make a reward
+ * Reads a rollout bundle's model, runs every rule over it and gives it its verdict. Rules that depend on
+ * each other run in order: the action records first, then quiescence and the verifier (whose failures make a reward
  * untrusted; under every reading of a record of unknown kind), then tools and timeouts (which need to know whether quiescence is proven), then the
  * timeout contract and validator parity. Whether the rollout timed out is decided once, up front. A
  * trajectory row whose type cannot be taken at its word makes the whole pass run again under each kind
@@ -11,7 +11,10 @@ import { artifactOutsideBundle } from '../check/report';
 import type { BundleFinding } from '../findings';
 import { isJsonObject } from '../parse/jsonKind';
 import { verdictOf, verdicts, type Verdict } from '../verdict';
-import { RuleCaches, RuleContext, type RuleOptions } from './context';
+import { ModelCaches } from '../model/caches';
+import { readRolloutModel, type RolloutModel } from '../model/rolloutModel';
+import { checkActionKinds, checkActionOrder, checkActionProvenance } from './actions/actionRecords';
+import { RuleContext, type RuleOptions } from './context';
 import { checkUnderEveryReading } from './everyReading';
 import { rowReadingKinds, rowReadingNote, trajectoryUnder } from './everyRowReading';
 import { FindingUnion } from './findingUnion';
@@ -21,7 +24,6 @@ import { checkLlmTrajectory } from './review/llm';
 import { checkResult } from './review/result';
 import { checkResultsRow } from './review/resultsRow';
 import { checkRewardPreconditions } from './reward/reward';
-import { buildTimeline, checkActionKinds, checkActionProvenance, checkTimelineOrder, sandboxUserOf, type Timeline } from './timeline';
 import { checkTrajectory, type TrajectoryResult } from './trajectory/trajectory';
 import { timeoutOf } from './timeout/timeout';
 import { checkTimeoutContract } from './timeout/timeoutContract';
@@ -32,15 +34,15 @@ export interface RolloutEvaluation {
   readonly verdict: Verdict;
   /** May the results row be used for training: a trusted rollout whose row says so. */
   readonly trainingReady: boolean;
-  /** The action timeline the rules read, for views of the rollout. */
-  readonly timeline: Timeline;
+  /** What the rules read (the rollout as written), for views of the rollout. */
+  readonly model: RolloutModel;
   /** What the quiescence rules concluded: its proof, when there is one. */
   readonly quiescence: QuiescenceResult;
   /** Tool calls left unresolved; undefined without a trajectory. */
   readonly unresolvedTools: TrajectoryResult['unresolved'];
 }
 
-export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, caches = new RuleCaches()): RolloutEvaluation {
+export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, caches = new ModelCaches()): RolloutEvaluation {
   const written = evaluateAsRead(bundle, options, caches);
   const trajectory = bundle.facts('trajectory', 'acp-trajectory');
   if (!trajectory || trajectory.uncertainRows.length === 0) return written;
@@ -58,15 +60,13 @@ export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, cac
   return { ...written, findings, verdict, trainingReady: written.trainingReady && verdict === written.verdict };
 }
 
-function evaluateAsRead(bundle: RolloutBundle, options: RuleOptions, caches: RuleCaches): RolloutEvaluation {
-  const context = new RuleContext(bundle, options, caches);
-  const sandboxUser = sandboxUserOf(context);
-  // A sandbox user that is not known is read as any user but root: every kill and observation of whoever it was counts.
-  const timeline = buildTimeline(context, sandboxUser.kind === 'user' ? sandboxUser.user : undefined);
-  checkTimelineOrder(context, timeline);
-  checkActionKinds(context, timeline);
-  checkActionProvenance(context, timeline);
-  const { quiescence, verifierFailures } = checkUnderEveryReading(context, timeline, sandboxUser);
+function evaluateAsRead(bundle: RolloutBundle, options: RuleOptions, caches: ModelCaches): RolloutEvaluation {
+  const model = readRolloutModel(bundle, options, caches);
+  const context = new RuleContext(model, options);
+  checkActionOrder(context, model.actions);
+  checkActionKinds(context, model.actions);
+  checkActionProvenance(context, model.actions);
+  const { quiescence, verifierFailures } = checkUnderEveryReading(context, model.actions, model.sandboxUser);
   const timeout = timeoutOf(context);
   const trajectory = checkTrajectory(context, quiescence, timeout);
   const acceptedTimeout = timeout !== undefined && checkTimeoutContract(context, timeout, trajectory);
@@ -84,5 +84,5 @@ function evaluateAsRead(bundle: RolloutBundle, options: RuleOptions, caches: Rul
   const row = bundle.facts('results', 'results')?.rows[0]?.value;
   const info = row?.['info'];
   const trainingReady = verdict === 'trusted' && isJsonObject(info) && info['training_ready'] === true;
-  return { findings: context.findings, verdict, trainingReady, timeline, quiescence, unresolvedTools: trajectory.unresolved };
+  return { findings: context.findings, verdict, trainingReady, model, quiescence, unresolvedTools: trajectory.unresolved };
 }

@@ -4,7 +4,7 @@
  * `user_message` became `agent_timeout`, may be the other kind, and the rollout must not be judged
  * better than under any reading. Whether the rollout timed out, which calls are unresolved and what the
  * validator asks of it all follow from row types, so the whole evaluation runs again, unlike the action
- * timeline (everyReading.ts), whose rules alone stand on a record's kind. Such rows are rare: each breaks
+ * sequence (everyReading.ts), whose rules alone stand on a record's kind. Such rows are rare: each breaks
  * its schema, or has a type no schema knows while carrying another type's keys.
  */
 import type { PlacedRowReading, TrajectoryFacts, UncertainRowFact } from '../facts/facts';

@@ -11,7 +11,7 @@
  * BenchFlow, and the rules pass over them, so a flipped letter would drop a pending tool call, a timeout
  * marker, a lifecycle annotation or a verifier-side row out of the evidence unseen. Each is compared as
  * the rules compare it: `type` exactly, `phase` in any case. An action record's `event_type` and
- * `phase` are not here: the timeline rules report those themselves (`action-kind-unknown`).
+ * `phase` are not here: the action-record rules report those themselves (`action-kind-unknown`).
  */
 import type { ArtifactKind } from '../../../../shared/src/layout';
 import { codeInfo } from '../codes';

@@ -9,7 +9,7 @@ import { HoverRequest, MarkupKind, type Connection, type Hover } from 'vscode-la
 import { artifactKindInfo } from '../../../../shared/src/layout';
 import { actionReadingLabels } from '../../engine/inspect/actionReadings';
 import { idAt, idOccurrences, type IdAt, type IdOccurrence } from '../../engine/inspect/ids';
-import { nameRecord } from '../../engine/inspect/recordNames';
+import { nameRecord } from '../../engine/facts/recordNames';
 import { schemaGuideFor, type PropertyGuide, type SchemaGuide } from '../../engine/inspect/schemaGuide';
 import { isJsonObject } from '../../engine/parse/jsonKind';
 import { parseTreeSafely } from '../../engine/parse/jsonTree';
@@ -61,7 +61,7 @@ function fieldHover(artifact: ArtifactDocument, record: RecordText, guide: Schem
   const sections: string[] = [];
   const jsonl = artifactKindInfo(artifact.kind).format === 'jsonl';
   if (jsonl && isJsonObject(value)) {
-    const reading = artifact.kind === 'action-records' && artifact.rollout ? actionReadingLabels(artifact.rollout.evaluation.timeline).get(record.firstLine) : undefined;
+    const reading = artifact.kind === 'action-records' && artifact.rollout ? actionReadingLabels(artifact.rollout.evaluation.model.actions).get(record.firstLine) : undefined;
     sections.push(`**${escape(nameRecord(artifact.kind, value, reading).name)}**`);
   }
   const described = guide.describe(value, path);

@@ -1,13 +1,11 @@
 /**
- * Inlay hints after each timestamp of a JSONL artifact: the time since the rollout started (config.json's
- * or result.json's started_at, else the first timestamped action). Off unless
+ * Inlay hints after each timestamp of a JSONL artifact: the time since the rollout started, as its model
+ * reads it (model/rolloutStart.ts: the config's or result.json's started_at, else the first timestamped action). Off unless
  * `rolloutEvidence.inlayHints.elapsedTime` is on: on a long action log they are many.
  */
 import { InlayHintKind, InlayHintRequest, type Connection, type InlayHint } from 'vscode-languageserver/node';
 import { artifactKindInfo } from '../../../../shared/src/layout';
-import { isJsonObject } from '../../engine/parse/jsonKind';
 import { parseTimestamp } from '../../engine/parse/timestamps';
-import type { EvaluatedRollout } from '../rolloutEvaluator';
 import { textDocumentRangeParams } from '../requestParams';
 import type { ArtifactDocuments } from './artifactDocuments';
 import { featureRequest } from './featureRequest';
@@ -21,7 +19,7 @@ export function registerInlayHints(connection: Connection, artifacts: ArtifactDo
     if (!settings.elapsedTimeHints) return null;
     const artifact = await artifacts.get(params.textDocument.uri, token);
     if (!artifact?.rollout || artifactKindInfo(artifact.kind).format !== 'jsonl') return null;
-    const start = rolloutStart(artifact.rollout);
+    const start = artifact.rollout.evaluation.model.start;
     if (!start) return null;
     const hints: InlayHint[] = [];
     const lastLine = Math.min(params.range.end.line, artifact.document.lineCount - 1);
@@ -40,16 +38,6 @@ export function registerInlayHints(connection: Connection, artifacts: ArtifactDo
     }
     return token.isCancellationRequested ? null : hints;
   }));
-}
-
-function rolloutStart(rollout: EvaluatedRollout): { time: number; source: string } | undefined {
-  for (const role of ['config', 'result'] as const) {
-    const value = rollout.bundle.facts(role, role)?.value;
-    const time = isJsonObject(value) ? parseTimestamp(value['started_at']) : undefined;
-    if (time !== undefined) return { time, source: `${role}.json started_at` };
-  }
-  const first = rollout.evaluation.timeline.timed[0]?.reading.time;
-  return first ? { time: first.value, source: 'the first timestamped action record' } : undefined;
 }
 
 function formatElapsed(milliseconds: number): string {

@@ -64,7 +64,7 @@ export class OutlineProvider {
     const key = `${document.version}\u0000${kind}\u0000${kind === 'action-records' ? (rollout?.key ?? '') : ''}`;
     const kept = this.kept.get(document.uri, key);
     if (kept) return kept;
-    const labels = kind === 'action-records' && rollout ? actionReadingLabels(rollout.evaluation.timeline) : undefined;
+    const labels = kind === 'action-records' && rollout ? actionReadingLabels(rollout.evaluation.model.actions) : undefined;
     const readingOf = labels ? (line: number) => labels.get(line) : undefined;
     // The check of this very version named its records already; a JSON artifact has no checked lines.
     const checked = this.artifacts.checkedLinesOf(document, kind);

@@ -1,7 +1,6 @@
 /**
- * The codes of the checks that read benchguard/action_records.jsonl record by record (`checkExecRecords`,
- * `checkActionKinds` and `checkTimelineOrder`, which live beside the reading of the action sequence in
- * rules/timeline.ts). `command-too-complex` is also raised by the quiescence rules, for the masking
+ * The codes of the checks that read benchguard/action_records.jsonl record by record (actionRecords.ts
+ * beside this file, over the action sequence that engine/model/actions.ts reads). `command-too-complex` is also raised by the quiescence rules, for the masking
  * commands beyond the ones they list.
  *
  * Two lists, because the two sit apart in the public order of the codes (codes.ts).

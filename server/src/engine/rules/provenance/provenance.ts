@@ -10,22 +10,7 @@
 import { describeValue } from '../../parse/jsonKind';
 import type { RecordRef } from '../../facts/facts';
 import type { RuleContext } from '../context';
-
-export type Provenance = 'absent' | 'probe' | 'authored' | 'unknown';
-
-/** The provenances a kind of record may carry: only the probe writes observations; annotations are the framework's. */
-export const observationProvenances: readonly Provenance[] = ['probe', 'authored'];
-export const annotationProvenances: readonly Provenance[] = ['authored'];
-
-export function provenanceOf(value: unknown, known: readonly Provenance[]): Provenance {
-  if (value === undefined) return 'absent';
-  return known.find((provenance) => provenance === value) ?? 'unknown';
-}
-
-/** Whether a record of this provenance may prove anything in this bundle. */
-export function provenanceCounts(provenance: Provenance, fixtureBundle: boolean): boolean {
-  return provenance === 'absent' || provenance === 'probe' || (provenance === 'authored' && fixtureBundle);
-}
+import type { Provenance } from '../../model/provenance';
 
 /** How to get real evidence instead, for every message that turns an authored record or a gap in the proof away. */
 export const howToObserve =

@@ -4,6 +4,7 @@
  */
 import { rolloutFiles } from '../../../../../shared/src/layout';
 import { describeValue, isJsonObject, type JsonObject } from '../../parse/jsonKind';
+import { validatorResultReward } from '../../model/reward';
 import type { RuleContext } from '../context';
 import { infraErrors } from './mode';
 
@@ -21,7 +22,7 @@ export function checkResult(context: RuleContext): void {
   if (!hasTiming(result)) context.report('review-no-timing', top, `${rolloutFiles.result} has no usable timing: it needs started_at with finished_at or timing.total, or timing.started_at with timing.ended_at or timing.duration_seconds; of those it holds ${timingFieldsPresent(result)}.`);
   const tools = toolCallCount(result);
   if (tools.count <= 0) context.report('review-no-tool-calls', context.inDocument(file, facts, tools.path, 'key'), `${tools.found}, so the validator counts 0 tool calls${unreadCounts(context, result)}.`);
-  const reward = rewardPlace(result);
+  const reward = validatorResultReward(result);
   if (reward.value === null || reward.value === undefined) {
     const key = 'rewards' in result || !('reward' in result) ? 'rewards' : 'reward';
     const found = isJsonObject(result['rewards']) ? `rewards.reward is ${reward.value === null ? 'null' : 'absent'}` : `rewards is ${describePresent(result['rewards'])} and reward is ${describePresent(result['reward'])}`;
@@ -133,12 +134,6 @@ function timingFieldsPresent(result: JsonObject): string {
 
 function isInteger(value: unknown): value is number {
   return Number.isInteger(value);
-}
-
-/** The validator's reward_present reads rewards.reward when rewards is an object, else the top-level reward; any value but null counts. */
-function rewardPlace(result: JsonObject): { path: string[]; value: unknown } {
-  const rewards = result['rewards'];
-  return isJsonObject(rewards) ? { path: ['rewards', 'reward'], value: rewards['reward'] } : { path: ['reward'], value: result['reward'] };
 }
 
 /** A value as a message names it, saying "absent" for a key the file does not have. */

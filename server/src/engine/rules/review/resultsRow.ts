@@ -5,6 +5,7 @@
 import { rolloutFiles } from '../../../../../shared/src/layout';
 import type { ResultsRowFact } from '../../facts/facts';
 import { arrayOrEmpty, describeValue, isJsonObject, valueAt, type JsonObject } from '../../parse/jsonKind';
+import { rowHasRewardOrScore } from '../../model/reward';
 import { keyForFinding } from '../../schema/knownKeys';
 import type { Place, RuleContext } from '../context';
 import { selectedExchanges } from './llm';
@@ -121,7 +122,7 @@ function checkNativeSubscriptionRow(value: JsonObject, info: JsonObject, flag: F
   if (value['stop_condition'] !== 'agent_completed') flag('A native-subscription row must stop on agent_completed.', ['stop_condition']);
   if (value['completion'] !== null || !(Array.isArray(value['trajectory']) && value['trajectory'].length === 0)) flag('A native-subscription row must not synthesize training data (completion null, trajectory []).', ['completion']);
   if (!positiveTokenComponents(value['token_usage'])) flag('A native-subscription row needs positive input and output tokens (the validator does not accept a total alone here).', ['token_usage']);
-  if (!hasRewardOrScore(value)) flag('A native-subscription row needs a reward or score.', ['reward']);
+  if (!rowHasRewardOrScore(value)) flag('A native-subscription row needs a reward or score.', ['reward']);
 }
 
 /** The extra checks of a training-ready row: its training data must match the LLM trajectory. */
@@ -152,7 +153,7 @@ function checkTrainingData(context: RuleContext, value: JsonObject, result: Json
   const resultToolCalls = result?.['n_tool_calls'];
   const resultTools = typeof resultToolCalls === 'number' && resultToolCalls > 0;
   if (resultTools && !(isJsonObject(metrics) && typeof metrics['n_tool_calls'] === 'number' && metrics['n_tool_calls'] > 0)) flag('A training-ready row needs metrics.n_tool_calls when the rollout used tools.', ['metrics']);
-  if (!hasRewardOrScore(value)) flag('A training-ready row needs a reward or score.', ['reward']);
+  if (!rowHasRewardOrScore(value)) flag('A training-ready row needs a reward or score.', ['reward']);
 }
 
 function checkMessages(context: RuleContext, file: string, row: ResultsRowFact, value: JsonObject): void {
@@ -205,10 +206,6 @@ function toolDefinitionsPresent(definitions: unknown): boolean {
     }
   }
   return Array.isArray(list) && list.length > 0 && list.every(isJsonObject);
-}
-
-export function hasRewardOrScore(row: JsonObject): boolean {
-  return row['reward'] != null || row['score'] != null;
 }
 
 function positiveCount(usage: JsonObject, ...keys: string[]): boolean {

@@ -15,7 +15,8 @@ import type { DocumentFacts, ResultsRowFact, TimeoutFact } from '../../facts/fac
 import type { BundleFinding } from '../../findings';
 import { describeValue, isJsonObject, type JsonObject } from '../../parse/jsonKind';
 import type { Place, RuleContext } from '../context';
-import { hasRewardOrScore, positiveTokenComponents } from '../review/resultsRow';
+import { rowHasRewardOrScore } from '../../model/reward';
+import { positiveTokenComponents } from '../review/resultsRow';
 import type { RolloutTimeout } from './timeout';
 import type { TrajectoryResult } from '../trajectory/trajectory';
 
@@ -149,7 +150,7 @@ function checkNativeRow(context: RuleContext, row: ResultsRowFact, item: Item): 
   if (!positiveTokenComponents(value['token_usage']) && !agentUsage) {
     item(at('token_usage'), `it has no positive native usage: neither token_usage nor ${rolloutFiles.result} agent_result has positive input and output tokens.`);
   }
-  if (!hasRewardOrScore(value)) item(context.inRecord(file, row.ref), 'the results row has no reward or score.');
+  if (!rowHasRewardOrScore(value)) item(context.inRecord(file, row.ref), 'the results row has no reward or score.');
   const trajectory = value['trajectory'];
   if (value['completion'] !== null || !(trajectory === null || (Array.isArray(trajectory) && trajectory.length === 0))) {
     item(at(value['completion'] !== null ? 'completion' : 'trajectory'), `a native ACP row has no provider trajectory to train on, so completion must be null and trajectory empty (found completion ${describeValue(value['completion'])}, trajectory ${describeValue(trajectory)}).`);

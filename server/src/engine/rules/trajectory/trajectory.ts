@@ -7,11 +7,12 @@
 import { rolloutFiles } from '../../../../../shared/src/layout';
 import type { DocumentFacts, LifecycleFact, RecordRef, TimeoutFact, ToolCallFact } from '../../facts/facts';
 import type { RelatedEvidence } from '../../findings';
-import { isAdapterTerminal, toolCallIndexOf } from '../../facts/toolCallIndex';
+import { isAdapterTerminal } from '../../facts/toolCallStatus';
 import { describeValue, isJsonObject } from '../../parse/jsonKind';
 import { keyForFinding } from '../../schema/knownKeys';
 import type { Place, RuleContext } from '../context';
-import { annotationProvenances, howToAnnotate, provenanceCounts, provenanceOf, reportUncountedProvenance } from '../provenance/provenance';
+import { annotationProvenances, provenanceCounts, provenanceOf } from '../../model/provenance';
+import { howToAnnotate, reportUncountedProvenance } from '../provenance/provenance';
 import type { QuiescenceResult } from '../quiescence/quiescence';
 import type { RolloutTimeout } from '../timeout/timeout';
 
@@ -28,14 +29,14 @@ interface Unresolved {
 
 export function checkTrajectory(context: RuleContext, quiescence: QuiescenceResult, timedOut: RolloutTimeout | undefined): TrajectoryResult {
   const facts = context.bundle.facts('trajectory', 'acp-trajectory');
+  const calls = context.model.toolCalls;
   const result = context.bundle.facts('result', 'result');
-  if (!facts) {
+  if (!facts || !calls) {
     checkTimeoutMarker(context, result, timedOut, undefined);
     return {};
   }
   const file = context.bundle.pathOf('trajectory');
   const proof = quiescence.proof;
-  const calls = toolCallIndexOf(facts);
   const { byId: rowsById, open } = calls;
   for (const rows of calls.duplicated) {
     context.report('tool-id-duplicate', context.inRecord(file, rows[1]!.ref, ['tool_call_id']), `Tool call id ${describeValue(rows[0]!.id)} appears on ${rows.length} rows; BenchFlow writes each call once, so which row holds its latest state is ambiguous.`, {

@@ -12,7 +12,7 @@ import type { BundleFinding } from '../../findings';
 import { describeValue, isJsonObject, type JsonObject } from '../../parse/jsonKind';
 import { shapedLike } from '../../schema/knownKeys';
 import type { Place, RuleContext } from '../context';
-import { verifierService, type TimelineLists } from '../timeline';
+import { verifierService, type ActionSequenceLists } from '../../model/actions';
 
 /** Where the declaration sits in preflight.json, and the modes BenchFlow writes. */
 const factsPath = ['report', 'task_binding', 'facts'] as const;
@@ -66,7 +66,7 @@ function declarationOf(context: RuleContext): Declaration {
 }
 
 /** Returns the findings that show a failed precondition (for untrusted-reward). */
-export function checkSeparateVerifier(context: RuleContext, timeline: TimelineLists): BundleFinding[] {
+export function checkSeparateVerifier(context: RuleContext, actions: ActionSequenceLists): BundleFinding[] {
   const read = declarationOf(context);
   if (read.kind === 'none') return [];
   if (read.kind === 'unreadable') {
@@ -78,8 +78,8 @@ export function checkSeparateVerifier(context: RuleContext, timeline: TimelineLi
   const declaration = read.place;
   const actionsFile = context.bundle.file('actions');
   const file = context.bundle.pathOf('actions');
-  const { verifierExecs: inService, gradings } = timeline;
-  const started = timeline.verifierStart;
+  const { verifierExecs: inService, gradings } = actions;
+  const started = actions.verifierStart;
   if (!actionsFile?.report) {
     context.report('verifier-evidence-missing', declaration, `${claim}, but ${rolloutFiles.actionRecords} ${actionsFile ? 'could not be read' : 'is missing'}: nothing shows where grading ran.`);
     return failures;

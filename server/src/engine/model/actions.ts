@@ -1,25 +1,29 @@
 /**
- * The action timeline: benchguard/action_records.jsonl in line order, each record read for what it did
+ * The action sequence: benchguard/action_records.jsonl in line order, each record read for what it did
  * to the sandbox user's processes (kill attempts, observations and their outcome) and for whether it
- * graded or only set up. The quiescence and verifier rules both stand on it. Records whose timestamps
- * run backwards are flagged here, and line order is kept.
+ * graded or only set up. The quiescence and verifier rules both stand on it, and judge line order
+ * (rules/actionRecords.ts reports records whose timestamps run backwards). What the recorded exit status
+ * of an observing command proves is decided here, once (`StatusVerdict`): the rules report that verdict,
+ * and never read the shell analysis themselves.
  *
  * What a record did depends only on the record and the sandbox user, so the language server keeps each
- * rollout's timeline: after an edit of a 100,000-line log, only the edited line is read again.
+ * rollout's action sequence: after an edit of a 100,000-line log, only the edited line is read again.
  *
  * A record whose event_type or phase the rules do not know is not read as "nothing happened", which
  * would let one flipped letter drop a grading attempt or a kill from the proof; nor is a damaged record
  * (one that breaks its schema: an event_type changed to a neighbour's, a command_preview that is no
- * longer text) read only as what it now says. The timeline is also built under each candidate reading
- * of such records (see `Timeline.candidates`), and the rules report what any reading finds.
+ * longer text) read only as what it now says. The sequence is also read under each candidate reading
+ * of such records (see `ActionSequence.candidates`), and the rules report what any reading finds.
  */
-import { rolloutFiles } from '../../../../shared/src/layout';
+import type { RolloutBundle } from '../bundle/rollout';
 import type { ActionFact, ActionRecord, QuiescenceFact } from '../facts/facts';
-import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
+import { isJsonObject } from '../parse/jsonKind';
 import { parseTimestamp } from '../parse/timestamps';
 import { meaningOfStatus, sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
-import type { RuleContext } from './context';
-import { howToObserve, observationProvenances, provenanceCounts, provenanceOf, reportUncountedProvenance } from './provenance/provenance';
+import type { Span } from '../shell/syntax';
+import type { ModelCaches } from './caches';
+import { observationProvenances, provenanceCounts, provenanceOf } from './provenance';
+import { userNameOrUid } from './sandboxUser';
 
 /**
  * The action kinds the rules know: this is their one home. Both compare case-insensitively
@@ -80,7 +84,26 @@ interface KindReading {
 /** `conflated`: the recorded status is also what the command ends with when its observer fails. */
 export type ObservationOutcome = 'quiescent' | 'survivors' | 'unobservable' | 'conflated' | 'unknown' | 'intermediate';
 
-export type StepEvent = { readonly kind: 'kill' } | { readonly kind: 'grading' } | { readonly kind: 'observation'; readonly outcome: ObservationOutcome };
+/**
+ * What the recorded exit status of an observing exec proves, decided once, on its last observation (the
+ * one its status belongs to). The shell analysis lists which commands can supply each status
+ * (shell/evidence.ts); here that becomes the verdict the rules report: `masked` when a command that
+ * cannot report the observation can supply the status (the outcome is then unknown), `conflated` when the
+ * status is also what the command ends with when the observer fails (the outcome is conflated).
+ */
+export interface StatusVerdict {
+  readonly misleading?: { readonly kind: 'masked' | 'conflated'; readonly suppliers: readonly Span[] };
+  /** The observation whose result is lost or not told apart. */
+  readonly observation: Span;
+  /** Misleading commands beyond `maximumFindingsPerCommand`, not listed (the first ones found are). */
+  readonly unlisted: number;
+}
+
+/** A kill's `span`: where in command_preview it is, when the record is an exec whose command was read. */
+export type StepEvent =
+  | { readonly kind: 'kill'; readonly span?: Span }
+  | { readonly kind: 'grading' }
+  | { readonly kind: 'observation'; readonly outcome: ObservationOutcome; readonly status?: StatusVerdict };
 
 /** What any action record says of itself, read once. */
 interface RecordTraits {
@@ -101,7 +124,8 @@ interface RecordTraits {
 /** What one action record did. */
 export interface ActionReading extends RecordTraits {
   readonly kind: 'exec' | 'sidecar-start' | 'quiescence' | 'other';
-  readonly evidence?: CommandEvidence;
+  /** An exec whose command is not shell the analysis can read, or beyond its bounds: then it proves nothing. */
+  readonly commandUnreadable?: NonNullable<CommandEvidence['syntaxError']>;
   /** Kill attempts, observations and grading, in the order the record made them. */
   readonly events: readonly StepEvent[];
   readonly setupOnly: boolean;
@@ -115,48 +139,24 @@ export interface Step {
   readonly reading: ActionReading;
 }
 
-/**
- * Who the sandbox user is. `unknown`: config.json is missing, so whether any sandbox user applies is
- * unknown. `unreadable`: config.json is there, but its sandbox_user cannot be read (the file is damaged,
- * or the value is no user): a damaged value is never read as null, so a sandbox user is set, and only
- * which one is unknown.
- */
-export type SandboxUserState =
-  | { readonly kind: 'user'; readonly user: SandboxUser }
-  | { readonly kind: 'none' }
-  | { readonly kind: 'unknown'; readonly why: string }
-  | { readonly kind: 'unreadable'; readonly why: string };
-
+/** The service the separate verifier runs in. */
 export const verifierService = 'benchguard-verifier';
 
-export function sandboxUserOf(context: RuleContext): SandboxUserState {
-  const config = context.bundle.file('config');
-  if (!config) return { kind: 'unknown', why: `the rollout has no ${rolloutFiles.config}` };
-  const value = context.bundle.facts('config', 'config')?.value;
-  if (!value) return { kind: 'unreadable', why: `${config.path.slice(context.bundle.root.length + 1)} could not be read as an object` };
-  return sandboxUserInConfig(value);
+/** What the action sequence is read from: the bundle, whether authored records count (a fixture bundle), and what is kept. */
+export interface ActionSequenceSource {
+  readonly bundle: RolloutBundle;
+  readonly fixtureBundle: boolean;
+  readonly caches: ModelCaches;
 }
 
-/** A user name as config.json's schema allows it, or a numeric uid as the probe accepts one. */
-const userNameOrUid = /^(?:[a-z_][a-z0-9_-]*|\d+)$/;
-
-/** config.json's `sandbox_user`: absent means BenchFlow's default "agent"; null means the agent ran as root. */
-export function sandboxUserInConfig(value: JsonObject): SandboxUserState {
-  if (!Object.prototype.hasOwnProperty.call(value, 'sandbox_user')) return { kind: 'user', user: { name: 'agent' } };
-  const user = value['sandbox_user'];
-  if (user === null) return { kind: 'none' };
-  if (typeof user === 'string' && userNameOrUid.test(user)) return { kind: 'user', user: /^\d+$/.test(user) ? { name: user, uid: Number(user) } : { name: user } };
-  return { kind: 'unreadable', why: `${rolloutFiles.config} sandbox_user ${describeValue(user)} is neither a user name nor null` };
-}
-
-/** The action timeline, with the steps each rule reads picked out in the same pass. */
-export interface Timeline extends TimelineLists {
+/** The action sequence, with the steps each rule reads picked out in the same pass. */
+export interface ActionSequence extends ActionSequenceLists {
   /** Records whose event_type or phase is unknown, as `action-kind-unknown` reports them. */
   readonly unknownKinds: readonly Step[];
   /** Those records and the damaged ones (`ActionRecord.damaged`): what the candidates read otherwise. */
   readonly uncertain: readonly Step[];
   /**
-   * The timeline again under each candidate reading of the uncertain records; empty when
+   * The sequence again under each candidate reading of the uncertain records; empty when
    * there are none. In one candidate every such record takes the same reading (each known event type, or
    * none; for an exec whose command cannot be read, a kill, grading, setup or an observation of each
    * outcome; for a damaged observation,
@@ -165,16 +165,16 @@ export interface Timeline extends TimelineLists {
    * damaged record is thereby read in every way it could have been written; several are not read in
    * every combination.
    */
-  readonly candidates: readonly CandidateTimeline[];
+  readonly candidates: readonly CandidateActionSequence[];
 }
 
-export interface CandidateTimeline extends TimelineLists {
+export interface CandidateActionSequence extends ActionSequenceLists {
   /** The reading, in words, for the messages of what only it finds. */
   readonly reading: string;
 }
 
-/** The steps each rule reads, picked out of the timeline in one pass. */
-export interface TimelineLists {
+/** The steps each rule reads, picked out of the sequence in one pass. */
+export interface ActionSequenceLists {
   readonly steps: readonly Step[];
   /** Steps that kill, observe or grade. */
   readonly eventful: readonly Step[];
@@ -189,11 +189,11 @@ export interface TimelineLists {
   readonly gradings: readonly Step[];
 }
 
-export function buildTimeline(context: RuleContext, user: SandboxUser | undefined): Timeline {
-  const actions = context.bundle.facts('actions', 'action-records')?.actions ?? [];
+export function readActionSequence(source: ActionSequenceSource, user: SandboxUser | undefined): ActionSequence {
+  const actions = source.bundle.facts('actions', 'action-records')?.actions ?? [];
   // A step's reading depends on the user and on whether authored records count (a fixture bundle).
-  const readingKey = `${sandboxUserKey(user)}\u0000${context.options.fixtureBundle ? 'fixture' : 'rollout'}`;
-  const previous = context.caches.timelines?.get(context.bundle.root, readingKey) ?? [];
+  const readingKey = `${sandboxUserKey(user)}\u0000${source.fixtureBundle ? 'fixture' : 'rollout'}`;
+  const previous = source.caches.actionSequences?.get(source.bundle.root, readingKey) ?? [];
   // Lines after an insertion or deletion moved by this many records.
   const shift = previous.length - actions.length;
   const steps = new Array<Step>(actions.length);
@@ -201,17 +201,17 @@ export function buildTimeline(context: RuleContext, user: SandboxUser | undefine
   const uncertain: Step[] = [];
   for (let index = 0; index < actions.length; index++) {
     const action = actions[index]!;
-    const step = keptStep(previous, index, action) ?? keptStep(previous, index + shift, action) ?? { action, reading: readingOf(context, action.record, user) };
+    const step = keptStep(previous, index, action) ?? keptStep(previous, index + shift, action) ?? { action, reading: readingOf(source, action.record, user) };
     steps[index] = step;
     const unknownKind = step.reading.eventTypeUnknown || step.reading.phaseUnknown;
     if (unknownKind) unknownKinds.push(step);
     if (unknownKind || action.record.damaged) uncertain.push(step);
   }
-  context.caches.timelines?.set(context.bundle.root, readingKey, steps);
-  return { ...listsOf(steps), unknownKinds, uncertain, candidates: candidateTimelines(context, steps, uncertain, user) };
+  source.caches.actionSequences?.set(source.bundle.root, readingKey, steps);
+  return { ...listsOf(steps), unknownKinds, uncertain, candidates: candidateSequences(source, steps, uncertain, user) };
 }
 
-function listsOf(steps: readonly Step[]): TimelineLists {
+function listsOf(steps: readonly Step[]): ActionSequenceLists {
   const lists = { steps, eventful: [] as Step[], timed: [] as Step[], execFaults: [] as Step[], verifierStart: undefined as Step | undefined, verifierExecs: [] as Step[], gradings: [] as Step[] };
   for (const step of steps) {
     const { action, reading } = step;
@@ -233,7 +233,7 @@ function listsOf(steps: readonly Step[]): TimelineLists {
 const phaseCandidates: readonly (ActionPhase | undefined)[] = [...new Map([...actionPhases, undefined].map((phase) => [phase === 'Verify', phase])).values()];
 const eventTypeCandidates: readonly (ActionEventType | undefined)[] = [...actionEventTypes, undefined];
 
-function candidateTimelines(context: RuleContext, steps: readonly Step[], uncertain: readonly Step[], user: SandboxUser | undefined): CandidateTimeline[] {
+function candidateSequences(source: ActionSequenceSource, steps: readonly Step[], uncertain: readonly Step[], user: SandboxUser | undefined): CandidateActionSequence[] {
   if (uncertain.length === 0) return [];
   const eventTypeVaries = (step: Step) => step.reading.eventTypeUnknown || step.action.record.damaged;
   // A command is read otherwise only where one was written or may have been: an exec, or a record of unknown event type.
@@ -244,7 +244,7 @@ function candidateTimelines(context: RuleContext, steps: readonly Step[], uncert
   const outcomeVaries = (step: Step) => step.action.record.damaged && !outcomeReadable(step.action.record);
   const eventTypes = uncertain.some(eventTypeVaries) ? eventTypeCandidates : [undefined];
   const phases = uncertain.some((step) => step.reading.phaseUnknown) ? phaseCandidates : [undefined];
-  const candidates: CandidateTimeline[] = [];
+  const candidates: CandidateActionSequence[] = [];
   for (const eventType of eventTypes) {
     // What the reading of a damaged record's content varies with its event type: the command of an exec, the outcome of an observation.
     const details: readonly Pick<KindReading, 'command' | 'outcome'>[] =
@@ -266,7 +266,7 @@ function candidateTimelines(context: RuleContext, steps: readonly Step[], uncert
             ...(record.damaged && !namesAUser(record.quiescence?.sandboxUser) ? { anyUser: true } : {}),
             ...(record.damaged && record.service !== undefined && typeof record.service !== 'string' ? { inVerifierService: true } : {}),
           };
-          readings.set(step.action, { action: step.action, reading: readingOf(context, record, user, kind) });
+          readings.set(step.action, { action: step.action, reading: readingOf(source, record, user, kind) });
         }
         const words = [
           eventTypes.length > 1 ? `event_type ${eventType ?? 'none known'}` : '',
@@ -323,7 +323,7 @@ const gradingOnly: readonly StepEvent[] = [{ kind: 'grading' }];
 const killOnly: readonly StepEvent[] = [{ kind: 'kill' }];
 const noPids: readonly number[] = [];
 
-function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser | undefined, kind = kindAsWritten(record)): ActionReading {
+function readingOf(source: ActionSequenceSource, record: ActionRecord, user: SandboxUser | undefined, kind = kindAsWritten(record)): ActionReading {
   const status = record.status;
   const traits: RecordTraits = {
     transportOk: status === undefined || status === 'ok' || (typeof status === 'string' && /^(ok|success|succeeded)$/i.test(status)),
@@ -337,23 +337,26 @@ function readingOf(context: RuleContext, record: ActionRecord, user: SandboxUser
     case 'StartBenchGuardVerifierService':
       return reading('sidecar-start', traits);
     case 'SandboxUserQuiescence':
-      // A record that may not prove anything here is not an observation at all (rules/provenance/provenance.ts).
-      if (!observes(context, record)) return reading('quiescence', traits);
+      // A record that may not prove anything here is not an observation at all (model/provenance.ts).
+      if (!observationsCount(record, source.fixtureBundle)) return reading('quiescence', traits);
       return record.quiescence ? quiescenceReading(record.quiescence, record.returnCode, kind.anyUser ? undefined : user, traits, kind.outcome) : reading('other', traits);
     case 'SandboxExec': {
       if (kind.command) return commandRead(kind.command, traits);
       if (typeof record.command !== 'string') return reading('exec', traits);
-      const evidence = context.caches.commands.evidenceOf(record.command, user);
+      const evidence = source.caches.commands.evidenceOf(record.command, user);
       const grading = evidence.events.length === 0 && !evidence.setupOnly && !evidence.syntaxError && traits.verifyPhase;
       let events = grading ? gradingOnly : noEvents;
       if (evidence.events.length > 0) {
         const outcome = execOutcome(record, evidence, traits.transportOk);
+        const status = statusVerdict(evidence, outcome);
         const lastObservation = evidence.events.map((event) => event.kind).lastIndexOf('observation');
-        events = evidence.events.map((event, index): StepEvent => (event.kind === 'kill' ? { kind: 'kill' } : { kind: 'observation', outcome: index === lastObservation ? outcome : 'intermediate' }));
+        events = evidence.events.map((event, index): StepEvent =>
+          event.kind === 'kill' ? { kind: 'kill', span: event.span } : index === lastObservation ? { kind: 'observation', outcome, status } : { kind: 'observation', outcome: 'intermediate' },
+        );
         // Its kills still count, which can only take a proof away; its observations prove nothing.
-        if (!observes(context, record)) events = events.filter((event) => event.kind !== 'observation');
+        if (!observationsCount(record, source.fixtureBundle)) events = events.filter((event) => event.kind !== 'observation');
       }
-      return reading('exec', traits, { evidence, events, setupOnly: evidence.setupOnly, grading });
+      return reading('exec', traits, { ...(evidence.syntaxError ? { commandUnreadable: evidence.syntaxError } : {}), events, setupOnly: evidence.setupOnly, grading });
     }
     default:
       return reading('other', traits);
@@ -379,18 +382,18 @@ function commandRead(command: CommandReading, traits: RecordTraits): ActionReadi
 }
 
 /** Whether the record's observations may prove anything in this bundle, by who wrote it. */
-function observes(context: RuleContext, record: ActionRecord): boolean {
-  return provenanceCounts(provenanceOf(record.provenance, observationProvenances), context.options.fixtureBundle);
+export function observationsCount(record: ActionRecord, fixtureBundle: boolean): boolean {
+  return provenanceCounts(provenanceOf(record.provenance, observationProvenances), fixtureBundle);
 }
 
 function kindAsWritten(record: ActionRecord): KindReading {
   return { eventType: knownName(eventTypesByLowerCase, record.eventType), phase: knownName(phasesByLowerCase, record.phase) };
 }
 
-function reading(kind: ActionReading['kind'], traits: RecordTraits, parts: Partial<Pick<ActionReading, 'evidence' | 'events' | 'setupOnly' | 'grading' | 'survivorPids'>> = {}): ActionReading {
+function reading(kind: ActionReading['kind'], traits: RecordTraits, parts: Partial<Pick<ActionReading, 'commandUnreadable' | 'events' | 'setupOnly' | 'grading' | 'survivorPids'>> = {}): ActionReading {
   return {
     kind,
-    evidence: parts.evidence,
+    commandUnreadable: parts.commandUnreadable,
     events: parts.events ?? noEvents,
     setupOnly: parts.setupOnly ?? false,
     grading: parts.grading ?? false,
@@ -442,6 +445,19 @@ function execOutcome(record: ActionRecord, evidence: CommandEvidence, transportO
   return meaningOfStatus(evidence, code);
 }
 
+/**
+ * The verdict on an observing exec's recorded status: masked when any command that cannot report the
+ * observation can supply it (its outcome is then unknown, whatever the status was), conflated when its
+ * outcome is, from the commands whose status a failed observer also gives.
+ */
+function statusVerdict(evidence: CommandEvidence, outcome: ObservationOutcome): StatusVerdict | undefined {
+  const observation = evidence.observations.at(-1);
+  if (!observation) return undefined;
+  const misleading: StatusVerdict['misleading'] =
+    evidence.masking.length > 0 ? { kind: 'masked', suppliers: evidence.masking } : outcome === 'conflated' ? { kind: 'conflated', suppliers: evidence.conflating } : undefined;
+  return { ...(misleading ? { misleading } : {}), observation, unlisted: evidence.findingsLeftOut };
+}
+
 function timeOf(record: ActionRecord): RecordTraits['time'] {
   const started = parseTimestamp(record.startedAt);
   if (started !== undefined) return { field: 'started_at', value: started };
@@ -449,66 +465,10 @@ function timeOf(record: ActionRecord): RecordTraits['time'] {
   return finished === undefined ? undefined : { field: 'finished_at', value: finished };
 }
 
-/** Records that say they run before the record above them; line order is what the rules use. */
-export function checkTimelineOrder(context: RuleContext, timeline: TimelineLists): void {
-  const file = context.bundle.pathOf('actions');
-  let latest: { readonly time: NonNullable<ActionReading['time']>; readonly step: Step } | undefined;
-  for (const step of timeline.timed) {
-    const time = step.reading.time!;
-    if (latest && time.value < latest.time.value) {
-      context.report('timeline-order', context.inRecord(file, step.action.ref, [time.field]), `This record's ${time.field} is earlier than the ${latest.time.field} of the record on line ${latest.step.action.ref.line + 1}: timestamps run backwards against line order, so line order is used.`, {
-        related: [context.related(context.inRecord(file, latest.step.action.ref, [latest.time.field]), 'the later timestamp, on an earlier line')],
-      });
-    }
-    if (!latest || time.value >= latest.time.value) latest = { time, step };
-  }
-}
-
 /** Hardening and verifier execs whose process outcome is missing, or whose command cannot be read. */
 function hasExecFault({ action, reading }: Step): boolean {
   if (reading.kind !== 'exec') return false;
-  if (reading.evidence?.syntaxError) return true;
+  if (reading.commandUnreadable) return true;
   const relevant = reading.events.length > 0 || reading.setupOnly || reading.verifyPhase || reading.inVerifierService;
   return relevant && action.record.status !== undefined && !action.record.hasReturnCode;
-}
-
-export function checkExecRecords(context: RuleContext, timeline: TimelineLists): void {
-  const file = context.bundle.pathOf('actions');
-  for (const { action, reading } of timeline.execFaults) {
-    const syntaxError = reading.evidence?.syntaxError;
-    if (syntaxError) {
-      const at = syntaxError.offset;
-      const place = context.inStringValue(file, action.ref, ['command_preview'], { start: at, end: at + 1 });
-      if (syntaxError.tooComplex) context.report('command-too-complex', place, `This command is beyond what the shell analysis reads (${syntaxError.message}), so what it proves about the sandbox user or the grading is unknown.`);
-      else context.report('command-unparsable', place, `This command is not shell that can be read (${syntaxError.message}), so what it proves about the sandbox user or the grading is unknown.`);
-    } else {
-      context.report('exec-outcome-missing', context.inRecord(file, action.ref, ['status']), `This exec has a transport status (${describeValue(action.record.status)}) but no return_code: the call went through, but the process outcome is unknown.`);
-    }
-  }
-}
-
-/** Records whose event_type or phase is none the rules know: the rules read them under every candidate kind. */
-export function checkActionKinds(context: RuleContext, timeline: Timeline): void {
-  const file = context.bundle.pathOf('actions');
-  const consequence = 'so what it did is read in every way the rules know, and what any of those readings finds is reported: the proof around it cannot rest on it being nothing.';
-  for (const { action, reading } of timeline.unknownKinds) {
-    const { record } = action;
-    if (reading.eventTypeUnknown) {
-      const what = record.eventType === undefined ? 'This record has no event_type' : `This record's event_type ${describeValue(record.eventType)} is none the rules know`;
-      context.report('action-kind-unknown', record.eventType === undefined ? context.inRecord(file, action.ref) : context.inRecord(file, action.ref, ['event_type']), `${what} (${actionEventTypes.join(', ')}, in any case), ${consequence}`);
-    }
-    if (reading.phaseUnknown) {
-      context.report('action-kind-unknown', context.inRecord(file, action.ref, ['phase']), `This record's phase ${describeValue(record.phase)} is none the rules know (${actionPhases.join(', ')}, in any case), ${consequence}`);
-    }
-  }
-}
-
-/** Action records whose provenance keeps them from proving anything in this bundle: authored outside a fixture, or unknown. */
-export function checkActionProvenance(context: RuleContext, timeline: TimelineLists): void {
-  const file = context.bundle.pathOf('actions');
-  for (const { action } of timeline.steps) {
-    const value = action.record.provenance;
-    if (value === undefined || observes(context, action.record)) continue;
-    reportUncountedProvenance(context, file, action.ref, { provenance: provenanceOf(value, observationProvenances), value, known: observationProvenances }, 'This action record', howToObserve);
-  }
 }

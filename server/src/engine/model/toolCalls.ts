@@ -3,7 +3,8 @@
  * of a rollout; the index is made once per version of the trajectory's facts, and only when a rule asks
  * (a check of the file on its own never does).
  */
-import type { ToolCallFact, TrajectoryFacts } from './facts';
+import type { ToolCallFact, TrajectoryFacts } from '../facts/facts';
+import { isTerminalStatus } from '../facts/toolCallStatus';
 
 export interface ToolCallIndex {
   /** Rows by tool_call_id, in line order. */
@@ -16,17 +17,6 @@ export interface ToolCallIndex {
   readonly endedByFramework: readonly ToolCallFact[];
   /** Rows by string status. */
   readonly statusCounts: ReadonlyMap<string, number>;
-}
-
-const terminalStatuses = new Set(['completed', 'failed', 'cancelled']);
-
-export function isTerminalStatus(status: unknown): boolean {
-  return typeof status === 'string' && terminalStatuses.has(status);
-}
-
-/** Terminal as the adapter reported it: a terminal status that no framework terminal_source claims. */
-export function isAdapterTerminal(call: Pick<ToolCallFact, 'status' | 'terminalSource'>): boolean {
-  return isTerminalStatus(call.status) && call.terminalSource === undefined;
 }
 
 // Facts are never changed once built, so the index of a facts object never goes stale.

@@ -2,6 +2,8 @@
  * A record named for what it is, as a person scanning a thousand-line artifact would call it:
  * `tool_call call_02 execute "sleep 9999" · in_progress`, `agent_timeout 300s · 1 pending`,
  * `SandboxExec Verify benchguard-verifier · rc 0 · setup-only`. The outline and hovers use the names.
+ * The check names each record as it parses it (check/jsonlCheck.ts), so naming lives here, below the
+ * check, and the outline (inspect/outline.ts) reads the names the check kept: each layer is crossed once.
  */
 import type { ArtifactKind } from '../../../../shared/src/layout';
 import { describeValue, isJsonObject, shownPrefix, type JsonObject } from '../parse/jsonKind';
