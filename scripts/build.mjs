@@ -44,7 +44,10 @@ const contexts = [
 if (withTests) {
   const testsDir = join(root, 'test');
   const editorTestsDir = join(testsDir, 'vscode');
-  const nodeEntries = await findFiles(testsDir, (path) => !path.startsWith(editorTestsDir) && (path.endsWith('.test.ts') || path.endsWith('.bench.ts')));
+  const nodeEntries = await findFiles(
+    testsDir,
+    (path) => !path.startsWith(editorTestsDir) && (path.endsWith('.test.ts') || path.endsWith('.bench.ts')),
+  );
   // Real-editor tests: a launcher and a shim that run on this Node, and suites that run inside the
   // VS Code extension host, which provides `vscode`; mocha and the browser driver stay in node_modules.
   const fixtureWriter = join(testsDir, 'fixtures/write.ts');
@@ -58,7 +61,9 @@ if (withTests) {
     ...common,
     sourcemap: true,
     minify: false,
-    entryPoints: Object.fromEntries([...nodeEntries, fixtureWriter, ...editorEntries].map((file) => [outName(file), file])),
+    entryPoints: Object.fromEntries(
+      [...nodeEntries, fixtureWriter, ...editorEntries].map((file) => [outName(file), file]),
+    ),
     outdir: 'out/test',
     external: ['vscode', 'mocha', 'playwright-core', '@vscode/test-electron'],
     banner: { js: '#!/usr/bin/env node' },
@@ -68,7 +73,10 @@ if (withTests) {
 // VS Code's JSON support gets documentation-only copies of the schemas (see documentationSchemas.mjs).
 const schemasDir = join(root, 'schemas');
 for (const name of (await readdir(schemasDir)).filter((file) => file.endsWith('.schema.json'))) {
-  await replaceFile(join(root, 'dist/schemas', name), documentationSchemaText(await readFile(join(schemasDir, name), 'utf8')));
+  await replaceFile(
+    join(root, 'dist/schemas', name),
+    documentationSchemaText(await readFile(join(schemasDir, name), 'utf8')),
+  );
 }
 
 // The code reference the diagnostics and SARIF rules link to (server/src/reference.ts): the .vsix's own

@@ -20,7 +20,9 @@ const bundled = await esbuild.build({
   write: false,
   logLevel: 'warning',
 });
-const { withCurrentCodeTable } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].contents).toString('base64')}`);
+const { withCurrentCodeTable } = await import(
+  `data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].contents).toString('base64')}`
+);
 
 const readme = await readFile(readmePath, 'utf8');
 const current = withCurrentCodeTable(readme);
@@ -28,5 +30,5 @@ if (current === readme) {
   console.log('README.md: the code table is current.');
 } else {
   await writeFile(readmePath, current);
-  console.log('README.md: the code table is rewritten from the codes\' contracts.');
+  console.log("README.md: the code table is rewritten from the codes' contracts.");
 }

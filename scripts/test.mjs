@@ -40,7 +40,10 @@ const { node, editor } = await withContainers(needsContainers, async () => ({
 }));
 const passed = node.passed + editor.passed;
 const failed = node.failed + editor.failed;
-if (withEditor) console.log(`\nnode suites: ${node.passed} passed, ${node.failed} failed; real-editor suites: ${editor.passed} passed, ${editor.failed} failed`);
+if (withEditor)
+  console.log(
+    `\nnode suites: ${node.passed} passed, ${node.failed} failed; real-editor suites: ${editor.passed} passed, ${editor.failed} failed`,
+  );
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed > 0 ? 1 : 0;
 
@@ -93,7 +96,10 @@ function runNodeTests(testFiles) {
 /** The real-editor launcher prints its own "N passed, N failed" last; anything else counts as a failure. */
 function runEditorTests() {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(editorTests, 'run.js')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(editorTests, 'run.js')], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let last = '';
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);

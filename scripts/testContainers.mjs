@@ -19,14 +19,28 @@ export const images = { busybox: 'rollout-evidence-probe:busybox', procps: 'roll
 // The host's procps tools copied into the second image: Debian's busybox has no pkill or pgrep.
 const procpsTools = ['/usr/bin/pkill', '/usr/bin/pgrep', '/usr/bin/ps'];
 // Engines' daemons and tools live in sbin, which a non-login PATH can lack.
-const searchPath = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), '/usr/local/sbin', '/usr/sbin', '/sbin', '/usr/bin', '/bin'];
+const searchPath = [
+  ...(process.env.PATH ?? '').split(delimiter).filter(Boolean),
+  '/usr/local/sbin',
+  '/usr/sbin',
+  '/sbin',
+  '/usr/bin',
+  '/bin',
+];
 const toolEnv = { ...process.env, PATH: [...new Set(searchPath)].join(delimiter) };
 
 /** Sets everything up; resolves `{ env, stop }`. Throws only when the images cannot be built at all. */
 export async function startContainerEnvironment() {
   const started = Date.now();
   const scratch = await mkdtemp(join(tmpdir(), 'rollout-evidence-containers-'));
-  const state = { scratch, dockerd: undefined, dockerReady: false, podmanReady: false, podmanEnv: undefined, dockerEnv: undefined };
+  const state = {
+    scratch,
+    dockerd: undefined,
+    dockerReady: false,
+    podmanReady: false,
+    podmanEnv: undefined,
+    dockerEnv: undefined,
+  };
   let stopping;
   // Idempotent and never throws: test.mjs calls it from a finally and from signal handlers.
   const stop = () => (stopping ??= tearDown(state).catch((error) => log(`teardown failed: ${message(error)}`)));
@@ -40,8 +54,14 @@ export async function startContainerEnvironment() {
     const env = { ...docker.env, ...podman.env, ROLLOUT_EVIDENCE_TEST_ROOTFS: testRootfs };
     // The two engines are independent; setting them up side by side halves the wait on two cores.
     const [dockerError, podmanError] = await Promise.all([
-      startDocker(state, docker, tars).then(() => undefined, (error) => message(error)),
-      startPodman(state, podman, tars).then(() => undefined, (error) => message(error)),
+      startDocker(state, docker, tars).then(
+        () => undefined,
+        (error) => message(error),
+      ),
+      startPodman(state, podman, tars).then(
+        () => undefined,
+        (error) => message(error),
+      ),
     ]);
     if (dockerError) {
       env.ROLLOUT_EVIDENCE_DOCKER_ERROR = dockerError;
@@ -64,7 +84,10 @@ export async function startContainerEnvironment() {
 async function buildImages(scratch) {
   const busyboxRoot = join(scratch, 'rootfs-busybox');
   const procpsRoot = join(scratch, 'rootfs-procps');
-  await Promise.all([buildBusyboxRootfs(busyboxRoot), buildBusyboxRootfs(procpsRoot).then(() => addProcps(procpsRoot))]);
+  await Promise.all([
+    buildBusyboxRootfs(busyboxRoot),
+    buildBusyboxRootfs(procpsRoot).then(() => addProcps(procpsRoot)),
+  ]);
   const tars = { busybox: join(scratch, 'busybox.tar'), procps: join(scratch, 'procps.tar') };
   // Numeric owners: the image's users exist only in its own /etc/passwd.
   await Promise.all([
@@ -79,7 +102,8 @@ async function buildBusyboxRootfs(root) {
   if (!busybox) throw new Error('no /bin/busybox: install the Debian package busybox-static (.ci/run does)');
   // Only a static busybox runs in an image that has no libraries.
   const linkage = await run('ldd', [busybox]).catch((error) => message(error));
-  if (!/not a dynamic executable/.test(linkage)) throw new Error(`${busybox} is dynamically linked: install busybox-static instead of busybox`);
+  if (!/not a dynamic executable/.test(linkage))
+    throw new Error(`${busybox} is dynamically linked: install busybox-static instead of busybox`);
   for (const folder of ['bin', 'etc', 'root', 'home/sandbox', 'home/other', 'tmp', 'proc', 'dev', 'sys']) {
     await mkdir(join(root, folder), { recursive: true });
   }
@@ -89,7 +113,9 @@ async function buildBusyboxRootfs(root) {
   await chown(join(root, 'home/other'), 1001, 1001);
   await copyFile(busybox, join(root, 'bin/busybox'));
   await chmod(join(root, 'bin/busybox'), 0o755);
-  const applets = (await run(busybox, ['--list'])).split('\n').filter((name) => /^[\w.[-]+$/.test(name) && name !== 'busybox');
+  const applets = (await run(busybox, ['--list']))
+    .split('\n')
+    .filter((name) => /^[\w.[-]+$/.test(name) && name !== 'busybox');
   for (const applet of new Set([...applets, 'sh'])) await symlink('busybox', join(root, 'bin', applet));
   await writeFile(
     join(root, 'etc/passwd'),
@@ -139,11 +165,19 @@ function dockerSettings(scratch) {
     execRoot: join(scratch, 'docker-exec'),
     log: join(scratch, 'dockerd.log'),
     args: [
-      '--host', `unix://${socket}`,
-      '--data-root', join(scratch, 'docker-data'),
-      '--exec-root', join(scratch, 'docker-exec'),
-      '--pidfile', join(scratch, 'dockerd.pid'),
-      '--iptables=false', '--ip6tables=false', '--ip-masq=false', '--bridge=none', '--storage-driver=overlay2',
+      '--host',
+      `unix://${socket}`,
+      '--data-root',
+      join(scratch, 'docker-data'),
+      '--exec-root',
+      join(scratch, 'docker-exec'),
+      '--pidfile',
+      join(scratch, 'dockerd.pid'),
+      '--iptables=false',
+      '--ip6tables=false',
+      '--ip-masq=false',
+      '--bridge=none',
+      '--storage-driver=overlay2',
     ],
     // Set even when docker fails, so no test can reach a system daemon by accident.
     env: { DOCKER_HOST: `unix://${socket}` },
@@ -180,10 +214,17 @@ async function startDocker(state, docker, tars) {
   });
   state.dockerReady = true;
   await timed('docker images imported', () =>
-    Promise.all([run('docker', ['import', tars.busybox, images.busybox], state.dockerEnv), run('docker', ['import', tars.procps, images.procps], state.dockerEnv)]),
+    Promise.all([
+      run('docker', ['import', tars.busybox, images.busybox], state.dockerEnv),
+      run('docker', ['import', tars.procps, images.procps], state.dockerEnv),
+    ]),
   );
   await timed('docker run --init checked', () =>
-    run('docker', ['run', '--rm', '--init', '--network', 'none', '--label', containerLabel, images.busybox, 'true'], state.dockerEnv),
+    run(
+      'docker',
+      ['run', '--rm', '--init', '--network', 'none', '--label', containerLabel, images.busybox, 'true'],
+      state.dockerEnv,
+    ),
   );
 }
 
@@ -208,7 +249,14 @@ function ping(socketPath) {
 function podmanSettings(scratch) {
   const conf = join(scratch, 'containers.conf');
   const storageConf = join(scratch, 'storage.conf');
-  return { conf, storageConf, tmpDir: join(scratch, 'podman-tmp'), graphRoot: join(scratch, 'podman-root'), runRoot: join(scratch, 'podman-run'), env: { CONTAINERS_CONF: conf, CONTAINERS_STORAGE_CONF: storageConf } };
+  return {
+    conf,
+    storageConf,
+    tmpDir: join(scratch, 'podman-tmp'),
+    graphRoot: join(scratch, 'podman-root'),
+    runRoot: join(scratch, 'podman-run'),
+    env: { CONTAINERS_CONF: conf, CONTAINERS_STORAGE_CONF: storageConf },
+  };
 }
 
 async function startPodman(state, podman, tars) {
@@ -233,14 +281,25 @@ async function startPodman(state, podman, tars) {
       '',
     ].join('\n'),
   );
-  await writeFile(podman.storageConf, ['[storage]', 'driver = "overlay"', `graphroot = ${toml(podman.graphRoot)}`, `runroot = ${toml(podman.runRoot)}`, ''].join('\n'));
+  await writeFile(
+    podman.storageConf,
+    [
+      '[storage]',
+      'driver = "overlay"',
+      `graphroot = ${toml(podman.graphRoot)}`,
+      `runroot = ${toml(podman.runRoot)}`,
+      '',
+    ].join('\n'),
+  );
   state.podmanReady = true; // from here on teardown has a store to clean
   await timed('podman images imported', async () => {
     // One at a time: two first-time imports into a fresh store race to initialise it.
     await run('podman', ['import', '--quiet', tars.busybox, images.busybox], state.podmanEnv);
     await run('podman', ['import', '--quiet', tars.procps, images.procps], state.podmanEnv);
   });
-  await timed('podman run --init checked', () => run('podman', ['run', '--rm', '--init', '--label', containerLabel, images.busybox, 'true'], state.podmanEnv));
+  await timed('podman run --init checked', () =>
+    run('podman', ['run', '--rm', '--init', '--label', containerLabel, images.busybox, 'true'], state.podmanEnv),
+  );
 }
 
 // ---- teardown -----------------------------------------------------------------------------------
@@ -261,7 +320,9 @@ async function tearDown(state) {
   }
   if (state.dockerd) await timed('dockerd stopped', () => stopDockerd(state));
   await timed('mounts under the scratch dir unmounted', () => unmountUnder(state.scratch));
-  await timed('scratch dir removed', () => rm(state.scratch, { recursive: true, force: true, maxRetries: 3 }).catch(warn));
+  await timed('scratch dir removed', () =>
+    rm(state.scratch, { recursive: true, force: true, maxRetries: 3 }).catch(warn),
+  );
   log(`teardown done in ${seconds(Date.now() - started)}`);
 }
 
@@ -322,10 +383,15 @@ function mountPointsUnder(folder) {
 /** Runs a program with an argv array (no shell), resolves its stdout; rejects with its stderr. */
 function run(command, args, env = toolEnv, timeout = 120_000) {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { env, timeout, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command} ${args.join(' ')}: ${(stderr || error.message).trim()}`));
-      else resolve(stdout);
-    });
+    execFile(
+      command,
+      args,
+      { env, timeout, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${command} ${args.join(' ')}: ${(stderr || error.message).trim()}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 

@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { artifactKindNames, artifactKinds } from '../shared/src/layout';
 import { probeSettingDefaults } from '../shared/src/probe';
-import { defaultSettings, defaultTimeBudgetMs, defaultWorkspaceProblemsMaxRollouts, timeBudgetSetting, workspaceProblemsMaxRolloutsSetting } from '../shared/src/settings';
+import {
+  defaultSettings,
+  defaultTimeBudgetMs,
+  defaultWorkspaceProblemsMaxRollouts,
+  timeBudgetSetting,
+  workspaceProblemsMaxRolloutsSetting,
+} from '../shared/src/settings';
 import { commandIds } from '../client/src/commandIds';
 import { repoRoot } from './support/repo';
 
@@ -25,8 +31,12 @@ const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
 
 describe('manifest', () => {
   it('contributes a documentation-only JSON schema for every JSON artifact pattern, through VS Code’s jsonValidation', () => {
-    const contributed = manifest.contributes.jsonValidation.flatMap((entry) => entry.fileMatch.map((pattern) => `${pattern} -> ${entry.url}`));
-    const expected = artifactKinds.filter((info) => info.format === 'json').flatMap((info) => info.patterns.map((pattern) => `${pattern} -> ./dist/schemas/${info.schemaFile}`));
+    const contributed = manifest.contributes.jsonValidation.flatMap((entry) =>
+      entry.fileMatch.map((pattern) => `${pattern} -> ${entry.url}`),
+    );
+    const expected = artifactKinds
+      .filter((info) => info.format === 'json')
+      .flatMap((info) => info.patterns.map((pattern) => `${pattern} -> ./dist/schemas/${info.schemaFile}`));
     assert.deepEqual(contributed.sort(), expected.sort());
   });
 
@@ -34,7 +44,10 @@ describe('manifest', () => {
     assert.ok(manifest.activationEvents.includes('onLanguage:jsonl'));
     for (const event of manifest.activationEvents.filter((e) => e.startsWith('workspaceContains:'))) {
       const pattern = event.slice('workspaceContains:'.length);
-      assert.ok(artifactKinds.some((info) => info.patterns.includes(pattern)), `${pattern} is an artifact pattern`);
+      assert.ok(
+        artifactKinds.some((info) => info.patterns.includes(pattern)),
+        `${pattern} is an artifact pattern`,
+      );
     }
   });
 
@@ -52,11 +65,16 @@ describe('manifest', () => {
     assert.equal(properties['rolloutEvidence.probe.trustedWorkspace']!.default, defaultSettings.probeTrustedWorkspace);
     assert.deepEqual(properties['rolloutEvidence.fixtureFolders']!.default, defaultSettings.fixtureFolders);
     // A workspace that is not trusted must not be able to make authored records count as evidence.
-    const restricted = (manifest as { capabilities: { untrustedWorkspaces: { restrictedConfigurations?: string[] } } }).capabilities.untrustedWorkspaces.restrictedConfigurations;
+    const restricted = (manifest as { capabilities: { untrustedWorkspaces: { restrictedConfigurations?: string[] } } })
+      .capabilities.untrustedWorkspaces.restrictedConfigurations;
     assert.ok(restricted?.includes('rolloutEvidence.fixtureFolders'), JSON.stringify(restricted));
     assert.equal(properties[`rolloutEvidence.${timeBudgetSetting}`]!.default, defaultTimeBudgetMs);
-    assert.equal(properties[`rolloutEvidence.${workspaceProblemsMaxRolloutsSetting}`]!.default, defaultWorkspaceProblemsMaxRollouts);
-    for (const [key, value] of Object.entries(probeSettingDefaults)) assert.deepEqual(properties[`rolloutEvidence.probe.${key}`]?.default, value, key);
+    assert.equal(
+      properties[`rolloutEvidence.${workspaceProblemsMaxRolloutsSetting}`]!.default,
+      defaultWorkspaceProblemsMaxRollouts,
+    );
+    for (const [key, value] of Object.entries(probeSettingDefaults))
+      assert.deepEqual(properties[`rolloutEvidence.probe.${key}`]?.default, value, key);
   });
 
   it('declares limited support for untrusted workspaces: the probe runs only in trusted ones', () => {
@@ -68,6 +86,7 @@ describe('README', () => {
   it('shows the quick start commands and every setting', () => {
     assert.ok(readme.includes('npm ci && npm start'));
     assert.ok(readme.includes('npm test'));
-    for (const setting of Object.keys(manifest.contributes.configuration.properties)) assert.ok(readme.includes(`\`${setting}\``), setting);
+    for (const setting of Object.keys(manifest.contributes.configuration.properties))
+      assert.ok(readme.includes(`\`${setting}\``), setting);
   });
 });

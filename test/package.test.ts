@@ -12,7 +12,10 @@ interface Manifest {
   icon: string;
   version: string;
   scripts: { package: string };
-  contributes: { commands: { command: string; title: string; category: string }[]; configuration: { properties: Record<string, unknown> } };
+  contributes: {
+    commands: { command: string; title: string; category: string }[];
+    configuration: { properties: Record<string, unknown> };
+  };
   [field: string]: unknown;
 }
 
@@ -22,10 +25,19 @@ const readmePath = /--readme-path (\S+)/.exec(manifest.scripts.package)?.[1];
 
 describe('the packaged extension', () => {
   // `vsce ls` applies .vscodeignore like `vsce package`, without rebuilding dist/ under the other tests.
-  const listed = execFileSync(process.execPath, [join(repoRoot, 'node_modules/@vscode/vsce/vsce'), 'ls', '--no-dependencies', ...(readmePath ? ['--readme-path', readmePath] : [])], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-  })
+  const listed = execFileSync(
+    process.execPath,
+    [
+      join(repoRoot, 'node_modules/@vscode/vsce/vsce'),
+      'ls',
+      '--no-dependencies',
+      ...(readmePath ? ['--readme-path', readmePath] : []),
+    ],
+    {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    },
+  )
     .trim()
     .split('\n')
     .sort();
@@ -75,8 +87,10 @@ describe('the packaged README', () => {
   });
 
   it('names every command and every setting the manifest contributes', () => {
-    for (const command of manifest.contributes.commands) assert.ok(readme.includes(`${command.category}: ${command.title}`), command.command);
-    for (const setting of Object.keys(manifest.contributes.configuration.properties)) assert.ok(readme.includes(`\`${setting}\``), setting);
+    for (const command of manifest.contributes.commands)
+      assert.ok(readme.includes(`${command.category}: ${command.title}`), command.command);
+    for (const setting of Object.keys(manifest.contributes.configuration.properties))
+      assert.ok(readme.includes(`\`${setting}\``), setting);
   });
 
   it('shows how the CLI runs in CI: check, SARIF, the exit statuses and a GitHub Actions step', () => {
@@ -88,7 +102,12 @@ describe('the packaged README', () => {
 
   it('leaves out the developer material', () => {
     const headings = [...readme.matchAll(/^#+ (.*)$/gm)].map(([, heading]) => heading);
-    for (const developerHeading of ['Development', 'Tests in a real VS Code', 'Tests against real containers', 'The fuzz property']) {
+    for (const developerHeading of [
+      'Development',
+      'Tests in a real VS Code',
+      'Tests against real containers',
+      'The fuzz property',
+    ]) {
       assert.ok(!headings.includes(developerHeading), developerHeading);
     }
   });

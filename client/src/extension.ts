@@ -17,7 +17,9 @@ import { errorMessage } from '../../shared/src/errors';
 let controller: ServerController | undefined;
 
 /** `rolloutsView` is for the real-editor tests, which read the view's tree as VS Code does. */
-export async function activate(context: vscode.ExtensionContext): Promise<{ readonly rolloutsView: RolloutsViewForTests }> {
+export async function activate(
+  context: vscode.ExtensionContext,
+): Promise<{ readonly rolloutsView: RolloutsViewForTests }> {
   const output = vscode.window.createOutputChannel('Rollout Evidence', { log: true });
   const status = new ServerStatus();
   controller = new ServerController(context, output, status);
@@ -28,7 +30,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ read
   context.subscriptions.push(
     vscode.commands.registerCommand(commandIds.showOutput, () => output.show(true)),
     vscode.commands.registerCommand(commandIds.probeQuiescence, () => probeQuiescence(server, output)),
-    vscode.commands.registerCommand(commandIds.newFixtureBundle, (args?: unknown) => newFixtureBundle(server, output, args)),
+    vscode.commands.registerCommand(commandIds.newFixtureBundle, (args?: unknown) =>
+      newFixtureBundle(server, output, args),
+    ),
     registerTimelineCommand(context, server),
     vscode.commands.registerCommand(commandIds.showWorkspaceProblems, () => showWorkspaceProblems(server, output)),
     vscode.commands.registerCommand(commandIds.restartServer, async () => {
@@ -66,6 +70,9 @@ export async function deactivate(): Promise<void> {
 
 async function explainStartFailure(error: unknown, output: vscode.LogOutputChannel): Promise<void> {
   const reason = errorMessage(error);
-  const choice = await vscode.window.showErrorMessage(`Rollout Evidence: the language server could not start (${reason}).`, 'Show Output');
+  const choice = await vscode.window.showErrorMessage(
+    `Rollout Evidence: the language server could not start (${reason}).`,
+    'Show Output',
+  );
   if (choice === 'Show Output') output.show(true);
 }

@@ -3,7 +3,14 @@
  * change, and reports every state change to the status item.
  */
 import * as vscode from 'vscode';
-import { LanguageClient, RevealOutputChannelOn, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  RevealOutputChannelOn,
+  State,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import {
   probeTranscriptNotification,
   validationReportNotification,
@@ -33,7 +40,11 @@ export class ServerController implements vscode.Disposable {
    * state. VS Code never takes trust back from a running window.
    */
   private readonly trustListener = vscode.workspace.onDidGrantWorkspaceTrust(() => {
-    void this.client?.sendNotification(workspaceTrustGrantedNotification).catch((error: unknown) => this.output.warn(`Telling the server that the workspace is trusted: ${errorMessage(error)}`));
+    void this.client
+      ?.sendNotification(workspaceTrustGrantedNotification)
+      .catch((error: unknown) =>
+        this.output.warn(`Telling the server that the workspace is trusted: ${errorMessage(error)}`),
+      );
   });
 
   constructor(
@@ -53,7 +64,11 @@ export class ServerController implements vscode.Disposable {
       if (this.client !== client) return;
       if (newState === State.Running) this.setState('running');
       else if (newState === State.Starting) this.setState('starting');
-      else this.setState('stopped', 'The language server is not running. Click to restart it; the output shows why it stopped.');
+      else
+        this.setState(
+          'stopped',
+          'The language server is not running. Click to restart it; the output shows why it stopped.',
+        );
     });
     client.onNotification(validationReportNotification, (report) => this.status.recordValidation(report));
     client.onNotification(probeTranscriptNotification, (params) => this.probeTranscriptEmitter.fire(params));
@@ -81,7 +96,9 @@ export class ServerController implements vscode.Disposable {
     this.shownDocuments?.dispose();
     this.shownDocuments = undefined;
     // dispose() stops a running server first.
-    await client?.dispose().catch((error: unknown) => this.output.warn(`Stopping the language server: ${String(error)}`));
+    await client
+      ?.dispose()
+      .catch((error: unknown) => this.output.warn(`Stopping the language server: ${String(error)}`));
   }
 
   /** The client, when its server is running and can take requests. */

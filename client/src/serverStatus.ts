@@ -55,7 +55,8 @@ export class ServerStatus implements vscode.Disposable {
     const item = this.item;
     item.busy = this.state === 'starting';
     if (this.state !== 'running') {
-      item.severity = this.state === 'stopped' ? vscode.LanguageStatusSeverity.Error : vscode.LanguageStatusSeverity.Information;
+      item.severity =
+        this.state === 'stopped' ? vscode.LanguageStatusSeverity.Error : vscode.LanguageStatusSeverity.Information;
       item.text = this.state === 'stopped' ? 'Rollout Evidence: server stopped' : 'Rollout Evidence: starting…';
       item.detail = this.failure;
       item.command = this.state === 'stopped' ? { title: 'Restart', command: commandIds.restartServer } : undefined;
@@ -72,14 +73,26 @@ export class ServerStatus implements vscode.Disposable {
     }
     const budget = timeBudgetMs(vscode.window.activeTextEditor?.document.uri);
     const overBudget = report.kind !== null && report.durationMs > budget;
-    item.severity = overBudget ? maxSeverity(verdictSeverity(report.verdict), vscode.LanguageStatusSeverity.Warning) : verdictSeverity(report.verdict);
+    item.severity = overBudget
+      ? maxSeverity(verdictSeverity(report.verdict), vscode.LanguageStatusSeverity.Warning)
+      : verdictSeverity(report.verdict);
     const verdictText = report.verdict ? `Rollout: ${report.verdict}` : 'Rollout Evidence';
-    item.text = report.kind ? `${verdictText} · ${formatDuration(report.durationMs)}${overBudget ? ' (slow)' : ''}` : verdictText;
+    item.text = report.kind
+      ? `${verdictText} · ${formatDuration(report.durationMs)}${overBudget ? ' (slow)' : ''}`
+      : verdictText;
     const problems = `${report.problemCount} problem${report.problemCount === 1 ? '' : 's'}`;
     const omitted = report.omittedCount > 0 ? ` (+${report.omittedCount} not listed)` : '';
-    const where = report.verdict ? 'verdict of the rollout this file belongs to' : report.kind ? report.kind : 'not a rollout artifact';
-    const slow = overBudget ? ` · over the ${formatDuration(budget)} budget (${settingsSection}.${timeBudgetSetting})` : '';
-    item.detail = report.kind ? `${where} · ${problems} in this file${omitted} · validated in ${formatDuration(report.durationMs)}${slow}` : where;
+    const where = report.verdict
+      ? 'verdict of the rollout this file belongs to'
+      : report.kind
+        ? report.kind
+        : 'not a rollout artifact';
+    const slow = overBudget
+      ? ` · over the ${formatDuration(budget)} budget (${settingsSection}.${timeBudgetSetting})`
+      : '';
+    item.detail = report.kind
+      ? `${where} · ${problems} in this file${omitted} · validated in ${formatDuration(report.durationMs)}${slow}`
+      : where;
   }
 }
 
@@ -88,7 +101,10 @@ function timeBudgetMs(scope: vscode.Uri | undefined): number {
   return typeof value === 'number' && value > 0 ? value : defaultTimeBudgetMs;
 }
 
-function maxSeverity(a: vscode.LanguageStatusSeverity, b: vscode.LanguageStatusSeverity): vscode.LanguageStatusSeverity {
+function maxSeverity(
+  a: vscode.LanguageStatusSeverity,
+  b: vscode.LanguageStatusSeverity,
+): vscode.LanguageStatusSeverity {
   return a > b ? a : b;
 }
 

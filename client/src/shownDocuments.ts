@@ -26,7 +26,9 @@ function shownUris(): string[] {
 /** Sends the shown documents to the client's server now and on every change of the tabs, until disposed. */
 export function reportShownDocuments(client: LanguageClient, output: vscode.LogOutputChannel): vscode.Disposable {
   const send = () => {
-    void client.sendNotification(shownDocumentsNotification, { uris: shownUris() }).catch((error: unknown) => output.warn(`Telling the server which documents are shown: ${errorMessage(error)}`));
+    void client
+      .sendNotification(shownDocumentsNotification, { uris: shownUris() })
+      .catch((error: unknown) => output.warn(`Telling the server which documents are shown: ${errorMessage(error)}`));
   };
   send();
   return vscode.window.tabGroups.onDidChangeTabs(send);

@@ -25,8 +25,15 @@ export function renderCodeTable(): string {
 export function withCurrentCodeTable(readme: string): string {
   const start = readme.indexOf(`${codeTableStart}\n`);
   const end = readme.indexOf(`${codeTableEnd}\n`);
-  if (start === -1 || end < start || readme.indexOf(codeTableStart, start + 1) !== -1 || readme.indexOf(codeTableEnd, end + 1) !== -1) {
-    throw new Error(`README.md must hold the code table between one ${codeTableStart} line and one ${codeTableEnd} line after it.`);
+  if (
+    start === -1 ||
+    end < start ||
+    readme.indexOf(codeTableStart, start + 1) !== -1 ||
+    readme.indexOf(codeTableEnd, end + 1) !== -1
+  ) {
+    throw new Error(
+      `README.md must hold the code table between one ${codeTableStart} line and one ${codeTableEnd} line after it.`,
+    );
   }
   return `${readme.slice(0, start + codeTableStart.length + 1)}${renderCodeTable()}${readme.slice(end)}`;
 }

@@ -3,9 +3,19 @@
  * stdio (`node server.js --stdio`, for Neovim, Helix, Zed and others); the evidence engine it wraps is
  * shared with the CLI.
  */
-import { createConnection, DidChangeWatchedFilesNotification, TextDocumentSyncKind, type InitializeParams, type InitializeResult } from 'vscode-languageserver/node';
+import {
+  createConnection,
+  DidChangeWatchedFilesNotification,
+  TextDocumentSyncKind,
+  type InitializeParams,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
 import { errorDetail } from '../../shared/src/errors';
-import { shownDocumentsNotification, validationReportNotification, type InitializationOptions } from '../../shared/src/protocol';
+import {
+  shownDocumentsNotification,
+  validationReportNotification,
+  type InitializationOptions,
+} from '../../shared/src/protocol';
 import { rolloutRootOf } from './engine/bundle/discover';
 import { shippedReference } from './reference';
 import { ArtifactChecker } from './engine/check/artifactChecker';
@@ -17,7 +27,13 @@ import { registerProbeRequests } from './lsp/probeRequests';
 import { registerProcessUsageRequest } from './lsp/processUsageRequest';
 import { PushedDiagnostics } from './lsp/pushedDiagnostics';
 import { registerRolloutsRequests } from './lsp/rolloutsRequests';
-import { hasOpenDocumentIn, openDocumentAt, openDocumentsInRollout, openDocumentsOfRollout, rolloutsWithOpenDocuments } from './lsp/rolloutDocuments';
+import {
+  hasOpenDocumentIn,
+  openDocumentAt,
+  openDocumentsInRollout,
+  openDocumentsOfRollout,
+  rolloutsWithOpenDocuments,
+} from './lsp/rolloutDocuments';
 import { RolloutEvaluator } from './lsp/rolloutEvaluator';
 import { registerScaffoldRequests } from './lsp/scaffoldRequests';
 import { SettingsCache } from './lsp/settingsCache';
@@ -31,7 +47,9 @@ import { version } from './version';
 
 const transports = ['--stdio', '--node-ipc', '--socket=', '--pipe='];
 if (!process.argv.slice(2).some((argument) => transports.some((transport) => argument.startsWith(transport)))) {
-  process.stderr.write('rollout-evidence language server: pass --stdio (or --node-ipc, --socket=PORT, --pipe=NAME) to choose how to talk LSP.\n');
+  process.stderr.write(
+    'rollout-evidence language server: pass --stdio (or --node-ipc, --socket=PORT, --pipe=NAME) to choose how to talk LSP.\n',
+  );
   process.exit(2);
 }
 
@@ -51,9 +69,14 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const capabilities = params.capabilities;
   const options = (params.initializationOptions ?? {}) as InitializationOptions & { settings?: unknown };
   const usePull = capabilities.textDocument?.diagnostic !== undefined;
-  const settings = new SettingsCache(connection.workspace, capabilities.workspace?.configuration === true, options.settings, (problem) => {
-    void connection.window.showWarningMessage(`Rollout Evidence: ${problem.setting}: ${problem.message}`);
-  });
+  const settings = new SettingsCache(
+    connection.workspace,
+    capabilities.workspace?.configuration === true,
+    options.settings,
+    (problem) => {
+      void connection.window.showWarningMessage(`Rollout Evidence: ${problem.setting}: ${problem.message}`);
+    },
+  );
   const validator = new DocumentValidator(evaluator, settings, diagnosticConverter(shippedReference()), {
     openDocument: (path) => openDocumentAt(documents, path),
     onValidated: (report) => void connection.sendNotification(validationReportNotification, report),
@@ -74,7 +97,12 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   pushed = pushedDiagnostics;
 
   delivery = usePull
-    ? registerPullDiagnostics(connection, store, validator, capabilities.workspace?.diagnostics?.refreshSupport === true)
+    ? registerPullDiagnostics(
+        connection,
+        store,
+        validator,
+        capabilities.workspace?.diagnostics?.refreshSupport === true,
+      )
     : registerPushDiagnostics(connection, documents, validator);
   documents.onDidClose((event) => {
     validator.forget(event.document.uri);
@@ -96,29 +124,48 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     validator.settingsChanged();
     delivery?.refresh();
     features?.rolloutChanged();
-    void pushedDiagnostics.filesChanged([...pushedDiagnostics.requestedRollouts, ...rolloutsWithOpenDocuments(documents)]);
+    void pushedDiagnostics.filesChanged([
+      ...pushedDiagnostics.requestedRollouts,
+      ...rolloutsWithOpenDocuments(documents),
+    ]);
   });
   // A run still writing its bundle, or a file changed outside the editor: its rollout's rules change.
-  connection.onDidChangeWatchedFiles(withCheckedNotification(didChangeWatchedFilesParams, connection.console, DidChangeWatchedFilesNotification.method, (params) => {
-    // Only rollouts with an open document, or whose problems the user asked to see, have diagnostics to
-    // change; the Rollouts view watches for itself.
-    const roots = new Set(params.changes.flatMap((change) => rolloutRootOf(pathOfUri(change.uri)) ?? []));
-    void pushedDiagnostics.filesChanged(roots);
-    const touched = documents.all().length > 0 && [...roots].some((root) => hasOpenDocumentIn(documents, root));
-    if (!touched) return;
-    delivery?.refresh();
-    features?.rolloutChanged();
-  }));
+  connection.onDidChangeWatchedFiles(
+    withCheckedNotification(
+      didChangeWatchedFilesParams,
+      connection.console,
+      DidChangeWatchedFilesNotification.method,
+      (params) => {
+        // Only rollouts with an open document, or whose problems the user asked to see, have diagnostics to
+        // change; the Rollouts view watches for itself.
+        const roots = new Set(params.changes.flatMap((change) => rolloutRootOf(pathOfUri(change.uri)) ?? []));
+        void pushedDiagnostics.filesChanged(roots);
+        const touched = documents.all().length > 0 && [...roots].some((root) => hasOpenDocumentIn(documents, root));
+        if (!touched) return;
+        delivery?.refresh();
+        features?.rolloutChanged();
+      },
+    ),
+  );
   registerProbeRequests(connection, {
     workspaceTrusted: typeof options.workspaceTrusted === 'boolean' ? options.workspaceTrusted : undefined,
     settings,
     workspace,
-    sandboxUserOf: async (root, isCancelled) => (await validator.evaluateRollout(root, isCancelled))?.evaluation.model.sandboxUser,
+    sandboxUserOf: async (root, isCancelled) =>
+      (await validator.evaluateRollout(root, isCancelled))?.evaluation.model.sandboxUser,
   });
   registerProcessUsageRequest(connection);
   features = registerLanguageFeatures(connection, documents, validator, settings, capabilities);
   registerScaffoldRequests(connection);
-  connection.onNotification(shownDocumentsNotification, withCheckedNotification(shownDocumentsParams, connection.console, shownDocumentsNotification.method, (params) => void pushedDiagnostics.shownDocumentsChanged(params.uris)));
+  connection.onNotification(
+    shownDocumentsNotification,
+    withCheckedNotification(
+      shownDocumentsParams,
+      connection.console,
+      shownDocumentsNotification.method,
+      (params) => void pushedDiagnostics.shownDocumentsChanged(params.uris),
+    ),
+  );
   registerRolloutsRequests(connection, validator, pushedDiagnostics, workspace);
   registerWorkspaceProblemsRequest(connection, pushedDiagnostics, workspace);
   registerTimelineRequests(connection, validator, workspace);
@@ -130,7 +177,15 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       // Requests may walk only the workspace's folders, so the server follows them as they change.
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       ...features.capabilities,
-      ...(usePull ? { diagnosticProvider: { identifier: 'rollout-evidence', interFileDependencies: true, workspaceDiagnostics: false } } : {}),
+      ...(usePull
+        ? {
+            diagnosticProvider: {
+              identifier: 'rollout-evidence',
+              interFileDependencies: true,
+              workspaceDiagnostics: false,
+            },
+          }
+        : {}),
     },
   };
 });

@@ -119,12 +119,16 @@ export function summarizeOutcome(outcome: ProbeOutcome): string {
 }
 
 function listProcesses(processes: readonly SeenProcess[]): string {
-  return processes.map((process) => `${process.pid} ${process.name}${process.pid1 ? ' (pid 1)' : ''}${mixedUids(process)}`).join(', ');
+  return processes
+    .map((process) => `${process.pid} ${process.name}${process.pid1 ? ' (pid 1)' : ''}${mixedUids(process)}`)
+    .join(', ');
 }
 
 /** A process that holds the user's uid in only some of its uids says which: it counts all the same. */
 function mixedUids({ ruid, euid, suid, fsuid }: SeenProcess): string {
-  return ruid === euid && euid === suid && suid === fsuid ? '' : ` (uids real ${ruid}, effective ${euid}, saved ${suid}, filesystem ${fsuid})`;
+  return ruid === euid && euid === suid && suid === fsuid
+    ? ''
+    : ` (uids real ${ruid}, effective ${euid}, saved ${suid}, filesystem ${fsuid})`;
 }
 
 export function describeTarget(target: ProbeTarget): string {
@@ -163,7 +167,12 @@ export interface ProbeSettings {
   readonly docker: DockerAccess;
 }
 
-export const probeSettingDefaults: ProbeSettings = { sandboxUser: 'agent', timeoutSeconds: 60, graceSeconds: 2, docker: 'auto' };
+export const probeSettingDefaults: ProbeSettings = {
+  sandboxUser: 'agent',
+  timeoutSeconds: 60,
+  graceSeconds: 2,
+  docker: 'auto',
+};
 
 /** BenchFlow's rule for sandbox user names, or a numeric uid. */
 const sandboxUserPattern = /^(?:[a-z_][a-z0-9_-]*|[0-9]{1,10})$/;

@@ -3,7 +3,13 @@
  * notification is declared here, with its params. The data they carry lives with its concept (probe.ts,
  * rollouts.ts, scaffold.ts, timelinePicture.ts, processUsage.ts).
  */
-import { NotificationType, NotificationType0, ParameterStructures, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
+import {
+  NotificationType,
+  NotificationType0,
+  ParameterStructures,
+  RequestType,
+  RequestType0,
+} from 'vscode-languageserver-protocol';
 import type { ContainerListing, DockerAccess, ProbeOutcome, ProbeRequest, TranscriptEntry } from './probe';
 import type { ProcessUsage } from './processUsage';
 import type { RolloutsResult, RolloutVerdict } from './rollouts';
@@ -87,13 +93,17 @@ export interface ProbeContext {
   readonly actionRecords: string | null;
 }
 
-export const probeContextRequest = requestWithNamedParams<ProbeContextParams, ProbeContext>('rolloutEvidence/probeContext');
+export const probeContextRequest = requestWithNamedParams<ProbeContextParams, ProbeContext>(
+  'rolloutEvidence/probeContext',
+);
 
 export interface ProbeTargetsParams {
   readonly dockerAccess: DockerAccess;
 }
 
-export const probeTargetsRequest = requestWithNamedParams<ProbeTargetsParams, ContainerListing>('rolloutEvidence/probeTargets');
+export const probeTargetsRequest = requestWithNamedParams<ProbeTargetsParams, ContainerListing>(
+  'rolloutEvidence/probeTargets',
+);
 
 export interface RunProbeParams {
   readonly request: ProbeRequest;
@@ -116,7 +126,9 @@ export interface ProbeTranscriptParams {
 }
 
 /** Each transcript entry as it happens, so the output channel follows a probe that takes seconds. */
-export const probeTranscriptNotification = new NotificationType<ProbeTranscriptParams>('rolloutEvidence/probeTranscript');
+export const probeTranscriptNotification = new NotificationType<ProbeTranscriptParams>(
+  'rolloutEvidence/probeTranscript',
+);
 
 export interface RolloutsParams {
   /** Folders to search for rollouts (the workspace folders), as file-system paths. */
@@ -151,7 +163,9 @@ export interface WorkspaceProblemsResult {
  * pushed as `textDocument/publishDiagnostics` and kept up to date as the files change. Asked again, it
  * replaces the set it shows. Cancelling it stops the evaluation between rollouts.
  */
-export const workspaceProblemsRequest = requestWithNamedParams<WorkspaceProblemsParams, WorkspaceProblemsResult>('rolloutEvidence/showWorkspaceProblems');
+export const workspaceProblemsRequest = requestWithNamedParams<WorkspaceProblemsParams, WorkspaceProblemsResult>(
+  'rolloutEvidence/showWorkspaceProblems',
+);
 
 export interface TimelineParams {
   /** The rollout's folder. */
@@ -164,7 +178,9 @@ export interface TimelineParams {
 export const timelineRequest = requestWithNamedParams<TimelineParams, TimelinePicture>('rolloutEvidence/timeline');
 
 /** The fixture scenarios New Fixture Bundle offers. */
-export const scaffoldScenariosRequest = new RequestType0<readonly ScenarioSummary[], void>('rolloutEvidence/scaffoldScenarios');
+export const scaffoldScenariosRequest = new RequestType0<readonly ScenarioSummary[], void>(
+  'rolloutEvidence/scaffoldScenarios',
+);
 
 export interface ScaffoldFilesParams {
   readonly scenario: string;
@@ -175,7 +191,9 @@ export interface ScaffoldFilesParams {
 }
 
 /** Refused with InvalidParams, saying why, for an unknown scenario or an unsafe rollout name. */
-export const scaffoldFilesRequest = requestWithNamedParams<ScaffoldFilesParams, ScaffoldFiles>('rolloutEvidence/scaffoldFiles');
+export const scaffoldFilesRequest = requestWithNamedParams<ScaffoldFilesParams, ScaffoldFiles>(
+  'rolloutEvidence/scaffoldFiles',
+);
 
 /** What the server process uses; see processUsage.ts. */
 export const processUsageRequest = new RequestType0<ProcessUsage, void>('rolloutEvidence/processUsage');

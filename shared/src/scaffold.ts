@@ -53,7 +53,8 @@ export function rolloutNameProblem(name: unknown): string | undefined {
   if (typeof name !== 'string') return 'the rollout name must be text';
   if (name === '') return 'the rollout name is empty';
   if (name.length > maxRolloutNameLength) return `the rollout name is longer than ${maxRolloutNameLength} characters`;
-  if (!safeSegment.test(name)) return 'the rollout name must be one folder name: letters, digits, ".", "_" and "-", starting with a letter or digit';
+  if (!safeSegment.test(name))
+    return 'the rollout name must be one folder name: letters, digits, ".", "_" and "-", starting with a letter or digit';
   if (name.endsWith('.')) return 'the rollout name must not end with "." (Windows drops it)';
   if (windowsDeviceName.test(name)) return `"${name}" is a device name on Windows, where the folder could not be made`;
   return undefined;

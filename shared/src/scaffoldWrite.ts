@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import type { ScaffoldFile } from './scaffold';
 
 /** `exists`: something is at the rollout folder's path already (`symlink`: a symbolic link); nothing was written. */
-export type ScaffoldWriteOutcome = { readonly kind: 'written' } | { readonly kind: 'exists' } | { readonly kind: 'symlink' };
+export type ScaffoldWriteOutcome =
+  { readonly kind: 'written' } | { readonly kind: 'exists' } | { readonly kind: 'symlink' };
 
 /** Throws, with the path in its message, when a file or folder below `root` cannot be made. */
 export function writeScaffoldFiles(root: string, files: readonly ScaffoldFile[]): ScaffoldWriteOutcome {
@@ -22,7 +23,8 @@ export function writeScaffoldFiles(root: string, files: readonly ScaffoldFile[])
   }
   for (const file of files) {
     const segments = file.path.split('/');
-    if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) throw new Error(`the scaffold's file path ${JSON.stringify(file.path)} would leave the rollout folder`);
+    if (segments.some((segment) => segment === '' || segment === '.' || segment === '..'))
+      throw new Error(`the scaffold's file path ${JSON.stringify(file.path)} would leave the rollout folder`);
     let folder = root;
     for (const segment of segments.slice(0, -1)) {
       folder = join(folder, segment);
@@ -32,7 +34,10 @@ export function writeScaffoldFiles(root: string, files: readonly ScaffoldFile[])
     try {
       writeFileSync(path, file.content, { flag: 'wx' });
     } catch (error) {
-      if (codeOf(error) === 'EEXIST') throw new Error(`${path} appeared while the scaffold was being written${lstatSync(path).isSymbolicLink() ? ', as a symbolic link' : ''}; it was left as it was`);
+      if (codeOf(error) === 'EEXIST')
+        throw new Error(
+          `${path} appeared while the scaffold was being written${lstatSync(path).isSymbolicLink() ? ', as a symbolic link' : ''}; it was left as it was`,
+        );
       throw error;
     }
   }
@@ -46,7 +51,10 @@ function makeFolderNoFollow(folder: string): void {
   } catch (error) {
     if (codeOf(error) !== 'EEXIST') throw error;
     const stats = lstatSync(folder);
-    if (!stats.isDirectory()) throw new Error(`${folder} is ${stats.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}; the scaffold writes only into folders it made`);
+    if (!stats.isDirectory())
+      throw new Error(
+        `${folder} is ${stats.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}; the scaffold writes only into folders it made`,
+      );
   }
 }
 

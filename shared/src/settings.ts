@@ -105,17 +105,30 @@ export function sanitizeSettings(raw: unknown): { settings: RolloutEvidenceSetti
   let fixtureFolders = defaultSettings.fixtureFolders;
   const rawFixtureFolders = source['fixtureFolders'];
   if (rawFixtureFolders !== undefined && rawFixtureFolders !== null) {
-    if (Array.isArray(rawFixtureFolders) && rawFixtureFolders.every((glob) => typeof glob === 'string' && glob.trim() !== '')) {
+    if (
+      Array.isArray(rawFixtureFolders) &&
+      rawFixtureFolders.every((glob) => typeof glob === 'string' && glob.trim() !== '')
+    ) {
       fixtureFolders = rawFixtureFolders as string[];
     } else {
-      problems.push({ setting: `${settingsSection}.fixtureFolders`, message: `expected a list of non-empty globs, found ${JSON.stringify(rawFixtureFolders)}; using ${JSON.stringify(defaultSettings.fixtureFolders)}` });
+      problems.push({
+        setting: `${settingsSection}.fixtureFolders`,
+        message: `expected a list of non-empty globs, found ${JSON.stringify(rawFixtureFolders)}; using ${JSON.stringify(defaultSettings.fixtureFolders)}`,
+      });
     }
   }
 
-  const flag = (name: 'allowOracleWithoutLlm' | 'allowNativeSubscriptionWithoutLlm' | 'elapsedTimeHints' | 'probeTrustedWorkspace', key: string, value: unknown): boolean => {
+  const flag = (
+    name: 'allowOracleWithoutLlm' | 'allowNativeSubscriptionWithoutLlm' | 'elapsedTimeHints' | 'probeTrustedWorkspace',
+    key: string,
+    value: unknown,
+  ): boolean => {
     if (value === undefined || value === null) return defaultSettings[name];
     if (typeof value === 'boolean') return value;
-    problems.push({ setting: `${settingsSection}.${key}`, message: `expected true or false, found ${JSON.stringify(value)}; using ${defaultSettings[name]}` });
+    problems.push({
+      setting: `${settingsSection}.${key}`,
+      message: `expected true or false, found ${JSON.stringify(value)}; using ${defaultSettings[name]}`,
+    });
     return defaultSettings[name];
   };
   const inlayHints = source['inlayHints'];
@@ -126,9 +139,21 @@ export function sanitizeSettings(raw: unknown): { settings: RolloutEvidenceSetti
       artifacts,
       maxNumberOfProblems,
       allowOracleWithoutLlm: flag('allowOracleWithoutLlm', 'allowOracleWithoutLlm', source['allowOracleWithoutLlm']),
-      allowNativeSubscriptionWithoutLlm: flag('allowNativeSubscriptionWithoutLlm', 'allowNativeSubscriptionWithoutLlm', source['allowNativeSubscriptionWithoutLlm']),
-      elapsedTimeHints: flag('elapsedTimeHints', 'inlayHints.elapsedTime', isJsonObject(inlayHints) ? inlayHints['elapsedTime'] : undefined),
-      probeTrustedWorkspace: flag('probeTrustedWorkspace', 'probe.trustedWorkspace', isJsonObject(probe) ? probe['trustedWorkspace'] : undefined),
+      allowNativeSubscriptionWithoutLlm: flag(
+        'allowNativeSubscriptionWithoutLlm',
+        'allowNativeSubscriptionWithoutLlm',
+        source['allowNativeSubscriptionWithoutLlm'],
+      ),
+      elapsedTimeHints: flag(
+        'elapsedTimeHints',
+        'inlayHints.elapsedTime',
+        isJsonObject(inlayHints) ? inlayHints['elapsedTime'] : undefined,
+      ),
+      probeTrustedWorkspace: flag(
+        'probeTrustedWorkspace',
+        'probe.trustedWorkspace',
+        isJsonObject(probe) ? probe['trustedWorkspace'] : undefined,
+      ),
       fixtureFolders,
     },
     problems,

@@ -102,4 +102,6 @@ export type TimelineViewMessage =
   | { readonly type: 'ready' };
 
 /** Messages the extension posts to the timeline webview. */
-export type TimelineHostMessage = { readonly type: 'picture'; readonly picture: TimelinePicture } | { readonly type: 'error'; readonly message: string };
+export type TimelineHostMessage =
+  | { readonly type: 'picture'; readonly picture: TimelinePicture }
+  | { readonly type: 'error'; readonly message: string };

@@ -39,7 +39,10 @@ function measure(mode: string, path: string): Measurement {
   const checker = new ArtifactChecker();
   const started = performance.now();
   const options = { maxFindings: 1000 };
-  const report = mode === 'check-file' ? checker.checkFile(path, 'acp-trajectory', options) : checker.checkText(readFileSync(path, 'utf8'), 'acp-trajectory', options);
+  const report =
+    mode === 'check-file'
+      ? checker.checkFile(path, 'acp-trajectory', options)
+      : checker.checkText(readFileSync(path, 'utf8'), 'acp-trajectory', options);
   return {
     milliseconds: performance.now() - started,
     peakRssBytes: 0,
@@ -56,8 +59,21 @@ benchmark(measure, main);
 /** About 180 bytes a line: many short keys and numbers, the slow case for JSON.parse. */
 function keyHeavy(index: number): unknown {
   return index % 2 === 0
-    ? { type: 'tool_call', tool_call_id: `call_${index}`, kind: 'bash', title: `ls -la src/components/${index % 97}`, status: index % 10 === 0 ? 'in_progress' : 'completed', content: [{ type: 'diff', n: index, ok: true, ms: index % 1000 }] }
-    : { type: 'agent_timeout', reason: 'wall_clock_timeout', timeout_sec: index % 300, pending_tool_call_ids: [`call_${index - 1}`, `call_${index - 3}`], terminal_trajectory_complete: false };
+    ? {
+        type: 'tool_call',
+        tool_call_id: `call_${index}`,
+        kind: 'bash',
+        title: `ls -la src/components/${index % 97}`,
+        status: index % 10 === 0 ? 'in_progress' : 'completed',
+        content: [{ type: 'diff', n: index, ok: true, ms: index % 1000 }],
+      }
+    : {
+        type: 'agent_timeout',
+        reason: 'wall_clock_timeout',
+        timeout_sec: index % 300,
+        pending_tool_call_ids: [`call_${index - 1}`, `call_${index - 3}`],
+        terminal_trajectory_complete: false,
+      };
 }
 
 function compileMilliseconds(): number {
@@ -71,7 +87,9 @@ async function main(): Promise<void> {
   try {
     const idle = await medianOf<Measurement>('idle' satisfies Mode, '', runs);
     console.log(`Node ${process.version}; each figure is the median of ${runs} runs, each in a fresh process.`);
-    console.log(`Schema compilation (once per process, not in the times below): ${compileMilliseconds().toFixed(0)} ms`);
+    console.log(
+      `Schema compilation (once per process, not in the times below): ${compileMilliseconds().toFixed(0)} ms`,
+    );
     console.log(`Peak RSS of an idle Node process: ${(idle.peakRssBytes / megabyte).toFixed(0)} MB\n`);
 
     const mixes = [

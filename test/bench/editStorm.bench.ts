@@ -43,7 +43,10 @@ function figuresOf(pid: number): ProcessFigures {
   return { cpuMilliseconds: (ticks * 1000) / ticksPerSecond, rssBytes: Number(rss?.[1] ?? 0) * 1024 };
 }
 
-type Change = { range: { start: { line: number; character: number }; end: { line: number; character: number } }; text: string };
+type Change = {
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+  text: string;
+};
 
 /** One character typed into an action id, on another line each time (each such edit is validated). */
 function typed(edit: number): Change {
@@ -76,7 +79,10 @@ async function reachableHeap(client: LspTestClient): Promise<number | undefined>
  * before it. Returns the server's CPU time from the first edit until the pull after the last is
  * answered, and how long that pull took.
  */
-async function storm(client: LspTestClient, uri: string): Promise<{ cpuMilliseconds: number; answerMilliseconds: number }> {
+async function storm(
+  client: LspTestClient,
+  uri: string,
+): Promise<{ cpuMilliseconds: number; answerMilliseconds: number }> {
   const pid = client.process.pid!;
   const before = figuresOf(pid);
   const started = performance.now();
@@ -96,7 +102,10 @@ async function storm(client: LspTestClient, uri: string): Promise<{ cpuMilliseco
   return { cpuMilliseconds: figuresOf(pid).cpuMilliseconds - before.cpuMilliseconds, answerMilliseconds };
 }
 
-async function serverStorm(uri: string, text: string): Promise<{ cpuMilliseconds: number; answerMilliseconds: number }> {
+async function serverStorm(
+  uri: string,
+  text: string,
+): Promise<{ cpuMilliseconds: number; answerMilliseconds: number }> {
   const client = await startServer();
   try {
     await client.open(uri, text);
@@ -113,9 +122,15 @@ interface MemoryFigures {
 }
 
 /** RSS as it is (read first), then the heap still reachable after a collection, after edit 1 and edit `memoryEdits`. */
-async function memoryAfterEdits(uri: string, text: string): Promise<{ afterFirst: MemoryFigures; afterLast: MemoryFigures }> {
+async function memoryAfterEdits(
+  uri: string,
+  text: string,
+): Promise<{ afterFirst: MemoryFigures; afterLast: MemoryFigures }> {
   const client = await startServer(['--expose-gc']);
-  const measure = async (): Promise<MemoryFigures> => ({ rssBytes: figuresOf(client.process.pid!).rssBytes, reachableHeapBytes: await reachableHeap(client) });
+  const measure = async (): Promise<MemoryFigures> => ({
+    rssBytes: figuresOf(client.process.pid!).rssBytes,
+    reachableHeapBytes: await reachableHeap(client),
+  });
   try {
     await client.open(uri, text);
     await client.pull(uri);
@@ -136,7 +151,12 @@ function megabytes(bytes: number | undefined): string {
 }
 
 /** CPU milliseconds per edit of `edits` edits of `text` in a document store, in this process. */
-function storeCostPerEdit<D>(create: (text: string) => D, update: (document: D, edit: number) => D, text: string, edits: number): number {
+function storeCostPerEdit<D>(
+  create: (text: string) => D,
+  update: (document: D, edit: number) => D,
+  text: string,
+  edits: number,
+): number {
   let document = create(text);
   const started = process.cpuUsage();
   for (let edit = 1; edit <= edits; edit++) document = update(document, edit);
@@ -152,21 +172,43 @@ async function main(): Promise<void> {
     const uri = pathToFileURL(join(root, actionLogPath)).href;
     // The same text where no artifact is: stored and synchronised, never validated.
     const floorUri = pathToFileURL(join(folder.path, 'notes.txt')).href;
-    console.log(`Edit storm: a ${lines.toLocaleString('en')}-line action log (${(text.length / megabyte).toFixed(1)} MB) open in the real server; ${stormEdits} edits at 1,000/s.`);
+    console.log(
+      `Edit storm: a ${lines.toLocaleString('en')}-line action log (${(text.length / megabyte).toFixed(1)} MB) open in the real server; ${stormEdits} edits at 1,000/s.`,
+    );
 
     // The library rebuilds the whole text per edit: 50 of its edits tell its cost well enough.
-    const chunked = storeCostPerEdit((content) => ChunkedDocument.create(uri, 'jsonl', 1, content), (document, edit) => document.withChanges([typedInOneRecord(edit)], edit + 1), text, stormEdits);
-    const library = storeCostPerEdit((content) => TextDocument.create(uri, 'jsonl', 1, content), (document, edit) => TextDocument.update(document, [typedInOneRecord(edit)], edit + 1), text, 50);
-    console.log(`  document store alone, CPU per edit: ChunkedDocument ${(chunked * 1000).toFixed(0)} µs (${stormEdits} edits); vscode-languageserver-textdocument ${library.toFixed(1)} ms (50 edits)`);
+    const chunked = storeCostPerEdit(
+      (content) => ChunkedDocument.create(uri, 'jsonl', 1, content),
+      (document, edit) => document.withChanges([typedInOneRecord(edit)], edit + 1),
+      text,
+      stormEdits,
+    );
+    const library = storeCostPerEdit(
+      (content) => TextDocument.create(uri, 'jsonl', 1, content),
+      (document, edit) => TextDocument.update(document, [typedInOneRecord(edit)], edit + 1),
+      text,
+      50,
+    );
+    console.log(
+      `  document store alone, CPU per edit: ChunkedDocument ${(chunked * 1000).toFixed(0)} µs (${stormEdits} edits); vscode-languageserver-textdocument ${library.toFixed(1)} ms (50 edits)`,
+    );
 
     const floor = await serverStorm(floorUri, text);
     const server = await serverStorm(uri, text);
-    console.log(`  floor: the same storm on a document the server does not validate   ${floor.cpuMilliseconds.toFixed(0).padStart(7)} ms server CPU, answered ${floor.answerMilliseconds.toFixed(0)} ms after the last edit`);
-    console.log(`  the storm on the action log (validated after the edits pause)        ${server.cpuMilliseconds.toFixed(0).padStart(7)} ms server CPU, answered ${server.answerMilliseconds.toFixed(0)} ms after the last edit`);
+    console.log(
+      `  floor: the same storm on a document the server does not validate   ${floor.cpuMilliseconds.toFixed(0).padStart(7)} ms server CPU, answered ${floor.answerMilliseconds.toFixed(0)} ms after the last edit`,
+    );
+    console.log(
+      `  the storm on the action log (validated after the edits pause)        ${server.cpuMilliseconds.toFixed(0).padStart(7)} ms server CPU, answered ${server.answerMilliseconds.toFixed(0)} ms after the last edit`,
+    );
 
     const { afterFirst, afterLast } = await memoryAfterEdits(uri, text);
-    console.log(`  each edit validated: RSS after 1 edit ${megabytes(afterFirst.rssBytes)}, after ${memoryEdits} edits ${megabytes(afterLast.rssBytes)}`);
-    console.log(`                       heap reachable after a full collection: after 1 edit ${megabytes(afterFirst.reachableHeapBytes)}, after ${memoryEdits} ${megabytes(afterLast.reachableHeapBytes)}`);
+    console.log(
+      `  each edit validated: RSS after 1 edit ${megabytes(afterFirst.rssBytes)}, after ${memoryEdits} edits ${megabytes(afterLast.rssBytes)}`,
+    );
+    console.log(
+      `                       heap reachable after a full collection: after 1 edit ${megabytes(afterFirst.reachableHeapBytes)}, after ${memoryEdits} ${megabytes(afterLast.reachableHeapBytes)}`,
+    );
   } finally {
     folder.remove();
   }

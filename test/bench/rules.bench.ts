@@ -49,7 +49,11 @@ async function measure(mode: string, root: string): Promise<Measurement> {
   }
   if (mode === 'full-pass') {
     const started = performance.now();
-    const checked = checkBundle(bundle, checker, { maxFindings: 1000, rules: defaultRuleOptions, caches: new ModelCaches() });
+    const checked = checkBundle(bundle, checker, {
+      maxFindings: 1000,
+      rules: defaultRuleOptions,
+      caches: new ModelCaches(),
+    });
     return { milliseconds: performance.now() - started, peakRssBytes: 0, verdict: checked.evaluation?.verdict };
   }
   // The language server's path: the action log open in the editor, the trajectory on disk.
@@ -66,14 +70,24 @@ async function measure(mode: string, root: string): Promise<Measurement> {
     const line = 40_000 + edit * 7_919;
     const text = document.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } });
     const changed = text.replace('"return_code":0', '"return_code":1');
-    document = TextDocument.update(document, [{ range: { start: { line, character: 0 }, end: { line: line + 1, character: 0 } }, text: changed }], document.version + 1);
+    document = TextDocument.update(
+      document,
+      [{ range: { start: { line, character: 0 }, end: { line: line + 1, character: 0 } }, text: changed }],
+      document.version + 1,
+    );
     started = performance.now();
     await evaluator.evaluate(root, defaultSettings, classifier, 0, open, () => false);
     times.push(performance.now() - started);
   }
   const firstEditMilliseconds = times[0]!;
   times.sort((a, b) => a - b);
-  return { milliseconds: times[Math.floor(times.length / 2)]!, fullMilliseconds, firstEditMilliseconds, peakRssBytes: 0, verdict: first?.evaluation.verdict };
+  return {
+    milliseconds: times[Math.floor(times.length / 2)]!,
+    fullMilliseconds,
+    firstEditMilliseconds,
+    peakRssBytes: 0,
+    verdict: first?.evaluation.verdict,
+  };
 }
 
 benchmark(measure, main);
@@ -89,9 +103,15 @@ function buildBundle(root: string): void {
   const rows = writeTrajectory(join(root, 'trajectory/acp_trajectory.jsonl'), 50 * megabyte, stringHeavyRow);
   // result.json describes the trajectory truthfully, so that the rollout stays trusted and every rule runs to its end.
   let toolCalls = 0;
-  for (let index = 0; index < rows; index++) if ((stringHeavyRow(index) as { type: string }).type === 'tool_call') toolCalls++;
+  for (let index = 0; index < rows; index++)
+    if ((stringHeavyRow(index) as { type: string }).type === 'tool_call') toolCalls++;
   const result = JSON.parse(healthy.files['result.json']!) as { trajectory_summary: Record<string, unknown> };
-  result.trajectory_summary = { ...result.trajectory_summary, steps: rows, tool_call_steps: toolCalls, tool_call_status_counts: { completed: toolCalls } };
+  result.trajectory_summary = {
+    ...result.trajectory_summary,
+    steps: rows,
+    tool_call_steps: toolCalls,
+    tool_call_status_counts: { completed: toolCalls },
+  };
   writeFileSync(join(root, 'result.json'), JSON.stringify(result, null, 2));
 
   writeFileSync(join(root, actionLogPath), largeActionLog(actionLines));
@@ -104,20 +124,34 @@ async function main(): Promise<void> {
     buildBundle(root);
     const trajectoryMb = statSync(join(root, 'trajectory/acp_trajectory.jsonl')).size / megabyte;
     const actionsMb = statSync(join(root, 'benchguard/action_records.jsonl')).size / megabyte;
-    console.log(`Evidence rules on one rollout: ${trajectoryMb.toFixed(1)} MB trajectory, ${actionLines} action records (${actionsMb.toFixed(1)} MB); median of 3 fresh processes.`);
+    console.log(
+      `Evidence rules on one rollout: ${trajectoryMb.toFixed(1)} MB trajectory, ${actionLines} action records (${actionsMb.toFixed(1)} MB); median of 3 fresh processes.`,
+    );
 
     const perFile = await medianOf<Measurement>('per-file' satisfies Mode, root);
     const full = await medianOf<Measurement>('full-pass' satisfies Mode, root);
     const incremental = await medianOf<Measurement>('incremental' satisfies Mode, root);
     const fullRatio = full.milliseconds / perFile.milliseconds;
     const editShare = incremental.milliseconds / incremental.fullMilliseconds!;
-    console.log(`  per-file checks of the bundle           ${perFile.milliseconds.toFixed(0).padStart(6)} ms  peak RSS ${(perFile.peakRssBytes / megabyte).toFixed(0)} MB`);
-    console.log(`  full pass: checks, rules, verdict       ${full.milliseconds.toFixed(0).padStart(6)} ms  peak RSS ${(full.peakRssBytes / megabyte).toFixed(0)} MB  (verdict ${full.verdict})`);
+    console.log(
+      `  per-file checks of the bundle           ${perFile.milliseconds.toFixed(0).padStart(6)} ms  peak RSS ${(perFile.peakRssBytes / megabyte).toFixed(0)} MB`,
+    );
+    console.log(
+      `  full pass: checks, rules, verdict       ${full.milliseconds.toFixed(0).padStart(6)} ms  peak RSS ${(full.peakRssBytes / megabyte).toFixed(0)} MB  (verdict ${full.verdict})`,
+    );
     console.log(`  server: first evaluation, log in editor ${incremental.fullMilliseconds!.toFixed(0).padStart(6)} ms`);
-    console.log(`  server: the first one-line edit         ${incremental.firstEditMilliseconds!.toFixed(1).padStart(6)} ms  (before the engine has optimised the reuse path)`);
-    console.log(`  server: a one-line edit, median of ${edits}   ${incremental.milliseconds.toFixed(1).padStart(6)} ms  peak RSS ${(incremental.peakRssBytes / megabyte).toFixed(0)} MB`);
-    console.log(`  target: full pass ≤ 1.5x per-file checks: ${fullRatio.toFixed(2)}x ${fullRatio <= 1.5 ? 'met' : 'MISSED'}`);
-    console.log(`  target: re-evaluation after an edit ≤ 5% of a full pass: ${(editShare * 100).toFixed(1)}% ${editShare <= 0.05 ? 'met' : 'MISSED'}`);
+    console.log(
+      `  server: the first one-line edit         ${incremental.firstEditMilliseconds!.toFixed(1).padStart(6)} ms  (before the engine has optimised the reuse path)`,
+    );
+    console.log(
+      `  server: a one-line edit, median of ${edits}   ${incremental.milliseconds.toFixed(1).padStart(6)} ms  peak RSS ${(incremental.peakRssBytes / megabyte).toFixed(0)} MB`,
+    );
+    console.log(
+      `  target: full pass ≤ 1.5x per-file checks: ${fullRatio.toFixed(2)}x ${fullRatio <= 1.5 ? 'met' : 'MISSED'}`,
+    );
+    console.log(
+      `  target: re-evaluation after an edit ≤ 5% of a full pass: ${(editShare * 100).toFixed(1)}% ${editShare <= 0.05 ? 'met' : 'MISSED'}`,
+    );
   } finally {
     folder.remove();
   }

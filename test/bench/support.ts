@@ -19,13 +19,18 @@ const childFlag = 'ROLLOUT_EVIDENCE_BENCH_CHILD';
  * Runs `measure` when this process is a measuring child (and reports the result with its peak RSS to
  * the parent), else `main`.
  */
-export function benchmark<T extends Measured>(measure: (mode: string, path: string) => T | Promise<T>, main: () => Promise<void>): void {
+export function benchmark<T extends Measured>(
+  measure: (mode: string, path: string) => T | Promise<T>,
+  main: () => Promise<void>,
+): void {
   if (!process.env[childFlag]) {
     void main();
     return;
   }
   const [mode, path] = process.argv.slice(2) as [string, string];
-  void Promise.resolve(measure(mode, path)).then((result) => process.send!({ ...result, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));
+  void Promise.resolve(measure(mode, path)).then((result) =>
+    process.send!({ ...result, peakRssBytes: process.resourceUsage().maxRSS * 1024 }),
+  );
 }
 
 /** The median of `runs` measurements, each in a fresh process; the peak RSS is the highest seen. */
@@ -33,7 +38,10 @@ export async function medianOf<T extends Measured>(mode: string, path: string, r
   const results: T[] = [];
   for (let run = 0; run < runs; run++) results.push(await measureInChild<T>(mode, path));
   results.sort((a, b) => a.milliseconds - b.milliseconds);
-  return { ...results[Math.floor(results.length / 2)]!, peakRssBytes: Math.max(...results.map((result) => result.peakRssBytes)) };
+  return {
+    ...results[Math.floor(results.length / 2)]!,
+    peakRssBytes: Math.max(...results.map((result) => result.peakRssBytes)),
+  };
 }
 
 function measureInChild<T>(mode: string, path: string): Promise<T> {
@@ -41,7 +49,9 @@ function measureInChild<T>(mode: string, path: string): Promise<T> {
     const child = fork(process.argv[1]!, [mode, path], { env: { ...process.env, [childFlag]: '1' }, stdio: 'inherit' });
     let result: T | undefined;
     child.on('message', (message) => (result = message as T));
-    child.on('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`${mode} exited with ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 && result ? resolve(result) : reject(new Error(`${mode} exited with ${code}`)),
+    );
   });
 }
 
@@ -62,7 +72,8 @@ export function writeTrajectory(path: string, bytes: number, record: (index: num
   return lines;
 }
 
-const words = 'the agent ran a command and read the output of the test suite before editing the source file again'.split(' ');
+const words =
+  'the agent ran a command and read the output of the test suite before editing the source file again'.split(' ');
 
 function prose(index: number, length: number): string {
   let text = '';

@@ -49,7 +49,13 @@ async function measure(mode: string, path: string): Promise<Measurement> {
   for (let edit = 0; edit < 25; edit++) {
     const middle = current.indexOf('"title":"pytest', current.length >> 1);
     current = `${current.slice(0, middle)}"title":"pytest -x ${edit}${current.slice(middle + '"title":"pytest'.length)}`;
-    previous = (await checker.checkTextCancellable(current, 'acp-trajectory', { maxFindings: 1000 }, () => false, previous))!.kept!;
+    previous = (await checker.checkTextCancellable(
+      current,
+      'acp-trajectory',
+      { maxFindings: 1000 },
+      () => false,
+      previous,
+    ))!.kept!;
     const editStarted = performance.now();
     outlineOfCheckedLines(previous, 'acp-trajectory').map(toSymbol);
     edits.push(performance.now() - editStarted);
@@ -66,11 +72,27 @@ function row(index: number): unknown {
     case 0:
       return { type: 'user_message', text: `Fix the failing test in module ${index % 97} and explain the change.` };
     case 1:
-      return { type: 'agent_message', text: `Looking at src/module_${index % 97}.py; the assertion on line ${index % 400} compares the wrong field.` };
+      return {
+        type: 'agent_message',
+        text: `Looking at src/module_${index % 97}.py; the assertion on line ${index % 400} compares the wrong field.`,
+      };
     case 4:
-      return { type: 'agent_timeout', reason: 'wall_clock_timeout', timeout_sec: 300, pending_tool_call_ids: [`call_${index - 1}`], terminal_trajectory_complete: false };
+      return {
+        type: 'agent_timeout',
+        reason: 'wall_clock_timeout',
+        timeout_sec: 300,
+        pending_tool_call_ids: [`call_${index - 1}`],
+        terminal_trajectory_complete: false,
+      };
     default:
-      return { type: 'tool_call', tool_call_id: `call_${index}`, kind: 'execute', title: `pytest tests/test_module_${index % 97}.py -k case_${index % 13}`, status: index % 10 === 2 ? 'in_progress' : 'completed', content: [] };
+      return {
+        type: 'tool_call',
+        tool_call_id: `call_${index}`,
+        kind: 'execute',
+        title: `pytest tests/test_module_${index % 97}.py -k case_${index % 13}`,
+        status: index % 10 === 2 ? 'in_progress' : 'completed',
+        content: [],
+      };
   }
 }
 
@@ -83,11 +105,21 @@ async function main(): Promise<void> {
     const symbols = await medianOf<Measurement>('symbols', path, runs);
     const fromText = await medianOf<Measurement>('symbols-from-text', path, runs);
     const ratio = (measured: number) => `${(measured / check.milliseconds).toFixed(2)}x the check`;
-    console.log(`\nDocument symbols of a ${lines.toLocaleString('en')}-line trajectory (median of ${runs} runs, fresh processes):`);
-    console.log(`  full check, as the server runs it (it names each record as it parses it): ${check.milliseconds.toFixed(0)} ms (${check.entries} records)`);
-    console.log(`  document symbols from the check's lines:    ${symbols.milliseconds.toFixed(0)} ms (${symbols.entries} symbols) = ${ratio(symbols.milliseconds)} (target ≤ 1x)`);
-    console.log(`  after a one-line edit (median of 25):        ${symbols.afterEditMilliseconds!.toFixed(1)} ms = ${ratio(symbols.afterEditMilliseconds!)}`);
-    console.log(`  from the text alone (no check kept):         ${fromText.milliseconds.toFixed(0)} ms = ${ratio(fromText.milliseconds)}`);
+    console.log(
+      `\nDocument symbols of a ${lines.toLocaleString('en')}-line trajectory (median of ${runs} runs, fresh processes):`,
+    );
+    console.log(
+      `  full check, as the server runs it (it names each record as it parses it): ${check.milliseconds.toFixed(0)} ms (${check.entries} records)`,
+    );
+    console.log(
+      `  document symbols from the check's lines:    ${symbols.milliseconds.toFixed(0)} ms (${symbols.entries} symbols) = ${ratio(symbols.milliseconds)} (target ≤ 1x)`,
+    );
+    console.log(
+      `  after a one-line edit (median of 25):        ${symbols.afterEditMilliseconds!.toFixed(1)} ms = ${ratio(symbols.afterEditMilliseconds!)}`,
+    );
+    console.log(
+      `  from the text alone (no check kept):         ${fromText.milliseconds.toFixed(0)} ms = ${ratio(fromText.milliseconds)}`,
+    );
   } finally {
     folder.remove();
   }

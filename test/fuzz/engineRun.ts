@@ -33,7 +33,12 @@ import type { CorpusBundle } from './corpus';
 import { DamageClassifier } from './damage';
 
 /** Verdicts as levels: trusted-timeout and trusted are one level (both countable), so a move between them is no raise. */
-export const verdictLevel: Readonly<Record<Verdict, number>> = { untrusted: 0, incomplete: 1, 'trusted-timeout': 2, trusted: 2 };
+export const verdictLevel: Readonly<Record<Verdict, number>> = {
+  untrusted: 0,
+  incomplete: 1,
+  'trusted-timeout': 2,
+  trusted: 2,
+};
 
 export interface TargetFile {
   readonly path: string;
@@ -98,13 +103,26 @@ export class FuzzWorkspace {
     mkdirSync(root, { recursive: true });
     writeTree(root, Object.fromEntries(corpus.files));
     const discovered = discoverRollout(root);
-    const checked = checkBundle(discovered, this.checker, { maxFindings: corpus.maxProblems, rules: corpus.rules, caches: new ModelCaches() });
+    const checked = checkBundle(discovered, this.checker, {
+      maxFindings: corpus.maxProblems,
+      rules: corpus.rules,
+      caches: new ModelCaches(),
+    });
     const targets = discovered.files.flatMap((file): TargetFile[] => {
       const name = relative(root, file.path).split('\\').join('/');
       const bytes = corpus.files.get(name);
       if (!bytes) return [];
       const format = artifactKindInfo(file.kind).format;
-      return [{ path: file.path, name, kind: file.kind, format, bytes, damage: new DamageClassifier(file.kind, format, this.schemas.validatorFor(file.kind)) }];
+      return [
+        {
+          path: file.path,
+          name,
+          kind: file.kind,
+          format,
+          bytes,
+          damage: new DamageClassifier(file.kind, format, this.schemas.validatorFor(file.kind)),
+        },
+      ];
     });
     // The witnesses of untrust: where an untrusted finding sits or points, and, through any finding at
     // such a place, what that one rests on in turn (untrusted-reward points at a stale observation's
@@ -123,13 +141,23 @@ export class FuzzWorkspace {
       const lines = untrustedEvidence.get(file) ?? untrustedEvidence.set(file, new Set()).get(file)!;
       if (lines.has(line)) return;
       lines.add(line);
-      for (const finding of findingsAt.get(placeKey(file, line)) ?? []) if (!seen.has(finding)) seen.add(finding) && pending.push(finding);
+      for (const finding of findingsAt.get(placeKey(file, line)) ?? [])
+        if (!seen.has(finding)) seen.add(finding) && pending.push(finding);
     };
     for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
       note(next.file, next.range.start.line);
       for (const related of next.related ?? []) note(related.file, related.range.start.line);
     }
-    const materialised = { corpus, root, discovered, verdict: checked.evaluation!.verdict, files: checked.files, verifierReward: readVerifierReward(root), untrustedEvidence, targets };
+    const materialised = {
+      corpus,
+      root,
+      discovered,
+      verdict: checked.evaluation!.verdict,
+      files: checked.files,
+      verifierReward: readVerifierReward(root),
+      untrustedEvidence,
+      targets,
+    };
     this.bundles.set(corpus.name, materialised);
     return materialised;
   }
@@ -139,15 +167,33 @@ export class FuzzWorkspace {
     const start = process.cpuUsage();
     try {
       const options = { maxFindings: bundle.corpus.maxProblems };
-      const report = isUtf8(bytes) && utf8ByteOrderMarkLength(bytes) === 0 ? this.checker.checkText(bytes.toString('utf8'), target.kind, options) : this.checkOnDisk(target, bytes, options);
-      const files = bundle.files.map((file) => (file.path === target.path ? { path: file.path, kind: file.kind, report } : file));
-      const evaluation = evaluateRollout(new RolloutBundle(bundle.root, files, bundle.verifierReward), bundle.corpus.rules, this.caches);
+      const report =
+        isUtf8(bytes) && utf8ByteOrderMarkLength(bytes) === 0
+          ? this.checker.checkText(bytes.toString('utf8'), target.kind, options)
+          : this.checkOnDisk(target, bytes, options);
+      const files = bundle.files.map((file) =>
+        file.path === target.path ? { path: file.path, kind: file.kind, report } : file,
+      );
+      const evaluation = evaluateRollout(
+        new RolloutBundle(bundle.root, files, bundle.verifierReward),
+        bundle.corpus.rules,
+        this.caches,
+      );
       const listed = listedFindings({ root: bundle.root, loose: false, files, evaluation }, bundle.corpus.maxProblems);
-      const internalErrors = listed.findings.filter((finding) => finding.code === 'internal-error').map((finding) => finding.message);
+      const internalErrors = listed.findings
+        .filter((finding) => finding.code === 'internal-error')
+        .map((finding) => finding.message);
       return { ok: true, verdict: evaluation.verdict, cpuMs: cpuMsSince(start), internalErrors };
     } catch (error) {
       const cpuMs = cpuMsSince(start);
-      return { ok: false, error: error instanceof Error ? `${error.name}: ${error.message}\n${(error.stack ?? '').split('\n').slice(1, 6).join('\n')}` : String(error), cpuMs };
+      return {
+        ok: false,
+        error:
+          error instanceof Error
+            ? `${error.name}: ${error.message}\n${(error.stack ?? '').split('\n').slice(1, 6).join('\n')}`
+            : String(error),
+        cpuMs,
+      };
     } finally {
       if (bytes.length > largeInputBytes) this.caches = new ModelCaches();
     }

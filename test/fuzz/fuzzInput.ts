@@ -53,7 +53,11 @@ export interface InputResult {
  * The input's bundle, file and mutation, drawn from its own generator. With one operator chosen, files
  * it does not apply to (hostile shell outside the action records) are passed over, a few times.
  */
-export function drawInput(workspace: FuzzWorkspace, random: SeededRandom, operator?: string): { bundle: MaterialisedBundle; target: TargetFile; mutation: Mutation } {
+export function drawInput(
+  workspace: FuzzWorkspace,
+  random: SeededRandom,
+  operator?: string,
+): { bundle: MaterialisedBundle; target: TargetFile; mutation: Mutation } {
   for (let attempt = 0; ; attempt++) {
     const bundle = workspace.bundle(random.below(workspace.corpusSize));
     const target = bundle.targets[random.below(bundle.targets.length)]!;
@@ -73,18 +77,34 @@ export function normalised(text: string): string {
 
 type Judgement = { readonly kind: FailureKind; readonly detail: string; readonly cause: string } | undefined;
 
-function judge(workspace: FuzzWorkspace, bundle: MaterialisedBundle, target: TargetFile, bytes: Buffer): { judgement: Judgement; damaging: boolean; transition?: string; cpuMs: number } {
+function judge(
+  workspace: FuzzWorkspace,
+  bundle: MaterialisedBundle,
+  target: TargetFile,
+  bytes: Buffer,
+): { judgement: Judgement; damaging: boolean; transition?: string; cpuMs: number } {
   const outcome = workspace.check(bundle, target, bytes);
   const damage = target.damage.classify(target.bytes, bytes);
-  if (!outcome.ok) return { judgement: { kind: 'crash', detail: outcome.error, cause: outcome.error }, damaging: damage.damaging, cpuMs: outcome.cpuMs };
+  if (!outcome.ok)
+    return {
+      judgement: { kind: 'crash', detail: outcome.error, cause: outcome.error },
+      damaging: damage.damaging,
+      cpuMs: outcome.cpuMs,
+    };
   if (outcome.internalErrors.length > 0) {
     const detail = `internal-error finding: ${outcome.internalErrors[0]}`;
     return { judgement: { kind: 'crash', detail, cause: detail }, damaging: damage.damaging, cpuMs: outcome.cpuMs };
   }
-  const transition = damage.damaging && outcome.verdict !== bundle.verdict ? `${bundle.verdict} → ${outcome.verdict}` : undefined;
+  const transition =
+    damage.damaging && outcome.verdict !== bundle.verdict ? `${bundle.verdict} → ${outcome.verdict}` : undefined;
   if (bytes.length < limits.cpuRuleBytes && outcome.cpuMs > limits.cpuMs) {
     const detail = `${Math.round(outcome.cpuMs)} ms of CPU for a ${bytes.length}-byte file`;
-    return { judgement: { kind: 'cpu', detail, cause: 'over the CPU bound' }, damaging: damage.damaging, cpuMs: outcome.cpuMs, ...(transition ? { transition } : {}) };
+    return {
+      judgement: { kind: 'cpu', detail, cause: 'over the CPU bound' },
+      damaging: damage.damaging,
+      cpuMs: outcome.cpuMs,
+      ...(transition ? { transition } : {}),
+    };
   }
   if (damage.damaging && verdictLevel[outcome.verdict] > verdictLevel[bundle.verdict]) {
     const carriedUntrust = bundle.verdict === 'untrusted' && damagesUntrustedEvidence(bundle, target, bytes);
@@ -92,14 +112,30 @@ function judge(workspace: FuzzWorkspace, bundle: MaterialisedBundle, target: Tar
     // longer be read at all, so nothing is left to read the untrust from, and the rollout is still not
     // countable. A damaged record that can still be read must keep its untrust (damaged keys, kinds).
     if (carriedUntrust && damage.unreadable && outcome.verdict === 'incomplete') {
-      return { judgement: undefined, damaging: true, cpuMs: outcome.cpuMs, transition: `${transition!} (its witness unreadable)` };
+      return {
+        judgement: undefined,
+        damaging: true,
+        cpuMs: outcome.cpuMs,
+        transition: `${transition!} (its witness unreadable)`,
+      };
     }
     const carried = carriedUntrust ? ' (the damaged record carried the untrusted finding)' : '';
     const detail = `verdict ${bundle.verdict} → ${outcome.verdict}${carried}; damaging: ${damage.reason}`;
-    const kind: FailureKind = bundle.verdict === 'untrusted' && outcome.verdict === 'incomplete' ? 'untrust-lost' : 'verdict-raised';
-    return { judgement: { kind, detail, cause: `${bundle.verdict} → ${outcome.verdict}${carried}: ${damage.reason}` }, damaging: true, cpuMs: outcome.cpuMs, transition: transition! };
+    const kind: FailureKind =
+      bundle.verdict === 'untrusted' && outcome.verdict === 'incomplete' ? 'untrust-lost' : 'verdict-raised';
+    return {
+      judgement: { kind, detail, cause: `${bundle.verdict} → ${outcome.verdict}${carried}: ${damage.reason}` },
+      damaging: true,
+      cpuMs: outcome.cpuMs,
+      transition: transition!,
+    };
   }
-  return { judgement: undefined, damaging: damage.damaging, cpuMs: outcome.cpuMs, ...(transition ? { transition } : {}) };
+  return {
+    judgement: undefined,
+    damaging: damage.damaging,
+    cpuMs: outcome.cpuMs,
+    ...(transition ? { transition } : {}),
+  };
 }
 
 /** Whether the edit touches a record (a JSON document as a whole, or a JSONL line) on which, or on whose evidence, an untrusted finding sat. */
@@ -115,10 +151,21 @@ function damagesUntrustedEvidence(bundle: MaterialisedBundle, target: TargetFile
  * Runs input `index`. A failure is shrunk to a minimal reproducer only when `firstOfClass` says it is
  * the first of its class (the report prints one per class), since shrinking costs up to 80 checks.
  */
-export function runInput(workspace: FuzzWorkspace, settings: FuzzSettings, index: number, firstOfClass: (classKey: string) => boolean = () => true): InputResult {
+export function runInput(
+  workspace: FuzzWorkspace,
+  settings: FuzzSettings,
+  index: number,
+  firstOfClass: (classKey: string) => boolean = () => true,
+): InputResult {
   const { bundle, target, mutation } = drawInput(workspace, inputRandom(settings.seed, index), settings.operator);
   const result = judge(workspace, bundle, target, mutation.bytes);
-  const base = { operator: mutation.operator, damaging: result.damaging, cpuMs: result.cpuMs, bytes: mutation.bytes.length, ...(result.transition ? { transition: result.transition } : {}) };
+  const base = {
+    operator: mutation.operator,
+    damaging: result.damaging,
+    cpuMs: result.cpuMs,
+    bytes: mutation.bytes.length,
+    ...(result.transition ? { transition: result.transition } : {}),
+  };
   if (!result.judgement) return base;
   const failed = result.judgement;
   const unshrunk = failureOf(failed.kind, index, bundle, target, mutation, failed.detail, normalised(failed.cause), '');
@@ -131,7 +178,16 @@ export function runInput(workspace: FuzzWorkspace, settings: FuzzSettings, index
   return { ...base, failure: { ...unshrunk, reproducer: describeEdit(target.name, target.bytes, minimal) } };
 }
 
-export function failureOf(kind: FailureKind, index: number, bundle: MaterialisedBundle, target: TargetFile, mutation: Mutation, detail: string, cause: string, reproducer: string): Failure {
+export function failureOf(
+  kind: FailureKind,
+  index: number,
+  bundle: MaterialisedBundle,
+  target: TargetFile,
+  mutation: Mutation,
+  detail: string,
+  cause: string,
+  reproducer: string,
+): Failure {
   return {
     kind,
     index,

@@ -24,26 +24,36 @@ if (process.env[workerEnvironment]) {
   runWorker();
 } else {
   describe('fuzz property, in-process', () => {
-    it('no seeded mutation crashes the checker, exceeds its CPU or memory bound, or raises a verdict by damaging evidence', { timeout: 30 * 60 * 1000 }, async (t) => {
-      const settings = fuzzSettings(100_000);
-      const indices = settings.only ?? Array.from({ length: settings.inputs }, (_, index) => index);
-      const scratch = temporaryFolder('rollout-evidence-fuzz-status-');
-      const started = process.hrtime.bigint();
-      try {
-        const result = await runPool(__filename, settings, indices, Math.min(availableParallelism(), indices.length), scratch.path);
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        const summary = countsReport('fuzz (in-process)', settings, result.counts, result.workers, seconds);
-        t.diagnostic(summary);
-        console.log(summary);
-        assert.equal(result.counts.inputs, indices.length, 'every input ran');
-        if (result.failures.length > 0) {
-          const report = failuresReport(settings, result.failures, relative(repoRoot, __filename));
-          console.log(report);
-          assert.fail(report);
+    it(
+      'no seeded mutation crashes the checker, exceeds its CPU or memory bound, or raises a verdict by damaging evidence',
+      { timeout: 30 * 60 * 1000 },
+      async (t) => {
+        const settings = fuzzSettings(100_000);
+        const indices = settings.only ?? Array.from({ length: settings.inputs }, (_, index) => index);
+        const scratch = temporaryFolder('rollout-evidence-fuzz-status-');
+        const started = process.hrtime.bigint();
+        try {
+          const result = await runPool(
+            __filename,
+            settings,
+            indices,
+            Math.min(availableParallelism(), indices.length),
+            scratch.path,
+          );
+          const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+          const summary = countsReport('fuzz (in-process)', settings, result.counts, result.workers, seconds);
+          t.diagnostic(summary);
+          console.log(summary);
+          assert.equal(result.counts.inputs, indices.length, 'every input ran');
+          if (result.failures.length > 0) {
+            const report = failuresReport(settings, result.failures, relative(repoRoot, __filename));
+            console.log(report);
+            assert.fail(report);
+          }
+        } finally {
+          scratch.remove();
         }
-      } finally {
-        scratch.remove();
-      }
-    });
+      },
+    );
   });
 }

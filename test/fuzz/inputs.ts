@@ -29,7 +29,8 @@ function integerSetting(name: string, fallback: number): number {
   const text = process.env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, not ${JSON.stringify(text)}`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new Error(`${name} must be a non-negative integer, not ${JSON.stringify(text)}`);
   return value;
 }
 
@@ -40,6 +41,13 @@ export function fuzzSettings(defaultInputs: number): FuzzSettings {
     seed: integerSetting('ROLLOUT_EVIDENCE_FUZZ_SEED', defaultSeed),
     inputs: integerSetting('ROLLOUT_EVIDENCE_FUZZ_INPUTS', defaultInputs),
     ...(process.env.ROLLOUT_EVIDENCE_FUZZ_OPERATOR ? { operator: process.env.ROLLOUT_EVIDENCE_FUZZ_OPERATOR } : {}),
-    ...(only ? { only: only.split(',').map((part) => Number(part.trim())).filter((value) => Number.isSafeInteger(value)) } : {}),
+    ...(only
+      ? {
+          only: only
+            .split(',')
+            .map((part) => Number(part.trim()))
+            .filter((value) => Number.isSafeInteger(value)),
+        }
+      : {}),
   };
 }

@@ -39,7 +39,8 @@ function editableText(target: MutationTarget): string | undefined {
 }
 
 /** A size between `low` and `high`, most of them small: the costly inputs stay a minority. */
-const logSize = (random: SeededRandom, low: number, high: number): number => Math.floor(low * (high / low) ** random.fraction());
+const logSize = (random: SeededRandom, low: number, high: number): number =>
+  Math.floor(low * (high / low) ** random.fraction());
 
 const identifierCharacters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_';
 
@@ -47,7 +48,12 @@ const identifierCharacters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX
 function flipCharacter(random: SeededRandom, text: string): { text: string; at: number } {
   const at = random.below(text.length);
   const old = text[at]!;
-  let replacement = old.toLowerCase() === old.toUpperCase() || random.below(2) === 0 ? pick(random, [...identifierCharacters]) : old === old.toLowerCase() ? old.toUpperCase() : old.toLowerCase();
+  let replacement =
+    old.toLowerCase() === old.toUpperCase() || random.below(2) === 0
+      ? pick(random, [...identifierCharacters])
+      : old === old.toLowerCase()
+        ? old.toUpperCase()
+        : old.toLowerCase();
   if (replacement === old) replacement = old === 'x' ? 'y' : 'x';
   return { text: text.slice(0, at) + replacement + text.slice(at + 1), at };
 }
@@ -67,7 +73,12 @@ const kindValuePattern = new RegExp(`"(?:${[...kindFields].join('|')})"\\s*:\\s*
 const numberPattern = /[:[,]\s*(-?\d+(?:\.\d+)?)\s*(?=[,}\]])/g;
 
 /** A textual change of one regex group: one character of it replaced. */
-function flipInGroup(random: SeededRandom, target: MutationTarget, pattern: RegExp, what: string): Omit<Mutation, 'operator'> | undefined {
+function flipInGroup(
+  random: SeededRandom,
+  target: MutationTarget,
+  pattern: RegExp,
+  what: string,
+): Omit<Mutation, 'operator'> | undefined {
   const text = editableText(target);
   if (text === undefined) return undefined;
   const groups = groupsOf(text, pattern);
@@ -75,7 +86,10 @@ function flipInGroup(random: SeededRandom, target: MutationTarget, pattern: RegE
   const group = pick(random, groups);
   const flipped = flipCharacter(random, group.value);
   const mutated = text.slice(0, group.start) + flipped.text + text.slice(group.start + group.value.length);
-  return { description: `${what} ${JSON.stringify(group.value)} → ${JSON.stringify(flipped.text)} at offset ${group.start}`, bytes: Buffer.from(mutated) };
+  return {
+    description: `${what} ${JSON.stringify(group.value)} → ${JSON.stringify(flipped.text)} at offset ${group.start}`,
+    bytes: Buffer.from(mutated),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -95,11 +109,16 @@ interface RecordSlot {
 function recordOf(random: SeededRandom, target: MutationTarget): RecordSlot | undefined {
   const text = editableText(target);
   if (text === undefined) return undefined;
-  const splice = (serialised: string, raw?: { placeholder: string; text: string }) => (raw ? serialised.split(JSON.stringify(raw.placeholder)).join(raw.text) : serialised);
+  const splice = (serialised: string, raw?: { placeholder: string; text: string }) =>
+    raw ? serialised.split(JSON.stringify(raw.placeholder)).join(raw.text) : serialised;
   if (target.format === 'json') {
     const value = parseOrUndefined(text);
     if (value === undefined) return undefined;
-    return { value, where: 'the document', write: (changed, raw) => Buffer.from(splice(`${JSON.stringify(changed, null, 2)}\n`, raw)) };
+    return {
+      value,
+      where: 'the document',
+      write: (changed, raw) => Buffer.from(splice(`${JSON.stringify(changed, null, 2)}\n`, raw)),
+    };
   }
   const lines = text.split('\n');
   const parseable = lines.flatMap((line, index) => (parseOrUndefined(line) === undefined ? [] : [index]));
@@ -130,7 +149,8 @@ function pathsOf(value: Json, path: Path = [], found: Path[] = []): Path[] {
   if (found.length > 5000) return found;
   found.push(path);
   if (Array.isArray(value)) value.forEach((item, index) => pathsOf(item, [...path, index], found));
-  else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) pathsOf(item, [...path, key], found);
+  else if (value !== null && typeof value === 'object')
+    for (const [key, item] of Object.entries(value)) pathsOf(item, [...path, key], found);
   return found;
 }
 
@@ -163,7 +183,24 @@ const jsonType = (value: Json): string => (value === null ? 'null' : Array.isArr
 
 /** Values of other JSON types than `value`'s. */
 function otherTypedValues(value: Json): Json[] {
-  const candidates: Json[] = [0, 1, -1, 1.5, 1e308, '', '0', 'x', String(value), true, false, null, [], {}, [value], { value }];
+  const candidates: Json[] = [
+    0,
+    1,
+    -1,
+    1.5,
+    1e308,
+    '',
+    '0',
+    'x',
+    String(value),
+    true,
+    false,
+    null,
+    [],
+    {},
+    [value],
+    { value },
+  ];
   return candidates.filter((candidate) => jsonType(candidate) !== jsonType(value));
 }
 
@@ -206,7 +243,10 @@ const truncateLine: Operator = (random, target) => {
   const keep = 1 + random.below(lines[index]!.length - 1);
   const copy = [...lines];
   copy[index] = lines[index]!.slice(0, keep);
-  return { description: `line ${index + 1} cut to its first ${keep} of ${lines[index]!.length} characters`, bytes: Buffer.from(copy.join('\n')) };
+  return {
+    description: `line ${index + 1} cut to its first ${keep} of ${lines[index]!.length} characters`,
+    bytes: Buffer.from(copy.join('\n')),
+  };
 };
 
 const changeType: Operator = (random, target) => {
@@ -217,13 +257,17 @@ const changeType: Operator = (random, target) => {
   const path = pick(random, paths);
   const old = valueAt(record.value, path);
   const replacement = pick(random, otherTypedValues(old));
-  return { description: `${record.where}: ${showPath(path)} ${brief(old)} → ${brief(replacement)}`, bytes: record.write(withValueAt(record.value, path, replacement)) };
+  return {
+    description: `${record.where}: ${showPath(path)} ${brief(old)} → ${brief(replacement)}`,
+    bytes: record.write(withValueAt(record.value, path, replacement)),
+  };
 };
 
-const objectPaths = (value: Json): Path[] => pathsOf(value).filter((path) => {
-  const node = valueAt(value, path);
-  return node !== null && typeof node === 'object' && !Array.isArray(node);
-});
+const objectPaths = (value: Json): Path[] =>
+  pathsOf(value).filter((path) => {
+    const node = valueAt(value, path);
+    return node !== null && typeof node === 'object' && !Array.isArray(node);
+  });
 
 const unknownKey: Operator = (random, target) => {
   const record = recordOf(random, target);
@@ -234,14 +278,18 @@ const unknownKey: Operator = (random, target) => {
   const key = pick(random, ['fuzz_unknown', 'verifier_environment_mode_v2', 'eventType', 'Phase', 'return_code_']);
   const added = pick(random, [1, 'separate', true, null, {}] as Json[]);
   const node = { ...(valueAt(record.value, path) as Record<string, Json>), [key]: added };
-  return { description: `${record.where}: key ${JSON.stringify(key)} added at ${showPath(path)}`, bytes: record.write(withValueAt(record.value, path, node)) };
+  return {
+    description: `${record.where}: key ${JSON.stringify(key)} added at ${showPath(path)}`,
+    bytes: record.write(withValueAt(record.value, path, node)),
+  };
 };
 
 /** Paths to every kind field in the record. */
-const kindPaths = (value: Json): Path[] => pathsOf(value).filter((path) => {
-  const last = path[path.length - 1];
-  return typeof last === 'string' && kindFields.has(last) && typeof valueAt(value, path) === 'string';
-});
+const kindPaths = (value: Json): Path[] =>
+  pathsOf(value).filter((path) => {
+    const last = path[path.length - 1];
+    return typeof last === 'string' && kindFields.has(last) && typeof valueAt(value, path) === 'string';
+  });
 
 const unknownKind: Operator = (random, target) => {
   const record = recordOf(random, target);
@@ -252,7 +300,10 @@ const unknownKind: Operator = (random, target) => {
   const old = valueAt(record.value, path) as string;
   const replacement = pick(random, [`${old}V2`, old.toUpperCase(), `${old} `, '', 'Unknown', old.slice(1), `x-${old}`]);
   if (replacement === old) return undefined;
-  return { description: `${record.where}: ${showPath(path)} ${JSON.stringify(old)} → ${JSON.stringify(replacement)}`, bytes: record.write(withValueAt(record.value, path, replacement)) };
+  return {
+    description: `${record.where}: ${showPath(path)} ${JSON.stringify(old)} → ${JSON.stringify(replacement)}`,
+    bytes: record.write(withValueAt(record.value, path, replacement)),
+  };
 };
 
 const deepNesting: Operator = (random, target) => {
@@ -262,7 +313,10 @@ const deepNesting: Operator = (random, target) => {
   if (paths.length === 0) return undefined;
   const path = pick(random, paths);
   const depth = logSize(random, 100, 100_000);
-  const text = random.below(2) === 0 ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  const text =
+    random.below(2) === 0
+      ? `${'['.repeat(depth)}${']'.repeat(depth)}`
+      : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
   const placeholder = '\u0000fuzz-deep\u0000';
   return {
     description: `${record.where}: ${showPath(path)} replaced by a value nested ${depth} deep`,
@@ -279,17 +333,35 @@ const hugeLine: Operator = (random, target) => {
   const length = logSize(random, 10_000, 900_000);
   const old = valueAt(record.value, path) as string;
   const replacement = old + pick(random, ['x', ' ', '\\', '"', 'é', '\u2028']).repeat(length);
-  return { description: `${record.where}: ${showPath(path)} grown by ${length} characters`, bytes: record.write(withValueAt(record.value, path, replacement)) };
+  return {
+    description: `${record.where}: ${showPath(path)} grown by ${length} characters`,
+    bytes: record.write(withValueAt(record.value, path, replacement)),
+  };
 };
 
-const invalidSequences: readonly (readonly number[])[] = [[0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xe2, 0x82], [0xf4, 0x90, 0x80, 0x80], [0x80]];
+const invalidSequences: readonly (readonly number[])[] = [
+  [0xff],
+  [0xc3, 0x28],
+  [0xed, 0xa0, 0x80],
+  [0xc0, 0xaf],
+  [0xe2, 0x82],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0x80],
+];
 
 const invalidUtf8: Operator = (random, target) => {
   const at = random.below(target.bytes.length + 1);
   const sequence = pick(random, invalidSequences);
   const replace = random.below(2) === 0 && at < target.bytes.length;
-  const bytes = Buffer.concat([target.bytes.subarray(0, at), Buffer.from(sequence), target.bytes.subarray(replace ? at + 1 : at)]);
-  return { description: `${replace ? 'byte replaced' : 'inserted'} at ${at}: ${sequence.map((byte) => byte.toString(16)).join(' ')}`, bytes };
+  const bytes = Buffer.concat([
+    target.bytes.subarray(0, at),
+    Buffer.from(sequence),
+    target.bytes.subarray(replace ? at + 1 : at),
+  ]);
+  return {
+    description: `${replace ? 'byte replaced' : 'inserted'} at ${at}: ${sequence.map((byte) => byte.toString(16)).join(' ')}`,
+    bytes,
+  };
 };
 
 /** Shell the analyser must bound: nesting, long chains, many commands, unbalanced quoting. */
@@ -313,14 +385,24 @@ const hostileCommands: readonly ((count: number) => string)[] = [
 const hostileShell: Operator = (random, target) => {
   if (target.kind !== 'action-records') return undefined;
   const record = recordOf(random, target);
-  if (!record || record.value === null || typeof record.value !== 'object' || Array.isArray(record.value)) return undefined;
+  if (!record || record.value === null || typeof record.value !== 'object' || Array.isArray(record.value))
+    return undefined;
   const generator = random.below(hostileCommands.length);
   // Up to about 900 KB: the CPU rule covers inputs under 1 MB.
   let count = logSize(random, 10, 60_000);
   let command = hostileCommands[generator]!(count);
   while (command.length > 900_000) command = hostileCommands[generator]!((count = Math.floor(count / 2)));
-  const value = { ...record.value, event_type: 'SandboxExec', phase: pick(random, ['Harden', 'Verify']), command_preview: command, return_code: pick(random, [0, 1, 2]) };
-  return { description: `${record.where}: command_preview set to hostile shell #${generator} (count ${count}, ${command.length} characters): ${brief(command.slice(0, 40))}`, bytes: record.write(value) };
+  const value = {
+    ...record.value,
+    event_type: 'SandboxExec',
+    phase: pick(random, ['Harden', 'Verify']),
+    command_preview: command,
+    return_code: pick(random, [0, 1, 2]),
+  };
+  return {
+    description: `${record.where}: command_preview set to hostile shell #${generator} (count ${count}, ${command.length} characters): ${brief(command.slice(0, 40))}`,
+    bytes: record.write(value),
+  };
 };
 
 const deleteLine: Operator = (random, target) => {
@@ -332,7 +414,10 @@ const deleteLine: Operator = (random, target) => {
   if (lines.length === 0) return undefined;
   const index = random.below(lines.length);
   const kept = lines.filter((_, line) => line !== index);
-  return { description: `line ${index + 1} deleted`, bytes: Buffer.from(kept.length > 0 ? `${kept.join('\n')}\n` : '') };
+  return {
+    description: `line ${index + 1} deleted`,
+    bytes: Buffer.from(kept.length > 0 ? `${kept.join('\n')}\n` : ''),
+  };
 };
 
 const deleteKey: Operator = (random, target) => {
@@ -341,17 +426,26 @@ const deleteKey: Operator = (random, target) => {
   const keys = pathsOf(record.value).filter((path) => typeof path[path.length - 1] === 'string');
   if (keys.length === 0) return undefined;
   const path = pick(random, keys);
-  return { description: `${record.where}: key ${showPath(path)} deleted`, bytes: record.write(withValueAt(record.value, path, undefined)) };
+  return {
+    description: `${record.where}: key ${showPath(path)} deleted`,
+    bytes: record.write(withValueAt(record.value, path, undefined)),
+  };
 };
 
 /** Another value of the same type: for a kind field, another value its schema names. */
 function legitimateReplacement(random: SeededRandom, kind: ArtifactKind, path: Path, old: Json): Json | undefined {
   const last = path[path.length - 1];
   if (typeof last === 'string' && kindFields.has(last)) {
-    const known = SchemaKnowledge.of(kind).knownValuesOfKey(last).filter((value) => value !== old && typeof value === typeof old);
+    const known = SchemaKnowledge.of(kind)
+      .knownValuesOfKey(last)
+      .filter((value) => value !== old && typeof value === typeof old);
     return known.length > 0 ? (pick(random, known) as Json) : undefined;
   }
-  if (typeof old === 'number') return pick(random, [0, 1, 2, old + 1, old - 1].filter((value) => value !== old && Number.isInteger(value) === Number.isInteger(old)));
+  if (typeof old === 'number')
+    return pick(
+      random,
+      [0, 1, 2, old + 1, old - 1].filter((value) => value !== old && Number.isInteger(value) === Number.isInteger(old)),
+    );
   if (typeof old === 'boolean') return !old;
   if (typeof old === 'string') return pick(random, ['', 'x', `${old}x`, 'pgrep -u agent', 'separate', 'shared']);
   return undefined;
@@ -369,7 +463,10 @@ const legitimateEdit: Operator = (random, target) => {
   const old = valueAt(record.value, path);
   const replacement = legitimateReplacement(random, target.kind, path, old);
   if (replacement === undefined || replacement === old) return undefined;
-  return { description: `${record.where}: ${showPath(path)} ${brief(old)} → ${brief(replacement)}`, bytes: record.write(withValueAt(record.value, path, replacement)) };
+  return {
+    description: `${record.where}: ${showPath(path)} ${brief(old)} → ${brief(replacement)}`,
+    bytes: record.write(withValueAt(record.value, path, replacement)),
+  };
 };
 
 /** Operators with their weights: the costly ones (huge, deep, hostile) are rare, so a run of 100,000 fits in minutes. */

@@ -72,7 +72,14 @@ type WorkerMessage =
   /** The worker stops after this input (its memory is spoilt); the parent goes on from the next. */
   | { readonly type: 'restart'; readonly after: number };
 
-export const emptyCounts = (): FuzzCounts => ({ inputs: 0, damaging: 0, byOperator: {}, transitions: {}, maxCpu: { ms: 0, index: -1, bytes: 0 }, peakRssBytes: 0 });
+export const emptyCounts = (): FuzzCounts => ({
+  inputs: 0,
+  damaging: 0,
+  byOperator: {},
+  transitions: {},
+  maxCpu: { ms: 0, index: -1, bytes: 0 },
+  peakRssBytes: 0,
+});
 
 export function mergeCounts(into: FuzzCounts, from: FuzzCounts): void {
   into.inputs += from.inputs;
@@ -82,7 +89,8 @@ export function mergeCounts(into: FuzzCounts, from: FuzzCounts): void {
     entry.inputs += count.inputs;
     entry.damaging += count.damaging;
   }
-  for (const [transition, count] of Object.entries(from.transitions)) into.transitions[transition] = (into.transitions[transition] ?? 0) + count;
+  for (const [transition, count] of Object.entries(from.transitions))
+    into.transitions[transition] = (into.transitions[transition] ?? 0) + count;
   if (from.maxCpu.ms > into.maxCpu.ms) into.maxCpu = from.maxCpu;
   into.peakRssBytes = Math.max(into.peakRssBytes, from.peakRssBytes);
 }
@@ -114,7 +122,16 @@ export function runWorker(): void {
       const rss = process.memoryUsage().rss;
       counts.peakRssBytes = Math.max(counts.peakRssBytes, rss);
       if (rss > limits.rssBytes) {
-        send({ type: 'failure', failure: describedFailure(workspace, task.settings, index, 'rss', `RSS ${Math.round(rss / 2 ** 20)} MB after the input`) });
+        send({
+          type: 'failure',
+          failure: describedFailure(
+            workspace,
+            task.settings,
+            index,
+            'rss',
+            `RSS ${Math.round(rss / 2 ** 20)} MB after the input`,
+          ),
+        });
         send({ type: 'restart', after: index });
         break;
       }
@@ -128,9 +145,24 @@ export function runWorker(): void {
 }
 
 /** A failure known only by its input (the worker died on it, or hung): described from a fresh draw of it. */
-function describedFailure(workspace: FuzzWorkspace, settings: FuzzSettings, index: number, kind: FailureKind, detail: string): Failure {
+function describedFailure(
+  workspace: FuzzWorkspace,
+  settings: FuzzSettings,
+  index: number,
+  kind: FailureKind,
+  detail: string,
+): Failure {
   const { bundle, target, mutation } = drawInput(workspace, inputRandom(settings.seed, index), settings.operator);
-  return failureOf(kind, index, bundle, target, mutation, detail, kind, describeEdit(target.name, target.bytes, mutation.bytes));
+  return failureOf(
+    kind,
+    index,
+    bundle,
+    target,
+    mutation,
+    detail,
+    kind,
+    describeEdit(target.name, target.bytes, mutation.bytes),
+  );
 }
 
 export interface PoolResult {
@@ -140,14 +172,23 @@ export interface PoolResult {
 }
 
 /** Runs `indices` over `workers` processes of `program` (the built test file, which calls runWorker when forked). */
-export async function runPool(program: string, settings: FuzzSettings, indices: readonly number[], workers: number, scratch: string): Promise<PoolResult> {
+export async function runPool(
+  program: string,
+  settings: FuzzSettings,
+  indices: readonly number[],
+  workers: number,
+  scratch: string,
+): Promise<PoolResult> {
   const counts = emptyCounts();
   const failures: Failure[] = [];
   // Only to describe inputs a worker died on: drawing one checks the unmutated bundle, nothing more.
   let describer: FuzzWorkspace | undefined;
-  const describe = (index: number, kind: FailureKind, detail: string): Failure => describedFailure((describer ??= new FuzzWorkspace(loadCorpus())), settings, index, kind, detail);
+  const describe = (index: number, kind: FailureKind, detail: string): Failure =>
+    describedFailure((describer ??= new FuzzWorkspace(loadCorpus())), settings, index, kind, detail);
   const size = Math.ceil(indices.length / workers);
-  const slices = Array.from({ length: workers }, (_, worker) => indices.slice(worker * size, (worker + 1) * size)).filter((slice) => slice.length > 0);
+  const slices = Array.from({ length: workers }, (_, worker) =>
+    indices.slice(worker * size, (worker + 1) * size),
+  ).filter((slice) => slice.length > 0);
   try {
     await Promise.all(
       slices.map(async (slice, worker) => {
@@ -160,7 +201,8 @@ export async function runPool(program: string, settings: FuzzSettings, indices: 
           let stoppedAt: number | undefined = ended.restartAfter;
           if (ended.death) {
             stoppedAt = currentIndex(statusFile);
-            if (stoppedAt === undefined) throw new Error(`fuzz worker ${worker} died before its first input: ${ended.death.detail}`);
+            if (stoppedAt === undefined)
+              throw new Error(`fuzz worker ${worker} died before its first input: ${ended.death.detail}`);
             failures.push(describe(stoppedAt, ended.death.kind, ended.death.detail));
             counts.inputs++;
           }
@@ -217,8 +259,7 @@ function runOneWorker(program: string, task: WorkerTask): Promise<WorkerEnd> {
       else if (message.type === 'counts') {
         counts = message.counts;
         finished = message.final;
-      }
-      else restartAfter = message.after;
+      } else restartAfter = message.after;
     });
     let lastStatus = '';
     let lastChange = Date.now();
@@ -248,7 +289,10 @@ function runOneWorker(program: string, task: WorkerTask): Promise<WorkerEnd> {
       const kept = counts ? { counts } : {};
       if (finished) resolve({ failures, ...kept, ...(restartAfter !== undefined ? { restartAfter } : {}) });
       else {
-        const death = stuck ?? { kind: 'worker-died' as const, detail: `worker exited (${signal ?? `code ${code}`}): ${stderr.trim().split('\n').slice(-6).join('\n')}` };
+        const death = stuck ?? {
+          kind: 'worker-died' as const,
+          detail: `worker exited (${signal ?? `code ${code}`}): ${stderr.trim().split('\n').slice(-6).join('\n')}`,
+        };
         resolve({ failures, ...kept, death });
       }
     });

@@ -3,7 +3,13 @@ import type { Failure } from './fuzzInput';
 import type { FuzzSettings } from './inputs';
 import type { FuzzCounts } from './pool';
 
-export function countsReport(title: string, settings: FuzzSettings, counts: FuzzCounts, workers: number, seconds: number): string {
+export function countsReport(
+  title: string,
+  settings: FuzzSettings,
+  counts: FuzzCounts,
+  workers: number,
+  seconds: number,
+): string {
   const operators = Object.entries(counts.byOperator)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([operator, count]) => `${operator} ${count.inputs} (${count.damaging} damaging)`)

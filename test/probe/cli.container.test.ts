@@ -38,7 +38,14 @@ function rolloutAwaitingProof(name: string): string {
   writeTree(root, {
     'result.json': JSON.stringify({ task_name: 'probe-demo', trial_name: name, rewards: { reward: 1 } }),
     'config.json': JSON.stringify({ sandbox_user: 'sandbox' }),
-    'benchguard/action_records.jsonl': jsonl({ event_type: 'SandboxExec', phase: 'Harden', service: 'main', status: 'ok', command_preview: 'pkill -9 -u sandbox', return_code: 0 }),
+    'benchguard/action_records.jsonl': jsonl({
+      event_type: 'SandboxExec',
+      phase: 'Harden',
+      service: 'main',
+      status: 'ok',
+      command_preview: 'pkill -9 -u sandbox',
+      return_code: 0,
+    }),
   });
   return root;
 }
@@ -46,7 +53,9 @@ function rolloutAwaitingProof(name: string): string {
 async function quiescenceCodes(root: string): Promise<string[]> {
   const run = await cli(['check', root, '--format', 'json']);
   const report = JSON.parse(run.stdout) as JsonReport;
-  return report.rollouts.flatMap((rollout) => rollout.diagnostics.map((diagnostic) => diagnostic.code)).filter((code) => /quiescence|masked-exit/.test(code));
+  return report.rollouts
+    .flatMap((rollout) => rollout.diagnostics.map((diagnostic) => diagnostic.code))
+    .filter((code) => /quiescence|masked-exit/.test(code));
 }
 
 describe('rollout-evidence probe', () => {
@@ -58,10 +67,29 @@ describe('rollout-evidence probe', () => {
 
       const records = join(root, 'benchguard/action_records.jsonl');
       const before = readFileSync(records, 'utf8');
-      const run = await cli(['probe', '--target', `docker:${container.name}`, '--user', 'sandbox', '--mode', 'harden', '--grace', '1', '--record', records]);
+      const run = await cli([
+        'probe',
+        '--target',
+        `docker:${container.name}`,
+        '--user',
+        'sandbox',
+        '--mode',
+        'harden',
+        '--grace',
+        '1',
+        '--record',
+        records,
+      ]);
       assert.equal(run.status, 0, run.stderr);
-      assert.equal(run.stdout, `Quiescent: no live process of sandbox user "sandbox" (uid ${sandboxUid}) in docker container "${container.name}".\n`);
-      assert.match(run.stderr, /^\$ engine-api:\/\S+\/docker.sock exec -u 0 -e PATH=\/usr\/sbin:\/usr\/bin:\/sbin:\/bin re-test-\w+ \/bin\/sh -c <quiescence probe script> probe-[0-9a-f]{16} harden sandbox 1 3$/m, 'the transcript shows the command');
+      assert.equal(
+        run.stdout,
+        `Quiescent: no live process of sandbox user "sandbox" (uid ${sandboxUid}) in docker container "${container.name}".\n`,
+      );
+      assert.match(
+        run.stderr,
+        /^\$ engine-api:\/\S+\/docker.sock exec -u 0 -e PATH=\/usr\/sbin:\/usr\/bin:\/sbin:\/bin re-test-\w+ \/bin\/sh -c <quiescence probe script> probe-[0-9a-f]{16} harden sandbox 1 3$/m,
+        'the transcript shows the command',
+      );
       assert.match(run.stderr, new RegExp(`"signal":"TERM","pid":${sleeper.pid}`));
       assert.match(run.stderr, /recorded as evidence in /);
 
@@ -77,31 +105,60 @@ describe('rollout-evidence probe', () => {
       assert.deepEqual(record['target'], { kind: 'docker', name: container.name });
       assert.deepEqual(record['signals_sent'], [{ signal: 'TERM', pid: sleeper.pid, round: 1, delivered: true }]);
       assert.deepEqual(await quiescenceCodes(root), [], 'after: the checked observation proves quiescence');
-    }));
+    }),
+  );
 
-  it('observe with a survivor: exit 1, the JSON names it, and a recorded line makes the rollout untrusted', { timeout }, () =>
-    withContainer(async (container) => {
-      const sleeper = await startProcess(container, 'sandbox', 'exec sleep 100011', isSandbox('sleep'));
-      const root = rolloutAwaitingProof('observe-survivor');
-      const records = join(root, 'benchguard/action_records.jsonl');
-      const run = await cli(['probe', '--target', `docker:${container.name}`, '--user', 'sandbox', '--format', 'json', '--record', records]);
-      assert.equal(run.status, 1, run.stderr);
-      assert.equal(run.stderr, '', 'JSON output keeps stderr for failures');
-      const { outcome, record } = JSON.parse(run.stdout) as { outcome: ProbeOutcome; record: Record<string, unknown> };
-      assert.deepEqual(
-        outcome.survivors.map((survivor) => survivor.pid),
-        [sleeper.pid],
-      );
-      assert.equal(record['return_code'], 1);
-      assert.deepEqual(await quiescenceCodes(root), ['quiescence-survivors']);
-    }));
+  it(
+    'observe with a survivor: exit 1, the JSON names it, and a recorded line makes the rollout untrusted',
+    { timeout },
+    () =>
+      withContainer(async (container) => {
+        const sleeper = await startProcess(container, 'sandbox', 'exec sleep 100011', isSandbox('sleep'));
+        const root = rolloutAwaitingProof('observe-survivor');
+        const records = join(root, 'benchguard/action_records.jsonl');
+        const run = await cli([
+          'probe',
+          '--target',
+          `docker:${container.name}`,
+          '--user',
+          'sandbox',
+          '--format',
+          'json',
+          '--record',
+          records,
+        ]);
+        assert.equal(run.status, 1, run.stderr);
+        assert.equal(run.stderr, '', 'JSON output keeps stderr for failures');
+        const { outcome, record } = JSON.parse(run.stdout) as {
+          outcome: ProbeOutcome;
+          record: Record<string, unknown>;
+        };
+        assert.deepEqual(
+          outcome.survivors.map((survivor) => survivor.pid),
+          [sleeper.pid],
+        );
+        assert.equal(record['return_code'], 1);
+        assert.deepEqual(await quiescenceCodes(root), ['quiescence-survivors']);
+      }),
+  );
 
   it('a container that does not exist: exit 2, could not observe, with the engine’s reason', { timeout }, async () => {
     requireEngine('docker');
     for (const access of ['cli', 'engine-api']) {
-      const run = await cli(['probe', '--target', 'docker:no-such-container-here', '--user', 'sandbox', '--docker', access]);
+      const run = await cli([
+        'probe',
+        '--target',
+        'docker:no-such-container-here',
+        '--user',
+        'sandbox',
+        '--docker',
+        access,
+      ]);
       assert.equal(run.status, 2, `${access}: ${run.stderr}`);
-      assert.match(run.stdout, /^Could not observe sandbox user "sandbox" in docker container "no-such-container-here": .*[Nn]o such container/);
+      assert.match(
+        run.stdout,
+        /^Could not observe sandbox user "sandbox" in docker container "no-such-container-here": .*[Nn]o such container/,
+      );
     }
   });
 
@@ -121,16 +178,23 @@ describe('rollout-evidence probe', () => {
       assert.match(run.stderr, /a container name or id is letters, digits/);
       const check = await container.exec(['test', '-e', '/tmp/x']);
       assert.equal(check.code, 1, '/tmp/x was not created');
-    }));
+    }),
+  );
 
   it('refuses uid 0 before anything runs: exit 2, root processes untouched', { timeout }, () =>
     withContainer(async (container) => {
-      const rootSleeper = await startProcess(container, '0', 'exec sleep 100012', (status) => status.name === 'sleep' && status.euid === 0);
+      const rootSleeper = await startProcess(
+        container,
+        '0',
+        'exec sleep 100012',
+        (status) => status.name === 'sleep' && status.euid === 0,
+      );
       for (const user of ['0', '000']) {
         const run = await cli(['probe', '--target', `docker:${container.name}`, '--user', user, '--mode', 'harden']);
         assert.equal(run.status, 2);
         assert.equal(run.stderr, 'rollout-evidence: uid 0 is root: the probe never observes or signals root\n');
       }
       assert.ok((await processStatuses(container)).some((status) => status.pid === rootSleeper.pid));
-    }));
+    }),
+  );
 });

@@ -52,7 +52,8 @@ describe('language server: reads stay inside the rollout', () => {
     const onTrajectory = await client.pullFull(trajectory);
     assert.deepEqual(codes(onTrajectory.items), ['artifact-outside-bundle']);
     const onActions = await client.pullFull(actions);
-    for (const diagnostic of [...onTrajectory.items, ...onActions.items]) assert.ok(!JSON.stringify(diagnostic).includes('ghp_'), JSON.stringify(diagnostic));
+    for (const diagnostic of [...onTrajectory.items, ...onActions.items])
+      assert.ok(!JSON.stringify(diagnostic).includes('ghp_'), JSON.stringify(diagnostic));
     await client.close(trajectory);
     await client.close(actions);
   });

@@ -25,7 +25,11 @@ describe('server memory across edits', () => {
   let client: LspTestClient;
 
   before(async () => {
-    ({ client } = await LspTestClient.start({ pull: true, settings: {}, nodeArguments: ['--max-old-space-size=400', '--expose-gc'] }));
+    ({ client } = await LspTestClient.start({
+      pull: true,
+      settings: {},
+      nodeArguments: ['--max-old-space-size=400', '--expose-gc'],
+    }));
   });
   after(async () => {
     await client.stop();
@@ -54,9 +58,16 @@ describe('server memory across edits', () => {
     }
     const afterLast = (await client.processUsage()).heapUsedBytes;
     assert.equal(client.process.exitCode, null, 'the server is still running');
-    assert.equal(client.reports.filter((report) => report.uri === uri).at(-1)?.version, edits + 1, 'the last edit was validated');
+    assert.equal(
+      client.reports.filter((report) => report.uri === uri).at(-1)?.version,
+      edits + 1,
+      'the last edit was validated',
+    );
     const growth = afterLast - afterFirst!;
     // The document is 16 MB: keeping a single old version of it would exceed this bound twice over.
-    assert.ok(growth < 8 * megabyte, `heap after the first edit ${(afterFirst! / megabyte).toFixed(1)} MB, after the last ${(afterLast / megabyte).toFixed(1)} MB`);
+    assert.ok(
+      growth < 8 * megabyte,
+      `heap after the first edit ${(afterFirst! / megabyte).toFixed(1)} MB, after the last ${(afterLast / megabyte).toFixed(1)} MB`,
+    );
   });
 });

@@ -7,7 +7,15 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { DidChangeTextDocumentNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification, DocumentDiagnosticReportKind, DocumentSymbolRequest, ErrorCodes, type DocumentSymbol } from 'vscode-languageserver-protocol/node';
+import {
+  DidChangeTextDocumentNotification,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  DocumentDiagnosticReportKind,
+  DocumentSymbolRequest,
+  ErrorCodes,
+  type DocumentSymbol,
+} from 'vscode-languageserver-protocol/node';
 import { jsonl } from '../support/files';
 import { LspTestClient } from '../support/lspClient';
 
@@ -15,7 +23,10 @@ const rollout = '/virtual/jobs/j/sync__00000001';
 const trajectoryUri = pathToFileURL(join(rollout, 'trajectory/acp_trajectory.jsonl')).href;
 const stormUri = pathToFileURL(join('/virtual/jobs/j/storm__00000002', 'trajectory/acp_trajectory.jsonl')).href;
 
-const rows = jsonl({ type: 'user_message', text: 'hi' }, { type: 'tool_call', tool_call_id: 'c1', status: 'completed' });
+const rows = jsonl(
+  { type: 'user_message', text: 'hi' },
+  { type: 'tool_call', tool_call_id: 'c1', status: 'completed' },
+);
 
 function codes(items: readonly { code?: string | number }[]): string[] {
   return items.map((item) => String(item.code));
@@ -39,7 +50,10 @@ describe('document synchronisation: malformed notifications', () => {
     const bad: [string, unknown][] = [
       ['a number for a uri', { textDocument: { uri: 42, languageId: 'jsonl', version: 1, text: rows } }],
       ['an empty uri', { textDocument: { uri: '', languageId: 'jsonl', version: 1, text: rows } }],
-      ['a string for a version', { textDocument: { uri: trajectoryUri, languageId: 'jsonl', version: '1', text: rows } }],
+      [
+        'a string for a version',
+        { textDocument: { uri: trajectoryUri, languageId: 'jsonl', version: '1', text: rows } },
+      ],
       ['a fractional version', { textDocument: { uri: trajectoryUri, languageId: 'jsonl', version: 1.5, text: rows } }],
       ['no text', { textDocument: { uri: trajectoryUri, languageId: 'jsonl', version: 1 } }],
       ['an object for a language', { textDocument: { uri: trajectoryUri, languageId: {}, version: 1, text: rows } }],
@@ -47,14 +61,19 @@ describe('document synchronisation: malformed notifications', () => {
       ['null params', null],
     ];
     for (const [, params] of bad) await send(DidOpenTextDocumentNotification.method, params);
-    await client.until(() => client.log.filter((line) => line.startsWith('Dropped textDocument/didOpen')).length === bad.length, `${bad.length} dropped didOpen lines`);
+    await client.until(
+      () => client.log.filter((line) => line.startsWith('Dropped textDocument/didOpen')).length === bad.length,
+      `${bad.length} dropped didOpen lines`,
+    );
     // None of them opened anything: the document is not open, so a pull of it finds nothing to report.
     assert.deepEqual((await client.pullFull(trajectoryUri)).items, []);
 
     await client.open(trajectoryUri, `${rows}{"type":\n`, 'jsonl', version);
     assert.deepEqual(codes((await client.pullFull(trajectoryUri)).items), ['jsonl-syntax']);
     // The features read every open document's uri: they would fail with "uri.startsWith is not a function".
-    const symbols = await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: trajectoryUri } });
+    const symbols = await client.connection.sendRequest(DocumentSymbolRequest.type, {
+      textDocument: { uri: trajectoryUri },
+    });
     assert.equal((symbols as DocumentSymbol[]).length, 3);
   });
 
@@ -65,20 +84,63 @@ describe('document synchronisation: malformed notifications', () => {
       ['a number for a uri', { textDocument: { uri: 7, version: version + 1 }, contentChanges: [fix] }],
       ['no version', { textDocument: { uri: trajectoryUri }, contentChanges: [fix] }],
       ['a version that does not go up', { textDocument: { uri: trajectoryUri, version }, contentChanges: [fix] }],
-      ['changes that are not an array', { textDocument: { uri: trajectoryUri, version: version + 1 }, contentChanges: fix }],
-      ['a change without text', { textDocument: { uri: trajectoryUri, version: version + 1 }, contentChanges: [{ range: fix.range }] }],
-      ['a negative line', { textDocument: { uri: trajectoryUri, version: version + 1 }, contentChanges: [{ range: { start: { line: -1, character: 0 }, end: fix.range.end }, text: '' }] }],
-      ['a fractional character', { textDocument: { uri: trajectoryUri, version: version + 1 }, contentChanges: [{ range: { start: { line: 2, character: 0.5 }, end: fix.range.end }, text: '' }] }],
-      ['a line past the end', { textDocument: { uri: trajectoryUri, version: version + 1 }, contentChanges: [{ range: { start: { line: 2, character: 0 }, end: { line: 9, character: 0 } }, text: '' }] }],
+      [
+        'changes that are not an array',
+        { textDocument: { uri: trajectoryUri, version: version + 1 }, contentChanges: fix },
+      ],
+      [
+        'a change without text',
+        { textDocument: { uri: trajectoryUri, version: version + 1 }, contentChanges: [{ range: fix.range }] },
+      ],
+      [
+        'a negative line',
+        {
+          textDocument: { uri: trajectoryUri, version: version + 1 },
+          contentChanges: [{ range: { start: { line: -1, character: 0 }, end: fix.range.end }, text: '' }],
+        },
+      ],
+      [
+        'a fractional character',
+        {
+          textDocument: { uri: trajectoryUri, version: version + 1 },
+          contentChanges: [{ range: { start: { line: 2, character: 0.5 }, end: fix.range.end }, text: '' }],
+        },
+      ],
+      [
+        'a line past the end',
+        {
+          textDocument: { uri: trajectoryUri, version: version + 1 },
+          contentChanges: [{ range: { start: { line: 2, character: 0 }, end: { line: 9, character: 0 } }, text: '' }],
+        },
+      ],
       // The first change is fine, the second (read after it) names a line the first removed: neither applies.
-      ['a good change, then one past the end', { textDocument: { uri: trajectoryUri, version: version + 1 }, contentChanges: [fix, { range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } }, text: 'x' }] }],
+      [
+        'a good change, then one past the end',
+        {
+          textDocument: { uri: trajectoryUri, version: version + 1 },
+          contentChanges: [
+            fix,
+            { range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } }, text: 'x' },
+          ],
+        },
+      ],
       ['a document that is not open', { textDocument: { uri: stormUri, version: 9 }, contentChanges: [fix] }],
     ];
     for (const [, params] of bad) await send(DidChangeTextDocumentNotification.method, params);
     await send(DidCloseTextDocumentNotification.method, { textDocument: { uri: 3 } });
-    await client.until(() => client.log.filter((line) => line.startsWith('Dropped textDocument/didChange')).length === bad.length, `${bad.length} dropped didChange lines`);
-    await client.until(() => client.log.some((line) => line.startsWith('Dropped textDocument/didClose')), 'a dropped didClose line');
-    assert.equal((await client.pull(trajectoryUri, before.resultId)).kind, DocumentDiagnosticReportKind.Unchanged, 'nothing changed');
+    await client.until(
+      () => client.log.filter((line) => line.startsWith('Dropped textDocument/didChange')).length === bad.length,
+      `${bad.length} dropped didChange lines`,
+    );
+    await client.until(
+      () => client.log.some((line) => line.startsWith('Dropped textDocument/didClose')),
+      'a dropped didClose line',
+    );
+    assert.equal(
+      (await client.pull(trajectoryUri, before.resultId)).kind,
+      DocumentDiagnosticReportKind.Unchanged,
+      'nothing changed',
+    );
 
     // And a well-formed change still applies: the broken last line goes.
     await client.edit(trajectoryUri, ++version, [fix]);
@@ -104,10 +166,18 @@ describe('document synchronisation: a storm of edits', () => {
     // About 400 edits in one burst, each followed by a pull, as a client that never cancels would send
     // them. Each edit types one character into a third line; the last one closes it as a valid record.
     const line = '{"type":"agent_message","text":"' + 'x'.repeat(366) + '"}';
-    const sent = [client.edit(stormUri, 2, [{ range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, text: '\n' }])];
+    const sent = [
+      client.edit(stormUri, 2, [
+        { range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, text: '\n' },
+      ]),
+    ];
     const pulls: Promise<{ kind: string; resultId?: string; items?: unknown[] }>[] = [];
     for (let index = 0; index < line.length; index++) {
-      sent.push(client.edit(stormUri, 3 + index, [{ range: { start: { line: 2, character: index }, end: { line: 2, character: index } }, text: line[index]! }]));
+      sent.push(
+        client.edit(stormUri, 3 + index, [
+          { range: { start: { line: 2, character: index }, end: { line: 2, character: index } }, text: line[index]! },
+        ]),
+      );
       pulls.push(client.pull(stormUri));
     }
     await Promise.all(sent);
@@ -129,7 +199,10 @@ describe('document synchronisation: a malformed pull', () => {
     const { client } = await LspTestClient.start({ pull: true, settings: {} });
     try {
       for (const params of [{ textDocument: { uri: 5 } }, { textDocument: null }, {}]) {
-        await assert.rejects(client.connection.sendRequest('textDocument/diagnostic', params), (error: { code?: number }) => error.code === ErrorCodes.InvalidParams);
+        await assert.rejects(
+          client.connection.sendRequest('textDocument/diagnostic', params),
+          (error: { code?: number }) => error.code === ErrorCodes.InvalidParams,
+        );
       }
       await client.open(stormUri, rows);
       assert.deepEqual((await client.pullFull(stormUri)).items, []);

@@ -75,7 +75,9 @@ function grep(root: string, needle: string): string[] {
 }
 
 function where(root: string, locations: readonly Location[]): string[] {
-  return locations.map((location) => `${relative(root, fileURLToPath(location.uri))}:${location.range.start.line}`).sort();
+  return locations
+    .map((location) => `${relative(root, fileURLToPath(location.uri))}:${location.range.start.line}`)
+    .sort();
 }
 
 function positionOf(text: string, needle: string, occurrence = 0): { line: number; character: number } {
@@ -106,19 +108,34 @@ describe('language features of the server', () => {
     await client.stop();
   });
 
-  const request = <P, R>(type: { method: string }, params: P): Promise<R> => client.connection.sendRequest(type.method, params) as Promise<R>;
+  const request = <P, R>(type: { method: string }, params: P): Promise<R> =>
+    client.connection.sendRequest(type.method, params) as Promise<R>;
 
   it('names one outline symbol per record, for what it is', async () => {
-    const symbols = await request<object, DocumentSymbol[]>(DocumentSymbolRequest.type, { textDocument: { uri: trajectory } });
-    const rows = trajectoryText.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const symbols = await request<object, DocumentSymbol[]>(DocumentSymbolRequest.type, {
+      textDocument: { uri: trajectory },
+    });
+    const rows = trajectoryText
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     assert.equal(symbols.length, rows.length);
     const call = rows.findIndex((row) => row['type'] === 'tool_call' && row['status'] === 'in_progress');
     const callRow = rows[call]!;
-    assert.equal(symbols[call]!.name, `tool_call ${String(callRow['tool_call_id'])} ${String(callRow['kind'])} ${JSON.stringify(callRow['title'])} · in_progress`);
+    assert.equal(
+      symbols[call]!.name,
+      `tool_call ${String(callRow['tool_call_id'])} ${String(callRow['kind'])} ${JSON.stringify(callRow['title'])} · in_progress`,
+    );
     const timeout = rows.findIndex((row) => row['type'] === 'agent_timeout');
     const timeoutRow = rows[timeout]!;
-    assert.equal(symbols[timeout]!.name, `agent_timeout ${String(timeoutRow['timeout_sec'])}s · ${(timeoutRow['pending_tool_call_ids'] as unknown[]).length} pending`);
-    assert.deepEqual(symbols.map((symbol) => symbol.range.start.line), rows.map((_, index) => index));
+    assert.equal(
+      symbols[timeout]!.name,
+      `agent_timeout ${String(timeoutRow['timeout_sec'])}s · ${(timeoutRow['pending_tool_call_ids'] as unknown[]).length} pending`,
+    );
+    assert.deepEqual(
+      symbols.map((symbol) => symbol.range.start.line),
+      rows.map((_, index) => index),
+    );
   });
 
   it('gives a broken line a symbol of its own without hiding the records around it', async () => {
@@ -126,7 +143,9 @@ describe('language features of the server', () => {
     const text = [lines[0], '{"type":"tool_call","tool_call_id":', lines[1], '[1,2]', ''].join('\n');
     const artifactUri = uriOf(join(copyOfFixture('healthy', 'broken-lines'), 'trajectory/acp_trajectory.jsonl'));
     await client.open(artifactUri, text);
-    const named = await request<object, DocumentSymbol[]>(DocumentSymbolRequest.type, { textDocument: { uri: artifactUri } });
+    const named = await request<object, DocumentSymbol[]>(DocumentSymbolRequest.type, {
+      textDocument: { uri: artifactUri },
+    });
     assert.deepEqual(
       named.map((symbol) => [symbol.range.start.line, /not valid JSON|not an object/.test(symbol.name)]),
       [
@@ -142,66 +161,122 @@ describe('language features of the server', () => {
     const uri = uriOf(join(copyOfFixture('healthy', 'empty-type'), 'trajectory/acp_trajectory.jsonl'));
     await client.open(uri, '{"type":""}\n{"type":"user_message","text":"hi"}\n');
     const symbols = await request<object, DocumentSymbol[]>(DocumentSymbolRequest.type, { textDocument: { uri } });
-    assert.deepEqual(symbols.map((symbol) => symbol.name), ['row without a type', 'user_message "hi"']);
+    assert.deepEqual(
+      symbols.map((symbol) => symbol.name),
+      ['row without a type', 'user_message "hi"'],
+    );
   });
 
   it('shows an id from the bundle literally in a hover, whatever backticks it holds', async () => {
     const uri = uriOf(join(copyOfFixture('healthy', 'backtick-id'), 'trajectory/acp_trajectory.jsonl'));
     const text = `${JSON.stringify({ type: 'tool_call', tool_call_id: 'a`](https://example.invalid/x.png)', status: 'completed' })}\n`;
     await client.open(uri, text);
-    const hover = await request<object, { contents: MarkupContent }>(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: text.indexOf('a`') + 1 } });
-    assert.match(hover.contents.value, /\*\*Tool call id\*\* `` a`\]\(https:\/\/example\.invalid\/x\.png\) `` · 1 occurrence/);
+    const hover = await request<object, { contents: MarkupContent }>(HoverRequest.type, {
+      textDocument: { uri },
+      position: { line: 0, character: text.indexOf('a`') + 1 },
+    });
+    assert.match(
+      hover.contents.value,
+      /\*\*Tool call id\*\* `` a`\]\(https:\/\/example\.invalid\/x\.png\) `` · 1 occurrence/,
+    );
   });
 
   it('outlines the keys of result.json that decide the verdict', async () => {
     const resultPath = join(pending, 'result.json');
     await client.open(uriOf(resultPath), readFileSync(resultPath, 'utf8'), 'json');
-    const symbols = await request<object, DocumentSymbol[]>(DocumentSymbolRequest.type, { textDocument: { uri: uriOf(resultPath) } });
+    const symbols = await request<object, DocumentSymbol[]>(DocumentSymbolRequest.type, {
+      textDocument: { uri: uriOf(resultPath) },
+    });
     const names = symbols.map((symbol) => symbol.name.split(':')[0]);
-    for (const key of ['rewards', 'error', 'agent_timeout_info', 'trajectory_summary']) assert.ok(names.includes(key), key);
+    for (const key of ['rewards', 'error', 'agent_timeout_info', 'trajectory_summary'])
+      assert.ok(names.includes(key), key);
     assert.ok(!names.includes('model'), 'keys that do not bear on the verdict stay out');
   });
 
   it('folds a prompt turn', async () => {
-    const ranges = await request<object, { startLine: number; endLine: number }[]>(FoldingRangeRequest.type, { textDocument: { uri: trajectory } });
+    const ranges = await request<object, { startLine: number; endLine: number }[]>(FoldingRangeRequest.type, {
+      textDocument: { uri: trajectory },
+    });
     const lastLine = trajectoryText.trimEnd().split('\n').length - 1;
-    assert.ok(ranges.some((range) => range.startLine === 0 && range.endLine === lastLine), JSON.stringify(ranges));
+    assert.ok(
+      ranges.some((range) => range.startLine === 0 && range.endLine === lastLine),
+      JSON.stringify(ranges),
+    );
   });
 
   it('goes from a pending id to the tool_call row that defines it', async () => {
     const position = positionOf(trajectoryText, '"call_02"', 1);
-    const definitions = await request<object, Location[]>(DefinitionRequest.type, { textDocument: { uri: trajectory }, position });
+    const definitions = await request<object, Location[]>(DefinitionRequest.type, {
+      textDocument: { uri: trajectory },
+      position,
+    });
     const rows = trajectoryText.split('\n');
-    const defining = rows.findIndex((row) => row.includes('"type":"tool_call"') && row.includes('"tool_call_id":"call_02"'));
+    const defining = rows.findIndex(
+      (row) => row.includes('"type":"tool_call"') && row.includes('"tool_call_id":"call_02"'),
+    );
     assert.deepEqual(where(pending, definitions), [`trajectory/acp_trajectory.jsonl:${defining}`]);
   });
 
   it('finds every reference to a tool id across the rollout, and highlights those in the file', async () => {
     const position = positionOf(trajectoryText, '"call_02"');
-    const references = await request<object, Location[]>(ReferencesRequest.type, { textDocument: { uri: trajectory }, position, context: { includeDeclaration: true } });
+    const references = await request<object, Location[]>(ReferencesRequest.type, {
+      textDocument: { uri: trajectory },
+      position,
+      context: { includeDeclaration: true },
+    });
     assert.deepEqual(where(pending, references), grep(pending, '"call_02"').sort());
-    assert.ok(where(pending, references).some((place) => place.startsWith('result.json')), 'result.json refers to the call too');
-    const highlights = await request<object, { range: { start: { line: number } }; kind: number }[]>(DocumentHighlightRequest.type, { textDocument: { uri: trajectory }, position });
-    assert.deepEqual(highlights.map((highlight) => `trajectory/acp_trajectory.jsonl:${highlight.range.start.line}`).sort(), grep(pending, '"call_02"').filter((place) => place.startsWith('trajectory/acp')).sort());
+    assert.ok(
+      where(pending, references).some((place) => place.startsWith('result.json')),
+      'result.json refers to the call too',
+    );
+    const highlights = await request<object, { range: { start: { line: number } }; kind: number }[]>(
+      DocumentHighlightRequest.type,
+      { textDocument: { uri: trajectory }, position },
+    );
+    assert.deepEqual(
+      highlights.map((highlight) => `trajectory/acp_trajectory.jsonl:${highlight.range.start.line}`).sort(),
+      grep(pending, '"call_02"')
+        .filter((place) => place.startsWith('trajectory/acp'))
+        .sort(),
+    );
   });
 
   it('explains a field from the schema, and lists where an id appears', async () => {
-    const onStatus = await request<object, { contents: MarkupContent }>(HoverRequest.type, { textDocument: { uri: trajectory }, position: positionOf(trajectoryText, '"status":"in_progress"') });
+    const onStatus = await request<object, { contents: MarkupContent }>(HoverRequest.type, {
+      textDocument: { uri: trajectory },
+      position: positionOf(trajectoryText, '"status":"in_progress"'),
+    });
     assert.match(onStatus.contents.value, /`status`/);
     assert.match(onStatus.contents.value, /pending and in_progress are unresolved/);
     assert.match(onStatus.contents.value, /One of: `"pending"`, `"in_progress"`/);
-    const onId = await request<object, { contents: MarkupContent }>(HoverRequest.type, { textDocument: { uri: trajectory }, position: positionOf(trajectoryText, '"call_02"') });
-    assert.match(onId.contents.value, new RegExp(`Tool call id\\*\\* \`call_02\` · ${grep(pending, '"call_02"').length} occurrences`));
+    const onId = await request<object, { contents: MarkupContent }>(HoverRequest.type, {
+      textDocument: { uri: trajectory },
+      position: positionOf(trajectoryText, '"call_02"'),
+    });
+    assert.match(
+      onId.contents.value,
+      new RegExp(`Tool call id\\*\\* \`call_02\` · ${grep(pending, '"call_02"').length} occurrences`),
+    );
     assert.match(onId.contents.value, /\(definition\)/);
   });
 
   it('shows the verdict and its facts in a code lens that opens the timeline', async () => {
-    const lenses = await request<object, { range: { start: { line: number } }; command: { title: string; command: string; arguments: string[] } }[]>(CodeLensRequest.type, { textDocument: { uri: trajectory } });
-    const verdict = checkRollout(pending, checker, { maxFindings: 1000, rules: defaultRuleOptions, caches: new ModelCaches() }).evaluation!.verdict;
+    const lenses = await request<
+      object,
+      { range: { start: { line: number } }; command: { title: string; command: string; arguments: string[] } }[]
+    >(CodeLensRequest.type, { textDocument: { uri: trajectory } });
+    const verdict = checkRollout(pending, checker, {
+      maxFindings: 1000,
+      rules: defaultRuleOptions,
+      caches: new ModelCaches(),
+    }).evaluation!.verdict;
     assert.equal(lenses.length, 1);
     const [lens] = lenses;
     assert.equal(lens!.range.start.line, 0);
-    assert.match(lens!.command.title, new RegExp(`^Rollout: ${verdict} · quiescence: proven · verifier: graded · 1 tool pending$`));
+    assert.match(
+      lens!.command.title,
+      new RegExp(`^Rollout: ${verdict} · quiescence: proven · verifier: graded · 1 tool pending$`),
+    );
     assert.equal(lens!.command.command, 'rolloutEvidence.showTimeline');
     assert.deepEqual(lens!.command.arguments, [uriOf(pending)]);
   });
@@ -210,7 +285,10 @@ describe('language features of the server', () => {
     const actionsPath = join(pending, 'benchguard/action_records.jsonl');
     const text = readFileSync(actionsPath, 'utf8');
     await client.open(uriOf(actionsPath), text);
-    const hints = await request<object, { position: { line: number }; label: string }[]>(InlayHintRequest.type, { textDocument: { uri: uriOf(actionsPath) }, range: { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } } });
+    const hints = await request<object, { position: { line: number }; label: string }[]>(InlayHintRequest.type, {
+      textDocument: { uri: uriOf(actionsPath) },
+      range: { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } },
+    });
     const config = JSON.parse(readFileSync(join(pending, 'config.json'), 'utf8')) as { started_at: string };
     const start = Date.parse(`${config.started_at.replace(' ', 'T').slice(0, 23)}Z`);
     const first = (JSON.parse(text.split('\n')[0]!) as { started_at: string }).started_at;
@@ -229,11 +307,15 @@ describe('authoring with the server', () => {
   after(async () => {
     await client.stop();
   });
-  const request = <P, R>(type: { method: string }, params: P): Promise<R> => client.connection.sendRequest(type.method, params) as Promise<R>;
+  const request = <P, R>(type: { method: string }, params: P): Promise<R> =>
+    client.connection.sendRequest(type.method, params) as Promise<R>;
 
   async function complete(uri: string, line: string): Promise<CompletionItem[]> {
     await client.replace(uri, line, ++version);
-    const items = await request<object, CompletionItem[] | null>(CompletionRequest.type, { textDocument: { uri }, position: { line: 0, character: line.length } });
+    const items = await request<object, CompletionItem[] | null>(CompletionRequest.type, {
+      textDocument: { uri },
+      position: { line: 0, character: line.length },
+    });
     return items ?? [];
   }
   let version = 1;
@@ -245,7 +327,10 @@ describe('authoring with the server', () => {
     const keys = await complete(uri, '{"type":"tool_call","');
     const labels = keys.map((item) => item.label);
     assert.deepEqual(labels.slice(0, 2).sort(), ['status', 'tool_call_id']);
-    assert.ok(labels.includes('title') && !labels.includes('type') && !labels.includes('pending_tool_call_ids'), labels.join());
+    assert.ok(
+      labels.includes('title') && !labels.includes('type') && !labels.includes('pending_tool_call_ids'),
+      labels.join(),
+    );
     const timeoutKeys = (await complete(uri, '{"type":"agent_timeout","')).map((item) => item.label);
     assert.ok(timeoutKeys.includes('pending_tool_call_ids') && !timeoutKeys.includes('status'), timeoutKeys.join());
     const values = (await complete(uri, '{"type":"tool_call","status":"')).map((item) => item.label);
@@ -254,7 +339,10 @@ describe('authoring with the server', () => {
     const toolCall = snippets.find((item) => item.label === 'tool_call');
     assert.ok(toolCall, snippets.map((item) => item.label).join());
     const snippet = (toolCall.textEdit as TextEdit).newText;
-    assert.match(snippet, /^\{"type": "tool_call", "tool_call_id": "\$\{1[^}]*\}", "status": "\$\{2\|pending,in_progress,completed,failed,cancelled\|\}"\}$/);
+    assert.match(
+      snippet,
+      /^\{"type": "tool_call", "tool_call_id": "\$\{1[^}]*\}", "status": "\$\{2\|pending,in_progress,completed,failed,cancelled\|\}"\}$/,
+    );
   });
 
   it('after a typed colon or comma, completes at the cursor without eating the quote before it', async () => {
@@ -263,22 +351,39 @@ describe('authoring with the server', () => {
     await client.open(uri, '', 'jsonl', version);
     const afterColon = '{"type":"tool_call","status":';
     const values = await complete(uri, afterColon);
-    assert.ok(values.some((item) => item.label === '"in_progress"'), values.map((item) => item.label).join());
-    for (const item of values) assert.deepEqual((item.textEdit as TextEdit).range, { start: { line: 0, character: afterColon.length }, end: { line: 0, character: afterColon.length } });
+    assert.ok(
+      values.some((item) => item.label === '"in_progress"'),
+      values.map((item) => item.label).join(),
+    );
+    for (const item of values)
+      assert.deepEqual((item.textEdit as TextEdit).range, {
+        start: { line: 0, character: afterColon.length },
+        end: { line: 0, character: afterColon.length },
+      });
     const afterComma = '{"type":"tool_call", ';
     const keys = await complete(uri, afterComma);
     assert.ok(keys.some((item) => item.label === 'status'));
     for (const item of keys) assert.equal((item.textEdit as TextEdit).range.start.character, afterComma.length);
   });
 
-  async function fixesFor(path: string, codes: readonly string[]): Promise<{ text: string; diagnostics: Diagnostic[]; actions: CodeAction[] }> {
+  async function fixesFor(
+    path: string,
+    codes: readonly string[],
+  ): Promise<{ text: string; diagnostics: Diagnostic[]; actions: CodeAction[] }> {
     const uri = uriOf(path);
     const text = readFileSync(path, 'utf8');
     await client.open(uri, text, languageOf(path));
-    const diagnostics = (await client.pullFull(uri)).items.filter((diagnostic) => codes.includes(String(diagnostic.code)));
+    const diagnostics = (await client.pullFull(uri)).items.filter((diagnostic) =>
+      codes.includes(String(diagnostic.code)),
+    );
     assert.ok(diagnostics.length > 0, `${codes.join()} found in ${path}`);
     const range = { start: { line: 0, character: 0 }, end: { line: text.split('\n').length, character: 0 } };
-    const actions = (await request<object, CodeAction[] | null>(CodeActionRequest.type, { textDocument: { uri }, range, context: { diagnostics } })) ?? [];
+    const actions =
+      (await request<object, CodeAction[] | null>(CodeActionRequest.type, {
+        textDocument: { uri },
+        range,
+        context: { diagnostics },
+      })) ?? [];
     return { text, diagnostics, actions };
   }
 
@@ -302,8 +407,13 @@ describe('authoring with the server', () => {
     assert.equal(add.kind, 'quickfix');
     assert.equal(add.isPreferred, undefined, 'never applied on its own');
     const edits = add.edit!.changes![uriOf(path)]!;
-    const fixedLine = applied(readFileSync(path, 'utf8'), edits).split('\n').find((line) => line.includes('agent_timeout'))!;
-    assert.deepEqual((JSON.parse(fixedLine) as { pending_tool_call_ids: string[] }).pending_tool_call_ids, ['call_01', 'call_02']);
+    const fixedLine = applied(readFileSync(path, 'utf8'), edits)
+      .split('\n')
+      .find((line) => line.includes('agent_timeout'))!;
+    assert.deepEqual((JSON.parse(fixedLine) as { pending_tool_call_ids: string[] }).pending_tool_call_ids, [
+      'call_01',
+      'call_02',
+    ]);
     const after = await applyAndRecheck(root, add, 'trajectory/acp_trajectory.jsonl');
     // call_01 is still listed wrongly (it completed), so one mismatch stays: the one on the list entry.
     assert.equal(after.filter((diagnostic) => diagnostic.code === 'timeout-pending-mismatch').length, 1);
@@ -313,18 +423,33 @@ describe('authoring with the server', () => {
     const root = copyInFixtureFolder('observation-before-last-kill', 'fix-observation');
     const path = join(root, 'benchguard/action_records.jsonl');
     const { text, actions } = await fixesFor(path, ['quiescence-stale']);
-    const insert = actions.find((action) => action.title.startsWith('Insert a quiescent SandboxUserQuiescence observation'));
+    const insert = actions.find((action) =>
+      action.title.startsWith('Insert a quiescent SandboxUserQuiescence observation'),
+    );
     assert.ok(insert, actions.map((action) => action.title).join('\n'));
     const lastKill = text.split('\n').findIndex((line) => line.includes('"pkill -9 -u agent"'));
     // The fixture's config names the user but no uid: the title says the uid is a placeholder; the time is the kill's.
-    assert.match(insert.title, new RegExp(`after the kill attempt on line ${lastKill + 1} \\(placeholders to set: uid\\)$`));
+    assert.match(
+      insert.title,
+      new RegExp(`after the kill attempt on line ${lastKill + 1} \\(placeholders to set: uid\\)$`),
+    );
     const after = await applyAndRecheck(root, insert, 'benchguard/action_records.jsonl');
     const fixed = applied(text, insert.edit!.changes![uriOf(path)]!).split('\n');
-    const inserted = JSON.parse(fixed[lastKill + 1]!) as { event_type: string; observed_at: string; provenance: string };
+    const inserted = JSON.parse(fixed[lastKill + 1]!) as {
+      event_type: string;
+      observed_at: string;
+      provenance: string;
+    };
     assert.equal(inserted.event_type, 'SandboxUserQuiescence');
     assert.equal(inserted.provenance, 'authored', 'it says no probe made it');
-    assert.equal(inserted.observed_at, (JSON.parse(text.split('\n')[lastKill]!) as { finished_at: string }).finished_at);
-    assert.deepEqual(after.filter((diagnostic) => String(diagnostic.code).startsWith('quiescence')), []);
+    assert.equal(
+      inserted.observed_at,
+      (JSON.parse(text.split('\n')[lastKill]!) as { finished_at: string }).finished_at,
+    );
+    assert.deepEqual(
+      after.filter((diagnostic) => String(diagnostic.code).startsWith('quiescence')),
+      [],
+    );
   });
 
   it('ends a pending call by the framework only where quiescence is proven, citing the observation', async () => {
@@ -334,62 +459,134 @@ describe('authoring with the server', () => {
     const end = actions.find((action) => action.title.startsWith('Mark "call_02" as ended by the framework'));
     assert.ok(end, actions.map((action) => action.title).join('\n'));
     const appended = applied(text, end.edit!.changes![uriOf(path)]!).trimEnd().split('\n').at(-1)!;
-    const observation = readFileSync(join(root, 'benchguard/action_records.jsonl'), 'utf8').split('\n').find((line) => line.includes('SandboxUserQuiescence'))!;
-    assert.deepEqual(JSON.parse(appended), { type: 'tool_call_lifecycle', tool_call_id: 'call_02', lifecycle: 'ended_by_framework', effects: 'unknown', source: 'benchflow', quiescence_ref: (JSON.parse(observation) as { action_id: string }).action_id, provenance: 'authored' });
+    const observation = readFileSync(join(root, 'benchguard/action_records.jsonl'), 'utf8')
+      .split('\n')
+      .find((line) => line.includes('SandboxUserQuiescence'))!;
+    assert.deepEqual(JSON.parse(appended), {
+      type: 'tool_call_lifecycle',
+      tool_call_id: 'call_02',
+      lifecycle: 'ended_by_framework',
+      effects: 'unknown',
+      source: 'benchflow',
+      quiescence_ref: (JSON.parse(observation) as { action_id: string }).action_id,
+      provenance: 'authored',
+    });
     const after = await applyAndRecheck(root, end, 'trajectory/acp_trajectory.jsonl');
-    assert.deepEqual(after.filter((diagnostic) => diagnostic.code === 'tool-pending'), []);
-
+    assert.deepEqual(
+      after.filter((diagnostic) => diagnostic.code === 'tool-pending'),
+      [],
+    );
   });
 
   it('offers no lifecycle row where quiescence is not proven, even when asked with a tool-terminalizable diagnostic', async () => {
     // The same pending call; in one copy the hardening is proven, in the other its observation is masked.
     const proven = copyInFixtureFolder('tool-pending-after-timeout', 'lifecycle-proven');
     const unproven = copyInFixtureFolder('tool-pending-after-timeout', 'lifecycle-unproven');
-    cpSync(join(repoRoot, 'test/fixtures/bundles/masked-quiescence-probe/benchguard/action_records.jsonl'), join(unproven, 'benchguard/action_records.jsonl'));
+    cpSync(
+      join(repoRoot, 'test/fixtures/bundles/masked-quiescence-probe/benchguard/action_records.jsonl'),
+      join(unproven, 'benchguard/action_records.jsonl'),
+    );
     const askWithClaim = async (root: string): Promise<CodeAction[]> => {
       const path = join(root, 'trajectory/acp_trajectory.jsonl');
       const text = readFileSync(path, 'utf8');
       await client.open(uriOf(path), text);
       const pendingLine = text.split('\n').findIndex((line) => line.includes('"in_progress"'));
-      const claimed = { range: { start: { line: pendingLine, character: 0 }, end: { line: pendingLine, character: 1 } }, message: 'claimed', source: 'rollout-evidence', code: 'tool-terminalizable' };
-      return (await request<object, CodeAction[] | null>(CodeActionRequest.type, { textDocument: { uri: uriOf(path) }, range: claimed.range, context: { diagnostics: [claimed] } })) ?? [];
+      const claimed = {
+        range: { start: { line: pendingLine, character: 0 }, end: { line: pendingLine, character: 1 } },
+        message: 'claimed',
+        source: 'rollout-evidence',
+        code: 'tool-terminalizable',
+      };
+      return (
+        (await request<object, CodeAction[] | null>(CodeActionRequest.type, {
+          textDocument: { uri: uriOf(path) },
+          range: claimed.range,
+          context: { diagnostics: [claimed] },
+        })) ?? []
+      );
     };
     const offered = await askWithClaim(proven);
-    assert.ok(offered.some((action) => action.title.startsWith('Mark "call_02"')), `offered where quiescence is proven: ${JSON.stringify(offered.map((action) => action.title))}`);
-    assert.ok(!(await askWithClaim(unproven)).some((action) => action.title.startsWith('Mark')), 'no lifecycle row without proven quiescence');
-    const unprovenDiagnostics = (await client.pullFull(uriOf(join(unproven, 'trajectory/acp_trajectory.jsonl')))).items.map((diagnostic) => String(diagnostic.code));
-    assert.ok(unprovenDiagnostics.includes('tool-pending') && !unprovenDiagnostics.includes('tool-terminalizable'), `the rules agree: ${unprovenDiagnostics.join()}`);
+    assert.ok(
+      offered.some((action) => action.title.startsWith('Mark "call_02"')),
+      `offered where quiescence is proven: ${JSON.stringify(offered.map((action) => action.title))}`,
+    );
+    assert.ok(
+      !(await askWithClaim(unproven)).some((action) => action.title.startsWith('Mark')),
+      'no lifecycle row without proven quiescence',
+    );
+    const unprovenDiagnostics = (
+      await client.pullFull(uriOf(join(unproven, 'trajectory/acp_trajectory.jsonl')))
+    ).items.map((diagnostic) => String(diagnostic.code));
+    assert.ok(
+      unprovenDiagnostics.includes('tool-pending') && !unprovenDiagnostics.includes('tool-terminalizable'),
+      `the rules agree: ${unprovenDiagnostics.join()}`,
+    );
   });
 
   it('offers none of the fixes that write evidence on a real rollout, and the finding says how to produce the evidence instead', async () => {
     const cases = [
-      { fixture: 'observation-before-last-kill', file: 'benchguard/action_records.jsonl', code: 'quiescence-stale', title: 'Insert a quiescent SandboxUserQuiescence observation' },
-      { fixture: 'tool-pending-after-timeout', file: 'trajectory/acp_trajectory.jsonl', code: 'tool-terminalizable', title: 'Mark "call_02" as ended by the framework' },
-      { fixture: 'timeout-pending-mismatch', file: 'trajectory/acp_trajectory.jsonl', code: 'timeout-pending-mismatch', title: 'Add "call_02" to pending_tool_call_ids' },
+      {
+        fixture: 'observation-before-last-kill',
+        file: 'benchguard/action_records.jsonl',
+        code: 'quiescence-stale',
+        title: 'Insert a quiescent SandboxUserQuiescence observation',
+      },
+      {
+        fixture: 'tool-pending-after-timeout',
+        file: 'trajectory/acp_trajectory.jsonl',
+        code: 'tool-terminalizable',
+        title: 'Mark "call_02" as ended by the framework',
+      },
+      {
+        fixture: 'timeout-pending-mismatch',
+        file: 'trajectory/acp_trajectory.jsonl',
+        code: 'timeout-pending-mismatch',
+        title: 'Add "call_02" to pending_tool_call_ids',
+      },
     ];
     for (const { fixture, file, code, title } of cases) {
       // The same bundle, offered the fix in a fixture folder (the tests above) and nothing as a real rollout.
       const inFixtures = await fixesFor(join(copyInFixtureFolder(fixture, `offered-${fixture}`), file), [code]);
-      assert.ok(inFixtures.actions.some((action) => action.title.startsWith(title)), `${fixture}: offered in a fixture folder`);
+      assert.ok(
+        inFixtures.actions.some((action) => action.title.startsWith(title)),
+        `${fixture}: offered in a fixture folder`,
+      );
       const real = await fixesFor(join(copyOfFixture(fixture, `real-${fixture}`), file), [code]);
-      assert.deepEqual(real.actions.map((action) => action.title), [], `${fixture}: nothing offered on a real rollout`);
+      assert.deepEqual(
+        real.actions.map((action) => action.title),
+        [],
+        `${fixture}: nothing offered on a real rollout`,
+      );
     }
-    const unproven = (await fixesFor(join(copyOfFixture('authored-observation-in-rollout', 'real-unproven'), 'benchguard/action_records.jsonl'), ['quiescence-unproven'])).diagnostics[0]!;
-    assert.match(String(unproven.message), /Run the live probe on the sandbox \(the command "Rollout Evidence: Probe Sandbox-User Quiescence…", or `rollout-evidence probe`\)/);
+    const unproven = (
+      await fixesFor(
+        join(copyOfFixture('authored-observation-in-rollout', 'real-unproven'), 'benchguard/action_records.jsonl'),
+        ['quiescence-unproven'],
+      )
+    ).diagnostics[0]!;
+    assert.match(
+      String(unproven.message),
+      /Run the live probe on the sandbox \(the command "Rollout Evidence: Probe Sandbox-User Quiescence…", or `rollout-evidence probe`\)/,
+    );
   });
 
   it('offers them in a bundle New Fixture Bundle marked, wherever it lies', async () => {
     const root = copyOfFixture('observation-before-last-kill', 'marked-by-scaffold');
     writeFileSync(join(root, fixtureMarkerFile), '{"fixture": true}\n');
     const { actions } = await fixesFor(join(root, 'benchguard/action_records.jsonl'), ['quiescence-stale']);
-    assert.ok(actions.some((action) => action.title.startsWith('Insert a quiescent SandboxUserQuiescence observation')), actions.map((action) => action.title).join('\n'));
+    assert.ok(
+      actions.some((action) => action.title.startsWith('Insert a quiescent SandboxUserQuiescence observation')),
+      actions.map((action) => action.title).join('\n'),
+    );
   });
 
   it('reads an observation authored in a fixture, copied into a real rollout, as evidence-authored: quiescence stays unproven and the verdict untrusted', async () => {
     const fixtureRoot = copyInFixtureFolder('observation-before-last-kill', 'authored-then-copied');
     const fixturePath = join(fixtureRoot, 'benchguard/action_records.jsonl');
     const { text, actions } = await fixesFor(fixturePath, ['quiescence-stale']);
-    const insert = actions.find((action) => action.title.startsWith('Insert a quiescent SandboxUserQuiescence observation'))!;
+    const insert = actions.find((action) =>
+      action.title.startsWith('Insert a quiescent SandboxUserQuiescence observation'),
+    )!;
     const authoredText = applied(text, insert.edit!.changes![uriOf(fixturePath)]!);
     const realRoot = copyOfFixture('observation-before-last-kill', 'authored-copied-real');
     const realPath = join(realRoot, 'benchguard/action_records.jsonl');
@@ -402,6 +599,11 @@ describe('authoring with the server', () => {
     assert.match(lens?.command?.title ?? '', /^Rollout: untrusted /);
     // In the fixture folder the same text proves quiescence.
     await client.replace(uriOf(fixturePath), authoredText, 9);
-    assert.deepEqual((await client.pullFull(uriOf(fixturePath))).items.filter((diagnostic) => String(diagnostic.code).startsWith('quiescence')), []);
+    assert.deepEqual(
+      (await client.pullFull(uriOf(fixturePath))).items.filter((diagnostic) =>
+        String(diagnostic.code).startsWith('quiescence'),
+      ),
+      [],
+    );
   });
 });

@@ -7,7 +7,12 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { DidChangeWatchedFilesNotification, DocumentDiagnosticReportKind, FileChangeType, type Diagnostic } from 'vscode-languageserver-protocol/node';
+import {
+  DidChangeWatchedFilesNotification,
+  DocumentDiagnosticReportKind,
+  FileChangeType,
+  type Diagnostic,
+} from 'vscode-languageserver-protocol/node';
 import { LspTestClient } from '../support/lspClient';
 import { repoRoot, temporaryFolder } from '../support/repo';
 
@@ -27,7 +32,19 @@ const resultPath = join(rollout, 'result.json');
 const actions = pathToFileURL(actionsPath).href;
 const result = pathToFileURL(resultPath).href;
 
-const finalObservation = JSON.stringify({ event_type: 'SandboxUserQuiescence', phase: 'Harden', service: 'main', status: 'ok', sandbox_user: 'agent', uid: 1001, mode: 'harden', survivors: [], return_code: 0, observed_at: '2026-08-22T10:00:51Z', final: true });
+const finalObservation = JSON.stringify({
+  event_type: 'SandboxUserQuiescence',
+  phase: 'Harden',
+  service: 'main',
+  status: 'ok',
+  sandbox_user: 'agent',
+  uid: 1001,
+  mode: 'harden',
+  survivors: [],
+  return_code: 0,
+  observed_at: '2026-08-22T10:00:51Z',
+  final: true,
+});
 
 function codes(diagnostics: readonly Diagnostic[]): string[] {
   return diagnostics.map((d) => `${d.range.start.line + 1} ${String(d.code)}`);
@@ -58,12 +75,21 @@ describe('language server on a whole rollout', () => {
     assert.deepEqual(codes(onActions.items), ['2 quiescence-unproven', '2 masked-exit-status']);
     const masked = onActions.items[1]!;
     // The copy of README the build puts beside the server: the .vsix's own README is the short one.
-    assert.equal(masked.codeDescription?.href, `${pathToFileURL(join(repoRoot, 'dist/README.md')).href}#masked-exit-status`);
-    assert.deepEqual(masked.relatedInformation?.map((related) => [related.location.uri, related.location.range.start.line]), [[actions, 1]]);
+    assert.equal(
+      masked.codeDescription?.href,
+      `${pathToFileURL(join(repoRoot, 'dist/README.md')).href}#masked-exit-status`,
+    );
+    assert.deepEqual(
+      masked.relatedInformation?.map((related) => [related.location.uri, related.location.range.start.line]),
+      [[actions, 1]],
+    );
 
     const onResult = await client.pullFull(result);
     assert.deepEqual(codes(onResult.items), ['5 untrusted-reward']);
-    assert.deepEqual(onResult.items[0]!.relatedInformation?.map((related) => related.location.uri), [actions]);
+    assert.deepEqual(
+      onResult.items[0]!.relatedInformation?.map((related) => related.location.uri),
+      [actions],
+    );
     const report = client.reports.filter((r) => r.uri === result).at(-1)!;
     assert.deepEqual([report.rollout, report.verdict], [rollout, 'untrusted']);
   });
@@ -84,10 +110,19 @@ describe('language server on a whole rollout', () => {
     const before = client.refreshRequests;
     // The run's config now names another sandbox user: the recorded observation of "agent" no longer counts.
     const configPath = join(rollout, 'config.json');
-    writeFileSync(configPath, readFileSync(configPath, 'utf8').replace('"sandbox_user": "agent"', '"sandbox_user": "operator"'));
-    await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: pathToFileURL(configPath).href, type: FileChangeType.Changed }] });
+    writeFileSync(
+      configPath,
+      readFileSync(configPath, 'utf8').replace('"sandbox_user": "agent"', '"sandbox_user": "operator"'),
+    );
+    await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: pathToFileURL(configPath).href, type: FileChangeType.Changed }],
+    });
     await client.until(() => client.refreshRequests > before, 'a diagnostics refresh after the change on disk');
-    assert.deepEqual(codes((await client.pullFull(actions)).items), ['6 quiescence-unproven'], 'nothing kills or observes "operator": unproven, on the first grading attempt');
+    assert.deepEqual(
+      codes((await client.pullFull(actions)).items),
+      ['6 quiescence-unproven'],
+      'nothing kills or observes "operator": unproven, on the first grading attempt',
+    );
     assert.match(JSON.stringify((await client.pullFull(actions)).items[0]!.message), /Sandbox user \\"operator\\"/);
   });
 
@@ -126,10 +161,16 @@ describe('language server on a whole rollout, push mode', () => {
       const actionsText = readFileSync(join(root, 'benchguard/action_records.jsonl'), 'utf8');
       await client.open(actionsUri, actionsText);
       await client.open(resultUri, readFileSync(join(root, 'result.json'), 'utf8'), 'json');
-      const untrusted = await client.nextPublished(resultUri, (params) => params.diagnostics.some((d) => d.code === 'untrusted-reward'));
+      const untrusted = await client.nextPublished(resultUri, (params) =>
+        params.diagnostics.some((d) => d.code === 'untrusted-reward'),
+      );
       assert.equal(untrusted.diagnostics[0]!.range.start.line, 4);
       // The probe now finds nothing: the reward is trusted again, and result.json is republished clean.
-      await client.replace(actionsUri, actionsText.replace('"return_code":1', '"return_code":0').replace(/"survivors":\[[^\]]*\]/, '"survivors":[]'), 2);
+      await client.replace(
+        actionsUri,
+        actionsText.replace('"return_code":1', '"return_code":0').replace(/"survivors":\[[^\]]*\]/, '"survivors":[]'),
+        2,
+      );
       await client.nextPublished(resultUri, (params) => params.diagnostics.length === 0);
     } finally {
       await client.stop();

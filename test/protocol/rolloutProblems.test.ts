@@ -10,7 +10,12 @@ import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
-import { DidChangeWatchedFilesNotification, FileChangeType, type Diagnostic, type PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
+import {
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  type Diagnostic,
+  type PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol/node';
 import { shownDocumentsNotification, workspaceProblemsRequest } from '../../shared/src/protocol';
 import { LspTestClient } from '../support/lspClient';
 import { builtCli, faultyRollout, healthyRollout, repoRoot, temporaryFolder } from '../support/repo';
@@ -30,9 +35,14 @@ const severityNames = ['', 'error', 'warning', 'information', 'hint'] as const;
 
 /** `file severity` → count, from the CLI's JSON report of the rollout: what every editor view must agree with. */
 function cliCounts(root: string): Map<string, number> {
-  const run = spawnSync(process.execPath, [builtCli, 'check', root, '--format', 'json'], { encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, [builtCli, 'check', root, '--format', 'json'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.ok(run.status === 0 || run.status === 1, `the CLI ran: ${run.stderr}`);
-  const report = JSON.parse(run.stdout) as { rollouts: { root: string; diagnostics: { file: string; severity: string }[] }[] };
+  const report = JSON.parse(run.stdout) as {
+    rollouts: { root: string; diagnostics: { file: string; severity: string }[] }[];
+  };
   const counts = new Map<string, number>();
   for (const rollout of report.rollouts) {
     for (const diagnostic of rollout.diagnostics) {
@@ -60,7 +70,9 @@ function sorted(counts: Map<string, number>): [string, number][] {
 
 function pushedUnder(client: LspTestClient, root: string): [string, Diagnostic[]][] {
   const prefix = pathToFileURL(root).href + '/';
-  return [...client.published.values()].filter((params) => params.uri.startsWith(prefix)).map((params) => [decodeURIComponent(params.uri.slice('file://'.length)), params.diagnostics]);
+  return [...client.published.values()]
+    .filter((params) => params.uri.startsWith(prefix))
+    .map((params) => [decodeURIComponent(params.uri.slice('file://'.length)), params.diagnostics]);
 }
 
 function codesOf(params: PublishDiagnosticsParams | undefined): string[] {
@@ -82,8 +94,18 @@ describe('the problems of a whole rollout', () => {
       await client.nextPublished(actions, (params) => codesOf(params).includes('masked-exit-status'));
 
       const expected = JSON.stringify(sorted(cliCounts(root)));
-      const seen = () => JSON.stringify(sorted(countsOf([...pushedUnder(client, root), [join(root, 'trajectory/acp_trajectory.jsonl'), pulled.items]])));
-      await client.until(() => seen() === expected, 'pushed and pulled diagnostics that count as the CLI does, per file and severity').catch(() => assert.equal(seen(), expected));
+      const seen = () =>
+        JSON.stringify(
+          sorted(
+            countsOf([...pushedUnder(client, root), [join(root, 'trajectory/acp_trajectory.jsonl'), pulled.items]]),
+          ),
+        );
+      await client
+        .until(
+          () => seen() === expected,
+          'pushed and pulled diagnostics that count as the CLI does, per file and severity',
+        )
+        .catch(() => assert.equal(seen(), expected));
 
       // Opened, result.json is pulled: its pushed diagnostics are cleared so that none are shown twice.
       await client.open(result, readFileSync(join(root, 'result.json'), 'utf8'), 'json');
@@ -96,7 +118,10 @@ describe('the problems of a whole rollout', () => {
 
       // The last open file closes: nothing of the rollout stays behind, stale.
       await client.close(trajectory);
-      await client.until(() => pushedUnder(client, root).every(([, diagnostics]) => diagnostics.length === 0), 'every pushed diagnostic of the rollout cleared');
+      await client.until(
+        () => pushedUnder(client, root).every(([, diagnostics]) => diagnostics.length === 0),
+        'every pushed diagnostic of the rollout cleared',
+      );
     } finally {
       await client.stop();
     }
@@ -122,7 +147,12 @@ describe('the problems of a whole rollout', () => {
       await client.connection.sendNotification(shownDocumentsNotification, { uris: [result] });
       await client.nextPublished(trajectory, (params) => params.diagnostics.length > 0);
       await client.connection.sendNotification(shownDocumentsNotification, { uris: [] });
-      await client.until(() => pushedUnder(client, root).every(([, diagnostics]) => diagnostics.length === 0) && pushedUnder(client, root).length > 0, 'every pushed diagnostic of the rollout cleared');
+      await client.until(
+        () =>
+          pushedUnder(client, root).every(([, diagnostics]) => diagnostics.length === 0) &&
+          pushedUnder(client, root).length > 0,
+        'every pushed diagnostic of the rollout cleared',
+      );
     } finally {
       await client.stop();
     }
@@ -135,38 +165,60 @@ describe('the problems of a whole rollout', () => {
     const { client } = await LspTestClient.start({ pull: true, settings: {}, workspaceFolders: [folder.path] });
     try {
       const jobs = join(folder.path, 'jobs');
-      const bounded = await client.connection.sendRequest(workspaceProblemsRequest, { folders: [jobs], maxRollouts: 2 });
+      const bounded = await client.connection.sendRequest(workspaceProblemsRequest, {
+        folders: [jobs],
+        maxRollouts: 2,
+      });
       assert.equal(bounded.shown, 2);
       assert.equal(bounded.found, 3);
       assert.match(bounded.notice ?? '', /2 of 3 rollouts/);
       assert.match(bounded.notice ?? '', /rolloutEvidence\.workspaceProblems\.maxRollouts/);
       // The latest job's rollouts are shown, with what the CLI says of them; the older job's are not.
       const newerByCli = JSON.stringify(sorted(cliCounts(newer)));
-      await client.until(() => JSON.stringify(sorted(countsOf(pushedUnder(client, newer)))) === newerByCli, 'the newer rollout pushed as the CLI reports it');
+      await client.until(
+        () => JSON.stringify(sorted(countsOf(pushedUnder(client, newer)))) === newerByCli,
+        'the newer rollout pushed as the CLI reports it',
+      );
       assert.deepEqual(sorted(countsOf(pushedUnder(client, healthy))), sorted(cliCounts(healthy)));
       assert.deepEqual(pushedUnder(client, older), []);
 
       const all = await client.connection.sendRequest(workspaceProblemsRequest, { folders: [jobs], maxRollouts: 10 });
       assert.deepEqual([all.shown, all.found, all.notice], [3, 3, undefined]);
       const olderByCli = JSON.stringify(sorted(cliCounts(older)));
-      await client.until(() => JSON.stringify(sorted(countsOf(pushedUnder(client, older)))) === olderByCli, 'the older rollout pushed as the CLI reports it');
+      await client.until(
+        () => JSON.stringify(sorted(countsOf(pushedUnder(client, older)))) === olderByCli,
+        'the older rollout pushed as the CLI reports it',
+      );
 
       // A record written on disk reaches the pushed diagnostics of a rollout nobody opened.
       const actionsPath = join(older, 'benchguard/action_records.jsonl');
       appendFileSync(actionsPath, '\n{"event_type": 7}\n');
       const changedByCli = JSON.stringify(sorted(cliCounts(older)));
       assert.notEqual(changedByCli, olderByCli);
-      await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: pathToFileURL(actionsPath).href, type: FileChangeType.Changed }] });
-      await client.until(() => JSON.stringify(sorted(countsOf(pushedUnder(client, older)))) === changedByCli, 'the older rollout pushed again after its action records changed');
+      await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+        changes: [{ uri: pathToFileURL(actionsPath).href, type: FileChangeType.Changed }],
+      });
+      await client.until(
+        () => JSON.stringify(sorted(countsOf(pushedUnder(client, older)))) === changedByCli,
+        'the older rollout pushed again after its action records changed',
+      );
 
       // Asked again with a smaller bound, the rollouts left out are cleared.
       await client.connection.sendRequest(workspaceProblemsRequest, { folders: [jobs], maxRollouts: 2 });
-      await client.until(() => pushedUnder(client, older).every(([, diagnostics]) => diagnostics.length === 0), 'the older rollout cleared');
+      await client.until(
+        () => pushedUnder(client, older).every(([, diagnostics]) => diagnostics.length === 0),
+        'the older rollout cleared',
+      );
 
       // A rollout folder deleted takes its problems with it, though the event names only the folder.
       rmSync(newer, { recursive: true });
-      await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: pathToFileURL(newer).href, type: FileChangeType.Deleted }] });
-      await client.until(() => pushedUnder(client, newer).every(([, diagnostics]) => diagnostics.length === 0), 'the deleted rollout cleared');
+      await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+        changes: [{ uri: pathToFileURL(newer).href, type: FileChangeType.Deleted }],
+      });
+      await client.until(
+        () => pushedUnder(client, newer).every(([, diagnostics]) => diagnostics.length === 0),
+        'the deleted rollout cleared',
+      );
     } finally {
       await client.stop();
     }
@@ -175,7 +227,9 @@ describe('the problems of a whole rollout', () => {
   it('refuses folders outside the workspace', async () => {
     const { client } = await LspTestClient.start({ pull: true, settings: {}, workspaceFolders: [folder.path] });
     try {
-      await assert.rejects(client.connection.sendRequest(workspaceProblemsRequest, { folders: [repoRoot], maxRollouts: 1 }));
+      await assert.rejects(
+        client.connection.sendRequest(workspaceProblemsRequest, { folders: [repoRoot], maxRollouts: 1 }),
+      );
     } finally {
       await client.stop();
     }

@@ -14,7 +14,12 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { CancellationTokenSource, ErrorCodes, LSPErrorCodes, ResponseError } from 'vscode-languageserver-protocol/node';
 import { rolloutsRequest, type RolloutsParams } from '../../shared/src/protocol';
-import { editorSyncLimitBytes, type ProblemCounts, type RolloutsResult, type RolloutSummary } from '../../shared/src/rollouts';
+import {
+  editorSyncLimitBytes,
+  type ProblemCounts,
+  type RolloutsResult,
+  type RolloutSummary,
+} from '../../shared/src/rollouts';
 import { LspTestClient } from '../support/lspClient';
 import { builtCli, examplesDir, repoRoot, temporaryFolder } from '../support/repo';
 
@@ -30,10 +35,16 @@ interface CliBundle {
 
 /** The CLI's JSON report of the same folders, with absolute roots. */
 function checkedByCli(folders: readonly string[]): CliBundle[] {
-  const run = spawnSync(process.execPath, [builtCli, 'check', ...folders, '--format', 'json'], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, [builtCli, 'check', ...folders, '--format', 'json'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.ok(run.status === 0 || run.status === 1, `the CLI ran: ${run.stderr}`);
   const report = JSON.parse(run.stdout) as { rollouts: CliBundle[] };
-  return report.rollouts.filter((bundle) => !bundle.loose).map((bundle) => ({ ...bundle, root: join(repoRoot, bundle.root) }));
+  return report.rollouts
+    .filter((bundle) => !bundle.loose)
+    .map((bundle) => ({ ...bundle, root: join(repoRoot, bundle.root) }));
 }
 
 function countsOf(severities: readonly (keyof ProblemCounts)[]): ProblemCounts {
@@ -48,7 +59,8 @@ function allRollouts(result: RolloutsResult): RolloutSummary[] {
 
 describe('the Rollouts view request', () => {
   let client: LspTestClient;
-  const request = (params: RolloutsParams, token?: CancellationTokenSource) => client.connection.sendRequest(rolloutsRequest, params, token?.token);
+  const request = (params: RolloutsParams, token?: CancellationTokenSource) =>
+    client.connection.sendRequest(rolloutsRequest, params, token?.token);
 
   before(async () => {
     // The examples and fixtures, and the temporary folders the tests write rollouts into.
@@ -62,7 +74,10 @@ describe('the Rollouts view request', () => {
     const folders = [examplesDir, fixturesDir];
     const expected = checkedByCli(folders);
     assert.ok(new Set(expected.map((bundle) => bundle.verdict)).size >= 3, 'the rollouts cover several verdicts');
-    assert.ok(expected.every((bundle) => bundle.files.every((file) => !file.omitted)), 'nothing is left out, so listed diagnostics are all the problems');
+    assert.ok(
+      expected.every((bundle) => bundle.files.every((file) => !file.omitted)),
+      'nothing is left out, so listed diagnostics are all the problems',
+    );
 
     const result = await request({ folders, maxRollouts: 1000 });
     assert.equal(result.notice, undefined);
@@ -79,12 +94,22 @@ describe('the Rollouts view request', () => {
       const rollout = listed.get(bundle.root);
       assert.ok(rollout, `${bundle.root} is listed`);
       assert.equal(rollout.verdict, bundle.verdict, bundle.root);
-      assert.deepEqual(rollout.problems, countsOf(bundle.diagnostics.map((d) => d.severity)), `problems of ${bundle.root}`);
+      assert.deepEqual(
+        rollout.problems,
+        countsOf(bundle.diagnostics.map((d) => d.severity)),
+        `problems of ${bundle.root}`,
+      );
       for (const file of rollout.files) {
         const inBundle = relative(bundle.root, file.path).split('\\').join('/');
-        assert.deepEqual(file.problems, countsOf(bundle.diagnostics.filter((d) => d.file === inBundle).map((d) => d.severity)), `problems of ${file.path}`);
+        assert.deepEqual(
+          file.problems,
+          countsOf(bundle.diagnostics.filter((d) => d.file === inBundle).map((d) => d.severity)),
+          `problems of ${file.path}`,
+        );
       }
-      const ownFiles = rollout.files.filter((file) => file.kind !== null).map((file) => relative(bundle.root, file.path).split('\\').join('/'));
+      const ownFiles = rollout.files
+        .filter((file) => file.kind !== null)
+        .map((file) => relative(bundle.root, file.path).split('\\').join('/'));
       assert.deepEqual(ownFiles.sort(), bundle.files.map((file) => file.file).sort(), `files of ${bundle.root}`);
     }
   });
@@ -112,9 +137,16 @@ describe('the Rollouts view request', () => {
       [{ folders: [examplesDir] }, /"maxRollouts" must be a whole number/],
       [{ folders: [examplesDir], maxRollouts: -1 }, /"maxRollouts" must be a whole number/],
     ] as const) {
-      await assert.rejects(client.connection.sendRequest(rolloutsRequest.method, params), (error: { code?: number; message?: string }) => error.code === ErrorCodes.InvalidParams && expected.test(error.message ?? ''));
+      await assert.rejects(
+        client.connection.sendRequest(rolloutsRequest.method, params),
+        (error: { code?: number; message?: string }) =>
+          error.code === ErrorCodes.InvalidParams && expected.test(error.message ?? ''),
+      );
     }
-    assert.equal(allRollouts(await request({ folders: [examplesDir], maxRollouts: 1000 })).length, checkedByCli([examplesDir]).length);
+    assert.equal(
+      allRollouts(await request({ folders: [examplesDir], maxRollouts: 1000 })).length,
+      checkedByCli([examplesDir]).length,
+    );
   });
 
   it('follows a rollout that is still being written', async () => {
@@ -122,7 +154,8 @@ describe('the Rollouts view request', () => {
     try {
       const root = join(folder.path, 'jobs/2026-09-01__09-00-00/still-running__0001');
       cpSync(join(fixturesDir, 'healthy'), root, { recursive: true });
-      const verdictNow = async () => allRollouts(await request({ folders: [folder.path], maxRollouts: 10 }))[0]!.verdict;
+      const verdictNow = async () =>
+        allRollouts(await request({ folders: [folder.path], maxRollouts: 10 }))[0]!.verdict;
       assert.equal(await verdictNow(), 'trusted');
       appendFileSync(join(root, 'trajectory/acp_trajectory.jsonl'), '{"type":"agent_message","text":"still wri');
       assert.equal(await verdictNow(), 'incomplete', 'a last line not yet ended makes the evidence not final');
@@ -149,8 +182,11 @@ describe('the Rollouts view request', () => {
       for (const line of lines) await write(`${line}\n`);
       await write('{"type":"agent_message","text":"cut here",}\n');
       const filler = `${JSON.stringify({ type: 'agent_message', text: 'x'.repeat(4000) })}\n`;
-      for (let written = 0; written <= editorSyncLimitBytes; written += filler.length * 64) await write(filler.repeat(64));
-      await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+      for (let written = 0; written <= editorSyncLimitBytes; written += filler.length * 64)
+        await write(filler.repeat(64));
+      await new Promise<void>((resolve, reject) =>
+        out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+      );
       assert.ok(statSync(trajectory).size > editorSyncLimitBytes);
     });
 
@@ -158,7 +194,10 @@ describe('the Rollouts view request', () => {
       const token = new CancellationTokenSource();
       const cancelled = request({ folders: [folder.path], maxRollouts: 10 }, token);
       token.cancel();
-      await assert.rejects(cancelled, (error: unknown) => error instanceof ResponseError && error.code === LSPErrorCodes.RequestCancelled);
+      await assert.rejects(
+        cancelled,
+        (error: unknown) => error instanceof ResponseError && error.code === LSPErrorCodes.RequestCancelled,
+      );
       assert.equal(allRollouts(await request({ folders: [folder.path], maxRollouts: 10 })).length, 1);
     });
 

@@ -29,7 +29,10 @@ function messageOf(diagnostic: Diagnostic): string {
 }
 
 function brief(diagnostics: readonly Diagnostic[]): string[] {
-  return diagnostics.map((d) => `${String(d.code)}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`);
+  return diagnostics.map(
+    (d) =>
+      `${String(d.code)}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`,
+  );
 }
 
 describe('language server over stdio, pull diagnostics', () => {
@@ -45,13 +48,23 @@ describe('language server over stdio, pull diagnostics', () => {
 
   it('introduces itself and offers pull diagnostics', () => {
     assert.equal(capabilities.serverInfo?.name, 'rollout-evidence');
-    assert.equal(capabilities.capabilities.diagnosticProvider && 'identifier' in capabilities.capabilities.diagnosticProvider && capabilities.capabilities.diagnosticProvider.identifier, 'rollout-evidence');
+    assert.equal(
+      capabilities.capabilities.diagnosticProvider &&
+        'identifier' in capabilities.capabilities.diagnosticProvider &&
+        capabilities.capabilities.diagnosticProvider.identifier,
+      'rollout-evidence',
+    );
   });
 
   it('reports syntax and schema faults of an opened trajectory with codes and exact ranges', async () => {
     await client.open(trajectoryUri, faultyTrajectory);
     const report = await client.pullFull(trajectoryUri);
-    assert.deepEqual(brief(report.items), ['jsonl-syntax@2:129-2:130', 'schema@3:92-3:101', 'record-not-object@4:0-4:18', 'schema@5:68-5:73']);
+    assert.deepEqual(brief(report.items), [
+      'jsonl-syntax@2:129-2:130',
+      'schema@3:92-3:101',
+      'record-not-object@4:0-4:18',
+      'schema@5:68-5:73',
+    ]);
     const [syntax, status] = report.items;
     assert.equal(syntax!.severity, DiagnosticSeverity.Error);
     assert.equal(syntax!.source, 'rollout-evidence');
@@ -63,7 +76,10 @@ describe('language server over stdio, pull diagnostics', () => {
     assert.ok(first.resultId);
     assert.equal((await client.pull(trajectoryUri, first.resultId)).kind, DocumentDiagnosticReportKind.Unchanged);
 
-    const fixed = jsonl({ type: 'user_message', text: 'hi' }, { type: 'tool_call', tool_call_id: 'c', status: 'completed' });
+    const fixed = jsonl(
+      { type: 'user_message', text: 'hi' },
+      { type: 'tool_call', tool_call_id: 'c', status: 'completed' },
+    );
     await client.replace(trajectoryUri, fixed, 2);
     const after = await client.pullFull(trajectoryUri, first.resultId);
     assert.deepEqual(after.items, []);
@@ -100,7 +116,10 @@ describe('language server over stdio, pull diagnostics', () => {
     await client.changeSettings({ maxNumberOfProblems: 2 });
     await client.until(() => client.refreshRequests > refreshesBefore, 'a diagnostics refresh request');
     const limited = await client.pullFull(uri);
-    assert.deepEqual(limited.items.map((d) => d.code), ['schema', 'schema', 'problems-limited']);
+    assert.deepEqual(
+      limited.items.map((d) => d.code),
+      ['schema', 'schema', 'problems-limited'],
+    );
     assert.match(messageOf(limited.items[2]!), /first 2 of 5 problems.*rolloutEvidence\.maxNumberOfProblems/);
   });
 
@@ -108,7 +127,10 @@ describe('language server over stdio, pull diagnostics', () => {
     const uri = pathToFileURL('/virtual/custom/run1.traj.jsonl').href;
     await client.changeSettings({ artifacts: { '*.traj.jsonl': 'acp-trajectory' } });
     await client.open(uri, '{"type":"tool_call"}\n');
-    assert.deepEqual((await client.pullFull(uri)).items.map(messageOf), ['A tool_call record is missing the required property "tool_call_id".', 'A tool_call record is missing the required property "status".']);
+    assert.deepEqual((await client.pullFull(uri)).items.map(messageOf), [
+      'A tool_call record is missing the required property "tool_call_id".',
+      'A tool_call record is missing the required property "status".',
+    ]);
   });
 
   it('warns once about malformed settings and keeps working with the defaults', async () => {
@@ -126,7 +148,10 @@ describe('language server over stdio, pull diagnostics', () => {
   it('stops a cancelled validation and answers the next request', async () => {
     await client.changeSettings({});
     const uri = uriOf('trajectory/llm_trajectory.jsonl');
-    await client.open(uri, Array.from({ length: 200_000 }, (_, index) => `{"request":{"body":{"index":${index}}}}\n`).join(''));
+    await client.open(
+      uri,
+      Array.from({ length: 200_000 }, (_, index) => `{"request":{"body":{"index":${index}}}}\n`).join(''),
+    );
     const source = new CancellationTokenSource();
     const pending = client.pull(uri, undefined, source);
     source.cancel();
@@ -142,17 +167,29 @@ describe('language server over stdio, pull diagnostics', () => {
         ['schema', 'schema', 'jsonl-syntax'],
       ],
       'a 10 MB single line': [`${JSON.stringify({ type: 'user_message', text: 'x'.repeat(10 * 1024 * 1024) })}\n`, []],
-      '__proto__ keys': ['{"__proto__":{"type":"tool_call"},"type":"agent_timeout","constructor":1}\n{"__proto__":null}\n', ['schema', 'schema', 'schema']],
+      '__proto__ keys': [
+        '{"__proto__":{"type":"tool_call"},"type":"agent_timeout","constructor":1}\n{"__proto__":null}\n',
+        ['schema', 'schema', 'schema'],
+      ],
       'an empty document': ['', ['artifact-empty']],
-      'replacement characters from a non-UTF-8 file': ['{"type":"user_message","text":"caf\uFFFD"}\n\uFFFD\uFFFD\n', ['jsonl-syntax']],
+      'replacement characters from a non-UTF-8 file': [
+        '{"type":"user_message","text":"caf\uFFFD"}\n\uFFFD\uFFFD\n',
+        ['jsonl-syntax'],
+      ],
     };
     for (const [name, [text, codes]] of Object.entries(hostile)) {
       it(`survives ${name} and keeps answering`, async () => {
         const uri = pathToFileURL(join(rollout, name.replace(/\W+/g, '-'), 'trajectory/acp_trajectory.jsonl')).href;
         await client.open(uri, text);
         const report = await client.pullFull(uri);
-        assert.deepEqual(report.items.map((d) => d.code), codes);
-        assert.ok(report.items.every((d) => messageOf(d).length < 500), 'messages never quote whole records');
+        assert.deepEqual(
+          report.items.map((d) => d.code),
+          codes,
+        );
+        assert.ok(
+          report.items.every((d) => messageOf(d).length < 500),
+          'messages never quote whole records',
+        );
         // Still alive: another document validates afterwards.
         assert.deepEqual((await client.pullFull(trajectoryUri)).items, []);
       });
@@ -167,7 +204,12 @@ describe('language server over stdio, push diagnostics', () => {
       assert.equal(initialize.capabilities.diagnosticProvider, undefined);
       await client.open(trajectoryUri, faultyTrajectory);
       const published = await client.nextPublished(trajectoryUri, (params) => params.diagnostics.length > 0);
-      assert.deepEqual(brief(published.diagnostics), ['jsonl-syntax@2:129-2:130', 'schema@3:92-3:101', 'record-not-object@4:0-4:18', 'schema@5:68-5:73']);
+      assert.deepEqual(brief(published.diagnostics), [
+        'jsonl-syntax@2:129-2:130',
+        'schema@3:92-3:101',
+        'record-not-object@4:0-4:18',
+        'schema@5:68-5:73',
+      ]);
 
       await client.replace(trajectoryUri, jsonl({ type: 'user_message', text: 'ok' }), 2);
       assert.equal((await client.nextPublished(trajectoryUri, (params) => params.version === 2)).diagnostics.length, 0);
@@ -175,7 +217,10 @@ describe('language server over stdio, push diagnostics', () => {
       await client.replace(trajectoryUri, '{"type":1}\n', 3);
       await client.nextPublished(trajectoryUri, (params) => params.version === 3 && params.diagnostics.length === 1);
       await client.close(trajectoryUri);
-      await client.nextPublished(trajectoryUri, (params) => params.diagnostics.length === 0 && params.version === undefined);
+      await client.nextPublished(
+        trajectoryUri,
+        (params) => params.diagnostics.length === 0 && params.version === undefined,
+      );
     } finally {
       await client.stop();
     }
@@ -183,7 +228,10 @@ describe('language server over stdio, push diagnostics', () => {
 
   it('reports the syntax and schema problems of JSON artifacts itself, whatever the client (VS Code included)', async () => {
     // VS Code once said it validated JSON artifacts itself; the server now owns their diagnostics regardless.
-    const { client } = await LspTestClient.start({ pull: false, initializationOptions: { jsonDocumentsValidatedByClient: true } });
+    const { client } = await LspTestClient.start({
+      pull: false,
+      initializationOptions: { jsonDocumentsValidatedByClient: true },
+    });
     try {
       const result = uriOf('result.json');
       const resultText = '{"n_tool_calls": "2"}';
@@ -191,9 +239,15 @@ describe('language server over stdio, push diagnostics', () => {
       const timing = uriOf('timing.json');
       await client.open(timing, '{"started_at": "2026-08-22T10:00:00Z",}', 'json');
       const schema = await client.nextPublished(result, (params) => params.diagnostics.length > 0);
-      assert.deepEqual(schema.diagnostics.map((d) => `${String(d.code)}@${d.range.start.line}:${d.range.start.character}`), [`schema@0:${resultText.indexOf('"2"')}`]);
+      assert.deepEqual(
+        schema.diagnostics.map((d) => `${String(d.code)}@${d.range.start.line}:${d.range.start.character}`),
+        [`schema@0:${resultText.indexOf('"2"')}`],
+      );
       const syntax = await client.nextPublished(timing, (params) => params.diagnostics.length > 0);
-      assert.deepEqual(syntax.diagnostics.map((d) => String(d.code)), ['json-syntax']);
+      assert.deepEqual(
+        syntax.diagnostics.map((d) => String(d.code)),
+        ['json-syntax'],
+      );
     } finally {
       await client.stop();
     }

@@ -79,9 +79,17 @@ export function handWrittenCommands(): CorpusCommand[] {
     { text: 'pkill -u agent 2>/dev/null; sleep 1; pkill -9 -u agent 2>/dev/null || true', origin: 'benchflow' },
     { text: benchflowFirstExec, origin: 'benchflow', name: "BenchFlow's later first exec" },
     { text: benchflowQuiescence, origin: 'benchflow', name: "BenchFlow's later quiescence command" },
-    { text: `export PATH='${benchflowPath}'; ${benchflowQuiescence}`, origin: 'benchflow', name: "BenchFlow's later quiescence command, after export PATH" },
+    {
+      text: `export PATH='${benchflowPath}'; ${benchflowQuiescence}`,
+      origin: 'benchflow',
+      name: "BenchFlow's later quiescence command, after export PATH",
+    },
     // The issue describes the later command as wrapped in `{ …; } 2>/dev/null`.
-    { text: `{ ${benchflowQuiescence}; } 2>/dev/null`, origin: 'benchflow', name: "BenchFlow's later quiescence command in { …; } 2>/dev/null" },
+    {
+      text: `{ ${benchflowQuiescence}; } 2>/dev/null`,
+      origin: 'benchflow',
+      name: "BenchFlow's later quiescence command in { …; } 2>/dev/null",
+    },
   ];
   // Near misses of BenchFlow's later command, each of which reaches 0 when the scan cannot look.
   const nearMiss = (name: string, text: string): CorpusCommand => {
@@ -89,9 +97,21 @@ export function handWrittenCommands(): CorpusCommand[] {
     return { text, origin: 'hand-written', name: `BenchFlow's later command, near miss: ${name}` };
   };
   const nearMisses = [
-    nearMiss('no scan checks its status', benchflowQuiescence.split('survivors=$(live) || exit 2').join('survivors=$(live)')),
-    nearMiss('an unreadable entry is skipped', benchflowQuiescence.replace(/\n {8}elif \[ -d "\$entry" \]; then\n.*\n.*return 2/, '')),
-    nearMiss('the last scan is unchecked', benchflowQuiescence.replace(/survivors=\$\(live\) \|\| exit 2\n\[ -n "\$survivors" \] \|\| exit 0\necho/, 'survivors=$(live)\n[ -n "$survivors" ] || exit 0\necho')),
+    nearMiss(
+      'no scan checks its status',
+      benchflowQuiescence.split('survivors=$(live) || exit 2').join('survivors=$(live)'),
+    ),
+    nearMiss(
+      'an unreadable entry is skipped',
+      benchflowQuiescence.replace(/\n {8}elif \[ -d "\$entry" \]; then\n.*\n.*return 2/, ''),
+    ),
+    nearMiss(
+      'the last scan is unchecked',
+      benchflowQuiescence.replace(
+        /survivors=\$\(live\) \|\| exit 2\n\[ -n "\$survivors" \] \|\| exit 0\necho/,
+        'survivors=$(live)\n[ -n "$survivors" ] || exit 0\necho',
+      ),
+    ),
   ];
   const cases = [
     // Honest proofs: 0 only when pgrep said "none" (1).
@@ -208,10 +228,37 @@ const observations = [
   'ps -u agent',
   'ps -u agent >/dev/null',
 ];
-const pipelines = ['pgrep -u agent | wc -l', 'ps -u agent | wc -l', 'pgrep -u agent | wc -l >/dev/null', 'n=$(pgrep -u agent | wc -l)'];
-const statusTests = ['[ $? -eq 1 ]', '[ "$?" = 1 ]', 'test $? -ne 0', '[ $? -eq 0 ]', '[ $? -ne 1 ]', '[ "$?" -eq 2 ]', 'rc=$?', '[ "$rc" -eq 1 ]', '[ "$rc" -ne 0 ]'];
+const pipelines = [
+  'pgrep -u agent | wc -l',
+  'ps -u agent | wc -l',
+  'pgrep -u agent | wc -l >/dev/null',
+  'n=$(pgrep -u agent | wc -l)',
+];
+const statusTests = [
+  '[ $? -eq 1 ]',
+  '[ "$?" = 1 ]',
+  'test $? -ne 0',
+  '[ $? -eq 0 ]',
+  '[ $? -ne 1 ]',
+  '[ "$?" -eq 2 ]',
+  'rc=$?',
+  '[ "$rc" -eq 1 ]',
+  '[ "$rc" -ne 0 ]',
+];
 const valueTests = ['[ -z "$s" ]', '[ -n "$s" ]', '[ -z "$pid" ]', 'test -n "$s"', '[ "$n" -eq 0 ]'];
-const plain = ['sleep 1', 'true', 'false', ':', 'exit 0', 'exit 1', 'exit 2', 'exit', 'exit $?', 'exit "$rc"', 'echo done'];
+const plain = [
+  'sleep 1',
+  'true',
+  'false',
+  ':',
+  'exit 0',
+  'exit 1',
+  'exit 2',
+  'exit',
+  'exit $?',
+  'exit "$rc"',
+  'echo done',
+];
 const redirections = [' 2>/dev/null', ' >/dev/null 2>&1', ' >/dev/null'];
 const separators = ['; ', ' ; ', ' && ', ' || ', '\n', ' &&\n', ' ||\n'];
 const functionNames = ['f', 'g', 'h'];
@@ -248,7 +295,9 @@ class Grammar {
       defined.push(name);
     }
     // Small, as hardening commands are (and every stub call is a process: the corpus must run in minutes).
-    return prologue + this.list({ depth: 2, inLoop: false, mayContinue: false, inFunction: false, callable: defined }, 3);
+    return (
+      prologue + this.list({ depth: 2, inLoop: false, mayContinue: false, inFunction: false, callable: defined }, 3)
+    );
   }
 
   private functionDefinition(name: string, callable: readonly string[]): string {
@@ -281,7 +330,10 @@ class Grammar {
       [30, () => this.simple()],
       [22, () => this.idiom()],
       [6, () => `! ${this.negatable(context)}`],
-      [4 * compound, () => `( ${this.list(this.inSubshell(context), 2)} )${this.maybe(0.3, () => this.pick(redirections))}`],
+      [
+        4 * compound,
+        () => `( ${this.list(this.inSubshell(context), 2)} )${this.maybe(0.3, () => this.pick(redirections))}`,
+      ],
       [6 * compound, () => this.braceGroup(context)],
       [8 * compound, () => this.ifClause(context)],
       [5 * compound, () => this.caseClause(context)],
@@ -314,12 +366,31 @@ class Grammar {
 
   /** Sequences hardening commands are made of, so that the interesting shapes are common. */
   private idiom(): string {
-    const observation = this.pick(['pgrep -u agent', 'pgrep -u agent >/dev/null', 'pgrep -u agent >/dev/null 2>&1', 'pgrep -U 1001 >/dev/null', 'ps -u agent >/dev/null']);
-    const none = this.pick(['[ $? -eq 1 ]', '[ "$?" = 1 ]', '[ $? = 1 ]', 'test $? -eq 1', '[ $? -ne 0 ]', 'test $? -ne 0', '[ $? -eq 0 ]', '[ $? -gt 0 ]']);
+    const observation = this.pick([
+      'pgrep -u agent',
+      'pgrep -u agent >/dev/null',
+      'pgrep -u agent >/dev/null 2>&1',
+      'pgrep -U 1001 >/dev/null',
+      'ps -u agent >/dev/null',
+    ]);
+    const none = this.pick([
+      '[ $? -eq 1 ]',
+      '[ "$?" = 1 ]',
+      '[ $? = 1 ]',
+      'test $? -eq 1',
+      '[ $? -ne 0 ]',
+      'test $? -ne 0',
+      '[ $? -eq 0 ]',
+      '[ $? -gt 0 ]',
+    ]);
     // Weighted so that substitutions and pipelines (a process each) stay a minority.
     const idioms: [number, () => string][] = [
       [4, () => `${observation}; ${none}`],
-      [3, () => `${observation}; rc=$?; ${this.pick(['[ "$rc" -eq 1 ] || exit 2', '[ "$rc" -eq 1 ]', '[ $rc -eq 0 ] && exit 1', 'exit $rc', '[ "$rc" -ne 0 ] || exit 1'])}`],
+      [
+        3,
+        () =>
+          `${observation}; rc=$?; ${this.pick(['[ "$rc" -eq 1 ] || exit 2', '[ "$rc" -eq 1 ]', '[ $rc -eq 0 ] && exit 1', 'exit $rc', '[ "$rc" -ne 0 ] || exit 1'])}`,
+      ],
       [
         3,
         () =>
@@ -332,8 +403,16 @@ class Grammar {
       [1, () => 'for pid in $(pgrep -u agent); do kill -9 $pid; done'],
       [2, () => `for sig in TERM KILL; do pkill -$sig -u agent${this.pick(['', ' 2>/dev/null'])}; sleep 1; done`],
       [0.5, () => 'n=$(pgrep -u agent | wc -l); [ "$n" -eq 0 ]'],
-      [2, () => `pkill -u agent${this.pick(['', ' 2>/dev/null'])}; sleep 1; pkill -9 -u agent${this.pick(['', ' 2>/dev/null'])}${this.pick(['', ' || true'])}`],
-      [3, () => `${this.pick(['!', ''])} ${observation} ${this.pick(['||', '&&'])} ${this.pick(['exit 1', 'exit 2', 'true', 'false', 'exit 0'])}`.trim()],
+      [
+        2,
+        () =>
+          `pkill -u agent${this.pick(['', ' 2>/dev/null'])}; sleep 1; pkill -9 -u agent${this.pick(['', ' 2>/dev/null'])}${this.pick(['', ' || true'])}`,
+      ],
+      [
+        3,
+        () =>
+          `${this.pick(['!', ''])} ${observation} ${this.pick(['||', '&&'])} ${this.pick(['exit 1', 'exit 2', 'true', 'false', 'exit 0'])}`.trim(),
+      ],
     ];
     return this.weighted(idioms)();
   }
@@ -355,7 +434,10 @@ class Grammar {
 
   private ifClause(context: Context): string {
     const inner = this.deeper(context);
-    const condition = () => (this.chance(0.6) ? this.pick([...observations, ...pipelines, ...valueTests, ...statusTests]) : this.list(inner, 2));
+    const condition = () =>
+      this.chance(0.6)
+        ? this.pick([...observations, ...pipelines, ...valueTests, ...statusTests])
+        : this.list(inner, 2);
     const end = () => this.pick(['; ', '\n']);
     let text = `if ${condition()}${end()}then ${this.list(inner, 2)}${end()}`;
     if (this.chance(0.2)) text += `elif ${condition()}${end()}then ${this.list(inner, 2)}${end()}`;
@@ -383,7 +465,9 @@ class Grammar {
       const close = last && this.chance(0.3) ? '' : ';;';
       return multiline ? `    ${pattern}) ${body}\n    ${close}` : `${pattern}) ${body}${close || '\n'}`;
     });
-    return multiline ? `case ${subject} in\n${branches.join('\n')}\nesac` : `case ${subject} in ${branches.join(' ')} esac`;
+    return multiline
+      ? `case ${subject} in\n${branches.join('\n')}\nesac`
+      : `case ${subject} in ${branches.join(' ')} esac`;
   }
 
   /** A loop bounded by its own counter, which nothing else assigns; `continue` is not allowed in it. */
@@ -404,13 +488,23 @@ class Grammar {
   private forLoop(context: Context): string {
     const inner = { ...this.deeper(context), inLoop: true, mayContinue: true };
     const header = this.pick(['sig in TERM KILL', 'pid in $s', 'pid in $(pgrep -u agent)', 'attempt in 1 2']);
-    const body = header.startsWith('sig') && this.chance(0.5) ? `pkill -$sig -u agent; ${this.list(inner, 2)}` : this.list(inner, 2);
+    const body =
+      header.startsWith('sig') && this.chance(0.5)
+        ? `pkill -$sig -u agent; ${this.list(inner, 2)}`
+        : this.list(inner, 2);
     return `for ${header}; do ${body}; done${this.maybe(0.1, () => this.pick(redirections))}`;
   }
 
   private call(context: Context): string {
     const name = this.pick(context.callable);
-    return this.pick([name, name, `${name} || exit 2`, `s=$(${name})`, `${name} >/dev/null 2>&1`, `${name}; [ $? -eq 1 ]`]);
+    return this.pick([
+      name,
+      name,
+      `${name} || exit 2`,
+      `s=$(${name})`,
+      `${name} >/dev/null 2>&1`,
+      `${name}; [ $? -eq 1 ]`,
+    ]);
   }
 
   private counter(): string {
@@ -452,11 +546,16 @@ class Grammar {
 }
 
 /** `count` distinct commands from the grammar, the same ones for the same seed. */
-export function generateCommands(random: SeededRandom, count: number, exclude: ReadonlySet<string> = new Set()): string[] {
+export function generateCommands(
+  random: SeededRandom,
+  count: number,
+  exclude: ReadonlySet<string> = new Set(),
+): string[] {
   const grammar = new Grammar(random);
   const commands = new Set<string>();
   for (let attempt = 0; commands.size < count; attempt++) {
-    if (attempt > count * 20) throw new Error(`the grammar gave only ${commands.size} distinct commands in ${attempt} attempts`);
+    if (attempt > count * 20)
+      throw new Error(`the grammar gave only ${commands.size} distinct commands in ${attempt} attempts`);
     const command = grammar.command();
     if (!exclude.has(command)) commands.add(command);
   }

@@ -42,13 +42,20 @@ export interface ProcessStatus {
 /** The label testContainers.mjs removes every container by at the end of the run. */
 export const containerLabel = 'rollout-evidence-test';
 // Built by testContainers.mjs from the host's busybox-static, the second with the host's procps added.
-const images: Readonly<Record<ImageName, string>> = { busybox: 'rollout-evidence-probe:busybox', procps: 'rollout-evidence-probe:procps' };
-const errorVariables: Readonly<Record<EngineKind, string>> = { docker: 'ROLLOUT_EVIDENCE_DOCKER_ERROR', podman: 'ROLLOUT_EVIDENCE_PODMAN_ERROR' };
+const images: Readonly<Record<ImageName, string>> = {
+  busybox: 'rollout-evidence-probe:busybox',
+  procps: 'rollout-evidence-probe:procps',
+};
+const errorVariables: Readonly<Record<EngineKind, string>> = {
+  docker: 'ROLLOUT_EVIDENCE_DOCKER_ERROR',
+  podman: 'ROLLOUT_EVIDENCE_PODMAN_ERROR',
+};
 const settingVariables: Readonly<Record<EngineKind, readonly string[]>> = {
   docker: ['DOCKER_HOST'],
   podman: ['CONTAINERS_CONF', 'CONTAINERS_STORAGE_CONF'],
 };
-const howToRun = 'run the tests through `npm test` (scripts/test.mjs), which starts the private engines; `.ci/run` installs the packages they need';
+const howToRun =
+  'run the tests through `npm test` (scripts/test.mjs), which starts the private engines; `.ci/run` installs the packages they need';
 
 /** Throws, with the recorded reason, unless the engine was set up for this run. Call it first in each test. */
 export function requireEngine(kind: EngineKind): void {
@@ -84,7 +91,13 @@ export function engineEnv(): NodeJS.ProcessEnv {
  */
 export async function startContainer(
   kind: EngineKind,
-  { image = 'busybox', user, command = ['sleep', '1000000'], init = true, capabilities = [] }: { image?: ImageName; user?: string; command?: string[]; init?: boolean; capabilities?: readonly string[] } = {},
+  {
+    image = 'busybox',
+    user,
+    command = ['sleep', '1000000'],
+    init = true,
+    capabilities = [],
+  }: { image?: ImageName; user?: string; command?: string[]; init?: boolean; capabilities?: readonly string[] } = {},
 ): Promise<TestContainer> {
   requireEngine(kind);
   const name = `re-test-${randomBytes(6).toString('hex')}`;
@@ -93,15 +106,25 @@ export async function startContainer(
   if (user !== undefined) args.push('--user', user);
   for (const capability of capabilities) args.push('--cap-add', capability);
   const started = await runEngine(kind, [...args, images[image], ...command]);
-  if (started.code !== 0) throw new Error(`${kind} ${args.join(' ')} ${images[image]} failed (${started.code}): ${started.stderr.trim()}`);
+  if (started.code !== 0)
+    throw new Error(`${kind} ${args.join(' ')} ${images[image]} failed (${started.code}): ${started.stderr.trim()}`);
   return {
     name,
     kind,
     exec: (argv, { user: execUser, detach = false } = {}) =>
-      runEngine(kind, ['exec', ...(detach ? ['-d'] : []), ...(execUser !== undefined ? ['-u', execUser] : []), name, ...argv]),
+      runEngine(kind, [
+        'exec',
+        ...(detach ? ['-d'] : []),
+        ...(execUser !== undefined ? ['-u', execUser] : []),
+        name,
+        ...argv,
+      ]),
     copyIn: async (hostPath, containerPath) => {
       const copied = await runEngine(kind, ['cp', hostPath, `${name}:${containerPath}`]);
-      if (copied.code !== 0) throw new Error(`${kind} cp ${hostPath} ${name}:${containerPath} failed (${copied.code}): ${copied.stderr.trim()}`);
+      if (copied.code !== 0)
+        throw new Error(
+          `${kind} cp ${hostPath} ${name}:${containerPath} failed (${copied.code}): ${copied.stderr.trim()}`,
+        );
     },
     // podman waits 10 s for a graceful stop unless told otherwise; docker's rm -f kills at once.
     remove: async () => {
@@ -117,7 +140,8 @@ export async function startContainer(
 export async function processStatuses(container: TestContainer): Promise<ProcessStatus[]> {
   const listing = await container.exec(['ls', '/proc']);
   // ls complains about entries that vanish while it lists them; the rest of its listing stands.
-  if (listing.code !== 0 && !/^\d+$/m.test(listing.stdout)) throw new Error(`ls /proc in ${container.name} failed: ${listing.stderr.trim()}`);
+  if (listing.code !== 0 && !/^\d+$/m.test(listing.stdout))
+    throw new Error(`ls /proc in ${container.name} failed: ${listing.stderr.trim()}`);
   const pids = listing.stdout.split(/\s+/).filter((entry) => /^\d+$/.test(entry));
   // cat exits 1 when a file vanished; what it did read is still valid.
   const read = await container.exec(['cat', ...pids.map((pid) => `/proc/${pid}/status`)]);
@@ -142,7 +166,14 @@ function parseStatus(text: string): ProcessStatus | undefined {
   const pid = field('Pid');
   const uids = field('Uid')?.split(/\s+/);
   if (pid === undefined || uids === undefined || uids.length < 2) return undefined;
-  return { pid: Number(pid), name: field('Name') ?? '', state: (field('State') ?? '?').charAt(0), uid: Number(uids[0]), euid: Number(uids[1]), uids: uids.map(Number) };
+  return {
+    pid: Number(pid),
+    name: field('Name') ?? '',
+    state: (field('State') ?? '?').charAt(0),
+    uid: Number(uids[0]),
+    euid: Number(uids[1]),
+    uids: uids.map(Number),
+  };
 }
 
 /** Runs the engine's CLI with an argv array; resolves its exit code and output, whatever the code. */

@@ -10,7 +10,13 @@ import { writeTree } from './files';
 
 export const actionLogPath = 'benchguard/action_records.jsonl';
 
-const commands = ['cd /app && python3 -m pytest -q tests/unit', 'ls -la /app/src', 'mkdir -p /app/build && chmod 755 /app/build', 'bash -lc "make -C /app all"', 'cat /app/README.md'];
+const commands = [
+  'cd /app && python3 -m pytest -q tests/unit',
+  'ls -la /app/src',
+  'mkdir -p /app/build && chmod 755 /app/build',
+  'bash -lc "make -C /app all"',
+  'cat /app/README.md',
+];
 
 /** The text of the action log: `lines` records, the healthy fixture's own last (without times, which the routine execs lack). */
 export function largeActionLog(lines: number): string {
@@ -18,9 +24,26 @@ export function largeActionLog(lines: number): string {
   const tail = healthy.files[actionLogPath]!.trimEnd().split('\n');
   const rows: string[] = [];
   for (let index = 0; index < lines - tail.length; index++) {
-    rows.push(JSON.stringify({ event_type: 'SandboxExec', action_id: `a-${index}`, phase: 'Agent', service: 'main', status: 'ok', command_preview: commands[index % commands.length], return_code: 0 }));
+    rows.push(
+      JSON.stringify({
+        event_type: 'SandboxExec',
+        action_id: `a-${index}`,
+        phase: 'Agent',
+        service: 'main',
+        status: 'ok',
+        command_preview: commands[index % commands.length],
+        return_code: 0,
+      }),
+    );
   }
-  for (const line of tail) rows.push(JSON.stringify({ ...(JSON.parse(line) as Record<string, unknown>), started_at: undefined, finished_at: undefined }));
+  for (const line of tail)
+    rows.push(
+      JSON.stringify({
+        ...(JSON.parse(line) as Record<string, unknown>),
+        started_at: undefined,
+        finished_at: undefined,
+      }),
+    );
   return `${rows.join('\n')}\n`;
 }
 

@@ -36,7 +36,11 @@ import {
   type Range,
   type ShowMessageParams,
 } from 'vscode-languageserver-protocol/node';
-import { CancellationTokenSource, ConfigurationRequest, DiagnosticRefreshRequest } from 'vscode-languageserver-protocol/node';
+import {
+  CancellationTokenSource,
+  ConfigurationRequest,
+  DiagnosticRefreshRequest,
+} from 'vscode-languageserver-protocol/node';
 import type { ProcessUsage } from '../../shared/src/processUsage';
 import { processUsageRequest, validationReportNotification, type ValidationReport } from '../../shared/src/protocol';
 import { builtServer } from './repo';
@@ -115,7 +119,9 @@ export class LspTestClient {
   }
 
   static async start(options: StartOptions): Promise<{ client: LspTestClient; initialize: InitializeResult }> {
-    const child = spawn(process.execPath, [...(options.nodeArguments ?? []), builtServer, '--stdio'], { stdio: 'pipe' });
+    const child = spawn(process.execPath, [...(options.nodeArguments ?? []), builtServer, '--stdio'], {
+      stdio: 'pipe',
+    });
     const reader = new StreamMessageReader(child.stdout);
     const writer = new StreamMessageWriter(child.stdin);
     // The answers to raw requests are taken out before the connection, which knows nothing of their ids.
@@ -131,16 +137,24 @@ export class LspTestClient {
     client = new LspTestClient(child, connection, writer, options);
     connection.listen();
     const capabilities: ClientCapabilities = {
-      workspace: { configuration: true, workspaceFolders: true, ...(options.pull ? { diagnostics: { refreshSupport: true } } : {}) },
+      workspace: {
+        configuration: true,
+        workspaceFolders: true,
+        ...(options.pull ? { diagnostics: { refreshSupport: true } } : {}),
+      },
       textDocument: {
         synchronization: { dynamicRegistration: false },
-        ...(options.pull ? { diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false } } : { publishDiagnostics: { relatedInformation: true } }),
+        ...(options.pull
+          ? { diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false } }
+          : { publishDiagnostics: { relatedInformation: true } }),
       },
     };
     const initialize = await connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
       rootUri: null,
-      workspaceFolders: options.workspaceFolders?.map((folder) => ({ uri: pathToFileURL(folder).href, name: basename(folder) })) ?? null,
+      workspaceFolders:
+        options.workspaceFolders?.map((folder) => ({ uri: pathToFileURL(folder).href, name: basename(folder) })) ??
+        null,
       capabilities,
       initializationOptions: options.initializationOptions,
     });
@@ -171,16 +185,24 @@ export class LspTestClient {
   }
 
   async open(uri: string, text: string, languageId = 'jsonl', version = 1): Promise<void> {
-    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version, text } });
+    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId, version, text },
+    });
   }
 
   async replace(uri: string, text: string, version: number): Promise<void> {
-    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version },
+      contentChanges: [{ text }],
+    });
   }
 
   /** Incremental changes, applied by the server in order. */
   async edit(uri: string, version: number, contentChanges: readonly { range: Range; text: string }[]): Promise<void> {
-    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [...contentChanges] });
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version },
+      contentChanges: [...contentChanges],
+    });
   }
 
   async close(uri: string): Promise<void> {

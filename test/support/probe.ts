@@ -17,12 +17,37 @@ export const routes: readonly ProbeRoute[] = [
   { name: 'podman', engine: 'podman' },
 ];
 
-export function probeContainer(container: TestContainer, route: ProbeRoute, { mode, user = 'sandbox', graceSeconds = 1, timeoutSeconds = 60, signal }: { mode: ProbeMode; user?: string; graceSeconds?: number; timeoutSeconds?: number; signal?: AbortSignal }): Promise<ProbeOutcome> {
-  return runProbe({ target: { kind: container.kind, name: container.name }, user, mode, graceSeconds, timeoutSeconds, ...(route.dockerAccess ? { dockerAccess: route.dockerAccess } : {}) }, { env: engineEnv(), ...(signal ? { signal } : {}) });
+export function probeContainer(
+  container: TestContainer,
+  route: ProbeRoute,
+  {
+    mode,
+    user = 'sandbox',
+    graceSeconds = 1,
+    timeoutSeconds = 60,
+    signal,
+  }: { mode: ProbeMode; user?: string; graceSeconds?: number; timeoutSeconds?: number; signal?: AbortSignal },
+): Promise<ProbeOutcome> {
+  return runProbe(
+    {
+      target: { kind: container.kind, name: container.name },
+      user,
+      mode,
+      graceSeconds,
+      timeoutSeconds,
+      ...(route.dockerAccess ? { dockerAccess: route.dockerAccess } : {}),
+    },
+    { env: engineEnv(), ...(signal ? { signal } : {}) },
+  );
 }
 
 /** Starts `script` with sh in the container as `user` (detached) and waits until `match` sees its process. */
-export async function startProcess(container: TestContainer, user: string, script: string, match: (status: ProcessStatus) => boolean): Promise<ProcessStatus> {
+export async function startProcess(
+  container: TestContainer,
+  user: string,
+  script: string,
+  match: (status: ProcessStatus) => boolean,
+): Promise<ProcessStatus> {
   const started = await container.exec(['sh', '-c', script], { user, detach: true });
   assert.equal(started.code, 0, `exec -d -u ${user} sh -c ${script}: ${started.stderr}`);
   const found = await waitFor(async () => (await processStatuses(container)).find(match));
@@ -31,7 +56,8 @@ export async function startProcess(container: TestContainer, user: string, scrip
 }
 
 export const sandboxUid = 1000;
-export const isSandbox = (name: string) => (status: ProcessStatus) => status.name === name && status.euid === sandboxUid && status.state !== 'Z';
+export const isSandbox = (name: string) => (status: ProcessStatus) =>
+  status.name === name && status.euid === sandboxUid && status.state !== 'Z';
 
 /**
  * The contract of every run: the probe's output ends on its final observation (survivors, then the
@@ -44,7 +70,9 @@ export function assertEndsOnObservation(outcome: ProbeOutcome): void {
   const lastSignal = events.lastIndexOf('signal');
   const firstFinal = events.findIndex((event) => event === 'survivor' || event === 'result');
   assert.ok(lastSignal < firstFinal, `every signal precedes the final observation: ${events.join(', ')}`);
-  const resultAt = outcome.transcript.findIndex((entry) => entry.kind === 'stdout' && parseEvent(entry.line) === 'result');
+  const resultAt = outcome.transcript.findIndex(
+    (entry) => entry.kind === 'stdout' && parseEvent(entry.line) === 'result',
+  );
   assert.deepEqual(
     outcome.transcript.slice(resultAt + 1).map((entry) => entry.kind),
     ['exit'],

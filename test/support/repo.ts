@@ -6,7 +6,11 @@ import { dirname, join } from 'node:path';
 function findRepoRoot(start: string): string {
   for (let folder = start; ; folder = dirname(folder)) {
     const manifest = join(folder, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'rollout-evidence') return folder;
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'rollout-evidence'
+    )
+      return folder;
     if (dirname(folder) === folder) throw new Error(`no rollout-evidence package.json above ${start}`);
   }
 }

@@ -49,13 +49,18 @@ export async function findRealShells(): Promise<{ dash: string; busybox: string;
   const dash = findProgram('dash');
   const busybox = findProgram('busybox', ['/bin/busybox', '/usr/bin/busybox']);
   const missing = [
-    dash ? undefined : 'dash not found: install the Debian package "dash" (Essential on Debian, so the machine is unusual)',
-    busybox ? undefined : 'busybox not found: install the Debian package "busybox-static" (or "busybox"), as .ci/run does',
+    dash
+      ? undefined
+      : 'dash not found: install the Debian package "dash" (Essential on Debian, so the machine is unusual)',
+    busybox
+      ? undefined
+      : 'busybox not found: install the Debian package "busybox-static" (or "busybox"), as .ci/run does',
   ].filter((message): message is string => message !== undefined);
   if (missing.length > 0 || !dash || !busybox) throw new Error(missing.join('; '));
   const list = await runBounded([busybox, '--list'], { PATH: '/nonexistent' }, 10_000);
   const applets = new Set(list.stdout.split('\n').filter((line) => line !== ''));
-  if (list.status !== 0 || !applets.has('sh')) throw new Error(`${busybox} has no sh applet: install the Debian package "busybox-static"`);
+  if (list.status !== 0 || !applets.has('sh'))
+    throw new Error(`${busybox} has no sh applet: install the Debian package "busybox-static"`);
   return {
     dash,
     busybox,
@@ -67,7 +72,15 @@ export async function findRealShells(): Promise<{ dash: string; busybox: string;
 }
 
 function findProgram(name: string, extra: readonly string[] = []): string | undefined {
-  const candidates = [...(process.env.PATH ?? '').split(delimiter).filter((folder) => folder !== '').map((folder) => join(folder, name)), ...extra, `/usr/bin/${name}`, `/bin/${name}`];
+  const candidates = [
+    ...(process.env.PATH ?? '')
+      .split(delimiter)
+      .filter((folder) => folder !== '')
+      .map((folder) => join(folder, name)),
+    ...extra,
+    `/usr/bin/${name}`,
+    `/bin/${name}`,
+  ];
   return candidates.find((path) => {
     try {
       accessSync(path, constants.X_OK);
@@ -88,16 +101,25 @@ export async function createWorlds(root: string, busybox: string): Promise<World
 }
 
 async function createWorld(root: string, busybox: string, name: WorldName): Promise<World> {
-  const world: World = { name, stubDirectory: join(root, name, 'bin'), procRoot: join(root, name, 'proc'), killStatus: { quiescent: 1, survivor: 0, 'observer-fails': 2 }[name] };
+  const world: World = {
+    name,
+    stubDirectory: join(root, name, 'bin'),
+    procRoot: join(root, name, 'proc'),
+    killStatus: { quiescent: 1, survivor: 0, 'observer-fails': 2 }[name],
+  };
   for (const path of [world.stubDirectory, world.procRoot]) {
     // The paths are spliced into shell text (the prelude, the /proc swap): keep them plain.
-    if (!/^[A-Za-z0-9_./-]+$/.test(path)) throw new Error(`temporary path ${path} has characters the shell text cannot carry unquoted`);
+    if (!/^[A-Za-z0-9_./-]+$/.test(path))
+      throw new Error(`temporary path ${path} has characters the shell text cannot carry unquoted`);
   }
   await mkdir(world.stubDirectory, { recursive: true });
   for (const program of stubbedPrograms) {
     const path = join(world.stubDirectory, program);
     // The executable runs the very function the function stubs define, so the two kinds cannot drift.
-    await writeFile(path, `#!${busybox} sh\n# ${program} in the ${name} world (test/support/shellWorlds.ts)\n${stubFunction(program, world)}\n${program} "$@"\n`);
+    await writeFile(
+      path,
+      `#!${busybox} sh\n# ${program} in the ${name} world (test/support/shellWorlds.ts)\n${stubFunction(program, world)}\n${program} "$@"\n`,
+    );
     await chmod(path, 0o755);
   }
   await writeProcFixture(world);
@@ -125,11 +147,13 @@ function stubBody(program: (typeof stubbedPrograms)[number], world: World): stri
     case 'pgrep':
       return `${selectsAgent}\n${{ quiescent: 'return 1', survivor: `echo ${survivorPid}; return 0`, 'observer-fails': "echo 'pgrep: cannot read process table' >&2; return 2" }[world.name]}`;
     case 'ps':
-      return `${selectsAgent}\n${{
-        quiescent: "echo '  PID TTY          TIME CMD'; return 1",
-        survivor: `echo '  PID TTY          TIME CMD'; echo ' ${survivorPid} ?        00:00:00 sleep'; return 0`,
-        'observer-fails': "echo 'Error, do this: mount -t proc proc /proc' >&2; return 1",
-      }[world.name]}`;
+      return `${selectsAgent}\n${
+        {
+          quiescent: "echo '  PID TTY          TIME CMD'; return 1",
+          survivor: `echo '  PID TTY          TIME CMD'; echo ' ${survivorPid} ?        00:00:00 sleep'; return 0`,
+          'observer-fails': "echo 'Error, do this: mount -t proc proc /proc' >&2; return 1",
+        }[world.name]
+      }`;
     case 'pkill':
     case 'killall':
       // Nothing changes: in the survivor world the process stays whatever the kill says.
@@ -142,7 +166,8 @@ function stubBody(program: (typeof stubbedPrograms)[number], world: World): stri
 }
 
 async function writeProcFixture(world: World): Promise<void> {
-  const status = (name: string, uid: number) => `Name:\t${name}\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t1\nPid:\t1\nUid:\t${uid}\t${uid}\t${uid}\t${uid}\nGid:\t${uid}\t${uid}\t${uid}\t${uid}\n`;
+  const status = (name: string, uid: number) =>
+    `Name:\t${name}\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t1\nPid:\t1\nUid:\t${uid}\t${uid}\t${uid}\t${uid}\nGid:\t${uid}\t${uid}\t${uid}\t${uid}\n`;
   const entries: [string, string | undefined][] = [
     ['self', status('sh', 0)],
     ['1', status('init', 0)],
@@ -167,7 +192,9 @@ export type StubKind = 'executables' | 'functions';
 /** Functions defined ahead of every command: what PATH cannot replace in this shell, or every stub. */
 export function prelude(shell: RealShell, world: World, stubs: StubKind): string {
   // busybox runs its own applets (ps, id, wc, killall) whatever PATH says: those go through functions.
-  const wrappers = stubbedPrograms.filter((program) => shell.applets.has(program)).map((program) => `${program}() { '${join(world.stubDirectory, program)}' "$@"; }`);
+  const wrappers = stubbedPrograms
+    .filter((program) => shell.applets.has(program))
+    .map((program) => `${program}() { '${join(world.stubDirectory, program)}' "$@"; }`);
   return [
     `# The ${world.name} world for ${shell.name}: kill is a builtin and sleep a busybox applet, so both are functions.`,
     `kill() { return ${world.killStatus}; }`,
@@ -181,7 +208,11 @@ export function prelude(shell: RealShell, world: World, stubs: StubKind): string
  * directory. The analyser reads the original text.
  */
 export function runnableText(text: string, world: World): string {
-  return text.split(`PATH='${benchflowPath}'`).join(`PATH='${world.stubDirectory}'`).split('/proc').join(world.procRoot);
+  return text
+    .split(`PATH='${benchflowPath}'`)
+    .join(`PATH='${world.stubDirectory}'`)
+    .split('/proc')
+    .join(world.procRoot);
 }
 
 /**
@@ -189,9 +220,19 @@ export function runnableText(text: string, world: World): string {
  * process runs them all, each in a subshell (so that `exit` ends only that command) with stdin, stdout
  * and stderr on /dev/null; the batch is killed when it outlives `timeoutMs`.
  */
-export async function runCommands(shell: RealShell, world: World, stubs: StubKind, texts: readonly string[], directory: string, timeoutMs: number): Promise<number[]> {
+export async function runCommands(
+  shell: RealShell,
+  world: World,
+  stubs: StubKind,
+  texts: readonly string[],
+  directory: string,
+  timeoutMs: number,
+): Promise<number[]> {
   await mkdir(directory, { recursive: true });
-  await writeNumbered(directory, texts.map((text) => runnableText(text, world)));
+  await writeNumbered(
+    directory,
+    texts.map((text) => runnableText(text, world)),
+  );
   const driver = join(directory, 'driver');
   await writeFile(
     driver,
@@ -206,12 +247,21 @@ while [ "$rollout_evidence_index" -lt "$rollout_evidence_count" ]; do
 done
 `,
   );
-  const run = await runBounded([...shell.argv, driver, directory, String(texts.length)], { PATH: world.stubDirectory, LC_ALL: 'C' }, timeoutMs);
+  const run = await runBounded(
+    [...shell.argv, driver, directory, String(texts.length)],
+    { PATH: world.stubDirectory, LC_ALL: 'C' },
+    timeoutMs,
+  );
   return statusesOf(run, texts, `${shell.name} in the ${world.name} world (stub ${stubs})`, timeoutMs);
 }
 
 /** Whether `dash -n` accepts each text, one `dash -n` per text from one driver. */
-export async function dashAccepts(dash: string, texts: readonly string[], directory: string, timeoutMs: number): Promise<boolean[]> {
+export async function dashAccepts(
+  dash: string,
+  texts: readonly string[],
+  directory: string,
+  timeoutMs: number,
+): Promise<boolean[]> {
   await mkdir(directory, { recursive: true });
   await writeNumbered(directory, texts);
   const driver = join(directory, 'driver');
@@ -228,14 +278,20 @@ while [ "$index" -lt "$count" ]; do
 done
 `,
   );
-  const run = await runBounded([dash, driver, dash, directory, String(texts.length)], { PATH: '/nonexistent', LC_ALL: 'C' }, timeoutMs);
+  const run = await runBounded(
+    [dash, driver, dash, directory, String(texts.length)],
+    { PATH: '/nonexistent', LC_ALL: 'C' },
+    timeoutMs,
+  );
   return statusesOf(run, texts, 'dash -n', timeoutMs).map((status) => status === 0);
 }
 
 /** Each text to its own file, named by its index; a few hundred at a time, to stay clear of the open-file limit. */
 async function writeNumbered(directory: string, texts: readonly string[]): Promise<void> {
   for (let start = 0; start < texts.length; start += 256) {
-    await Promise.all(texts.slice(start, start + 256).map((text, offset) => writeFile(join(directory, String(start + offset)), text)));
+    await Promise.all(
+      texts.slice(start, start + 256).map((text, offset) => writeFile(join(directory, String(start + offset)), text)),
+    );
   }
 }
 
@@ -246,13 +302,25 @@ function statusesOf(run: BoundedRun, texts: readonly string[], what: string, tim
     if (match) statuses[Number(match[1])] = Number(match[2]);
   }
   const missing = statuses.findIndex((status) => status === undefined);
-  if (run.timedOut) throw new Error(`${what}: not done after ${timeoutMs / 1000} s, at command ${missing}: ${JSON.stringify(texts[missing])}`);
-  if (missing !== -1 || run.status !== 0) throw new Error(`${what}: the driver exited ${run.status} without a status for command ${missing} (${JSON.stringify(texts[missing])}): ${run.stderr.slice(0, 2000)}`);
+  if (run.timedOut)
+    throw new Error(
+      `${what}: not done after ${timeoutMs / 1000} s, at command ${missing}: ${JSON.stringify(texts[missing])}`,
+    );
+  if (missing !== -1 || run.status !== 0)
+    throw new Error(
+      `${what}: the driver exited ${run.status} without a status for command ${missing} (${JSON.stringify(texts[missing])}): ${run.stderr.slice(0, 2000)}`,
+    );
   return statuses as number[];
 }
 
 /** One script's exit status and output in a shell and world, for checking that the worlds are what they claim. */
-export async function runInWorld(shell: RealShell, world: World, stubs: StubKind, text: string, path: string): Promise<BoundedRun> {
+export async function runInWorld(
+  shell: RealShell,
+  world: World,
+  stubs: StubKind,
+  text: string,
+  path: string,
+): Promise<BoundedRun> {
   await writeFile(path, `${prelude(shell, world, stubs)}\n${runnableText(text, world)}\n`);
   return runBounded([...shell.argv, path], { PATH: world.stubDirectory, LC_ALL: 'C' }, 20_000);
 }

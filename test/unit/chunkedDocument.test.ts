@@ -19,7 +19,10 @@ function randomText(random: SeededRandom, size: number): string {
 
 /** A range anywhere in the document, now and then with a character past the end of its line. */
 function randomRange(random: SeededRandom, reference: TextDocument): Range {
-  const position = () => ({ line: random.below(reference.lineCount), character: random.below(random.below(8) === 0 ? 200 : 12) });
+  const position = () => ({
+    line: random.below(reference.lineCount),
+    character: random.below(random.below(8) === 0 ? 200 : 12),
+  });
   const start = position();
   const spread = random.below(6) === 0 ? random.below(reference.lineCount) : random.below(3);
   const end = { line: Math.min(reference.lineCount - 1, start.line + spread), character: random.below(30) };
@@ -36,12 +39,21 @@ function assertSame(document: ChunkedDocument, reference: TextDocument, random: 
     const offset = random.below(length + 3) - 1;
     assert.deepEqual(document.positionAt(offset), reference.positionAt(offset), `${what}: positionAt(${offset})`);
     const position = { line: random.below(reference.lineCount + 2), character: random.below(40) };
-    assert.equal(document.offsetAt(position), reference.offsetAt(position), `${what}: offsetAt(${JSON.stringify(position)})`);
+    assert.equal(
+      document.offsetAt(position),
+      reference.offsetAt(position),
+      `${what}: offsetAt(${JSON.stringify(position)})`,
+    );
     const line = random.below(reference.lineCount + 2) - 1;
     assert.deepEqual(document.getLineRange(line), reference.getLineRange(line), `${what}: getLineRange(${line})`);
-    assert.equal(document.getEOLCharacters(line), reference.getEOLCharacters(line), `${what}: getEOLCharacters(${line})`);
+    assert.equal(
+      document.getEOLCharacters(line),
+      reference.getEOLCharacters(line),
+      `${what}: getEOLCharacters(${line})`,
+    );
     const range = randomRange(random, reference);
-    const ordered = reference.offsetAt(range.start) <= reference.offsetAt(range.end) ? range : { start: range.end, end: range.start };
+    const ordered =
+      reference.offsetAt(range.start) <= reference.offsetAt(range.end) ? range : { start: range.end, end: range.start };
     assert.equal(document.getText(ordered), reference.getText(ordered), `${what}: getText(${JSON.stringify(ordered)})`);
   }
 }
@@ -62,17 +74,25 @@ describe('chunked document', () => {
         else {
           for (let count = 1 + random.below(3); count > 0; count--) {
             // Each range is read against the text the changes before it left, so it is drawn from that text.
-            const change = { range: randomRange(random, reference), text: randomText(random, random.below(random.below(20) === 0 ? 20_000 : 4)) };
+            const change = {
+              range: randomRange(random, reference),
+              text: randomText(random, random.below(random.below(20) === 0 ? 20_000 : 4)),
+            };
             reference = TextDocument.update(reference, [change], reference.version);
             changes.push(change);
           }
         }
-        if (changes.length === 1 && !('range' in changes[0]!)) reference = TextDocument.update(reference, changes, version);
+        if (changes.length === 1 && !('range' in changes[0]!))
+          reference = TextDocument.update(reference, changes, version);
         reference = TextDocument.update(reference, [], version);
         const before = document;
         const beforeText = before.getText();
         document = document.withChanges(changes, version);
-        assert.equal(before.getText(), beforeText, `seed ${seed}, edit ${edit}: the previous version is left as it was`);
+        assert.equal(
+          before.getText(),
+          beforeText,
+          `seed ${seed}, edit ${edit}: the previous version is left as it was`,
+        );
         assertSame(document, reference, random, `seed ${seed}, edit ${edit}`);
       }
     }
@@ -80,7 +100,14 @@ describe('chunked document', () => {
 
   it('refuses a change on a line the document does not have, and changes nothing', () => {
     const document = ChunkedDocument.create('file:///r/a.jsonl', 'jsonl', 3, '{"a":1}\n{"b":2}\n');
-    assert.throws(() => document.withChanges([{ range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } }, text: 'x' }], 4), ChangeOutsideDocument);
+    assert.throws(
+      () =>
+        document.withChanges(
+          [{ range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } }, text: 'x' }],
+          4,
+        ),
+      ChangeOutsideDocument,
+    );
     // The second change reads the text the first left: after deleting line 1, there is no line 2.
     const deleting = { range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } }, text: '' };
     const onLineTwo = { range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, text: 'x' };
@@ -97,7 +124,10 @@ describe('chunked document', () => {
       const started = process.cpuUsage();
       for (let edit = 0; edit < 2_000; edit++) {
         const line = (edit * 7_919) % lines;
-        document = document.withChanges([{ range: { start: { line, character: 5 }, end: { line, character: 6 } }, text: edit % 2 === 0 ? 'y' : 'v' }], document.version + 1);
+        document = document.withChanges(
+          [{ range: { start: { line, character: 5 }, end: { line, character: 6 } }, text: edit % 2 === 0 ? 'y' : 'v' }],
+          document.version + 1,
+        );
       }
       const used = process.cpuUsage(started);
       assert.equal(document.lineCount, lines + 1);
@@ -109,6 +139,9 @@ describe('chunked document', () => {
     const leastOf = (lines: number) => Math.min(costOf(lines), costOf(lines), costOf(lines));
     const small = leastOf(3_000);
     const large = leastOf(300_000);
-    assert.ok(large < small * 10 + 1_000_000, `2,000 edits: ${(small / 1000).toFixed(0)} ms of CPU at 3,000 lines, ${(large / 1000).toFixed(0)} ms at 300,000`);
+    assert.ok(
+      large < small * 10 + 1_000_000,
+      `2,000 edits: ${(small / 1000).toFixed(0)} ms of CPU at 3,000 lines, ${(large / 1000).toFixed(0)} ms at 300,000`,
+    );
   });
 });

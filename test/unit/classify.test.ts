@@ -42,7 +42,8 @@ describe('artifact kinds by path', () => {
 
   it('covers every pattern of the kind table', () => {
     for (const info of artifactKinds) {
-      for (const pattern of info.patterns) assert.equal(classifier.kindOf(pattern.replace('**', '/x')), info.kind, pattern);
+      for (const pattern of info.patterns)
+        assert.equal(classifier.kindOf(pattern.replace('**', '/x')), info.kind, pattern);
     }
   });
 });

@@ -51,7 +51,9 @@ describe('openInside', () => {
   it('opens a file inside the boundary, through a link that stays inside', () => {
     const root = copyOfHealthy();
     relink(root, 'trajectory/acp_trajectory.jsonl', '../agent/acp_trajectory.jsonl');
-    const read = readInside(join(root, 'trajectory/acp_trajectory.jsonl'), boundaryOf(root), (file) => readPrefix(file, 1 << 20));
+    const read = readInside(join(root, 'trajectory/acp_trajectory.jsonl'), boundaryOf(root), (file) =>
+      readPrefix(file, 1 << 20),
+    );
     assert.equal(typeof read, 'string');
     assert.match(read as string, /"type"/);
   });
@@ -79,7 +81,10 @@ describe('a rollout with links', () => {
     const { verdict, findings } = judged(root);
     assert.equal(verdict, 'incomplete');
     const outside = findings.filter((finding) => finding.code === 'artifact-outside-bundle');
-    assert.deepEqual(outside.map((finding) => finding.file), [join(root, 'trajectory/acp_trajectory.jsonl')]);
+    assert.deepEqual(
+      outside.map((finding) => finding.file),
+      [join(root, 'trajectory/acp_trajectory.jsonl')],
+    );
     assert.ok(findings.every((finding) => !finding.message.includes('ghp_')));
   });
 
@@ -103,7 +108,11 @@ describe('a rollout with links', () => {
     symlinkSync(real, viaRollout);
     for (const root of [join(viaJobs, '2026-08-22__10-00-00/hello-world__1a2b3c4d'), viaRollout]) {
       const { verdict, findings } = judged(root);
-      assert.deepEqual(findings.map((finding) => finding.code), [], root);
+      assert.deepEqual(
+        findings.map((finding) => finding.code),
+        [],
+        root,
+      );
       assert.equal(verdict, 'trusted', root);
     }
   });
@@ -128,7 +137,10 @@ describe('quoting bundle text', () => {
     const path = join(folder.path, 'config.json');
     writeFileSync(path, JSON.stringify({ sandbox_user: 42, agent_idle_timeout_sec: secret }));
     const messages = checker.checkFile(path, 'config', { maxFindings: 10 }).findings.map((finding) => finding.message);
-    assert.ok(messages.some((message) => message.includes('found string "ghp_AAAAAAAA…"')), messages.join('\n'));
+    assert.ok(
+      messages.some((message) => message.includes('found string "ghp_AAAAAAAA…"')),
+      messages.join('\n'),
+    );
     assert.ok(messages.every((message) => !message.includes(secret)));
   });
 });

@@ -16,7 +16,17 @@ const megabyte = 1024 * 1024;
 function actionLog(lines: number, version: number, extra = ''): string {
   const rows: string[] = [];
   for (let index = 0; index < lines; index++) {
-    rows.push(JSON.stringify({ event_type: 'SandboxExec', action_id: `a-${index}-${version}`, phase: 'Agent', service: 'main', status: 'ok', command_preview: `cd /app && pytest -q tests/unit${extra}`, return_code: 0 }));
+    rows.push(
+      JSON.stringify({
+        event_type: 'SandboxExec',
+        action_id: `a-${index}-${version}`,
+        phase: 'Agent',
+        service: 'main',
+        status: 'ok',
+        command_preview: `cd /app && pytest -q tests/unit${extra}`,
+        return_code: 0,
+      }),
+    );
   }
   return `${rows.join('\n')}\n`;
 }
@@ -60,13 +70,22 @@ describe('detached copies', () => {
     for (let version = 0; version < 12; version++) {
       // One record edited per version, as typing does; every other line is reused from the last check.
       const text = base.replace(`"a-${1000 + version}-0"`, `"a-${1000 + version}-edited"`);
-      const checked = await checker.checkTextCancellable(text, 'action-records', { maxFindings: 1000 }, () => false, kept);
+      const checked = await checker.checkTextCancellable(
+        text,
+        'action-records',
+        { maxFindings: 1000 },
+        () => false,
+        kept,
+      );
       kept = checked?.kept;
       assert.ok(kept, 'a JSONL check keeps its lines');
       heapAfter.push(heapUsedAfterCollection());
     }
     // Each version's text is about 2 MB: holding even one extra version per edit would add 20 MB.
     const growth = heapAfter[heapAfter.length - 1]! - heapAfter[1]!;
-    assert.ok(growth < 6 * megabyte, `the kept check grew the heap by ${(growth / megabyte).toFixed(1)} MB over 10 edits`);
+    assert.ok(
+      growth < 6 * megabyte,
+      `the kept check grew the heap by ${(growth / megabyte).toFixed(1)} MB over 10 edits`,
+    );
   });
 });

@@ -55,19 +55,27 @@ describe('rollout discovery', () => {
 
   it('takes a result.json file to mean its rollout', () => {
     const discovery = discoverBundles([join(folder.path, 'jobs/j1/done__aa/result.json')], classifier);
-    assert.deepEqual(summary(discovery).map((line) => line.split(':')[0]), ['rollout jobs/j1/done__aa']);
+    assert.deepEqual(
+      summary(discovery).map((line) => line.split(':')[0]),
+      ['rollout jobs/j1/done__aa'],
+    );
   });
 
   it('checks a loose artifact file on its own', () => {
-    const discovery = discoverBundles([join(folder.path, 'jobs/j1/done__aa/trajectory/acp_trajectory.jsonl')], classifier);
+    const discovery = discoverBundles(
+      [join(folder.path, 'jobs/j1/done__aa/trajectory/acp_trajectory.jsonl')],
+      classifier,
+    );
     assert.deepEqual(summary(discovery), ['loose jobs/j1/done__aa/trajectory: acp_trajectory.jsonl=acp-trajectory']);
   });
 
   it('finds nested rollouts (a Harbor job with its trials) and skips node_modules', () => {
-    assert.deepEqual(summary(discoverBundles([folder.path], classifier)).filter((line) => line.includes('harbor') || line.includes('node_modules')), [
-      'rollout harbor/job: result.json=result',
-      'rollout harbor/job/trial_1: result.json=result',
-    ]);
+    assert.deepEqual(
+      summary(discoverBundles([folder.path], classifier)).filter(
+        (line) => line.includes('harbor') || line.includes('node_modules'),
+      ),
+      ['rollout harbor/job: result.json=result', 'rollout harbor/job/trial_1: result.json=result'],
+    );
   });
 
   it('lists each rollout once when paths overlap', () => {
@@ -77,11 +85,16 @@ describe('rollout discovery', () => {
 
   it('rejects a path that does not exist, or a file that is not an artifact', () => {
     assert.throws(() => discoverBundles([join(folder.path, 'nope')], classifier), DiscoveryUsageError);
-    assert.throws(() => discoverBundles([join(folder.path, 'jobs/j1/summary.json')], classifier), /not a known rollout artifact/);
+    assert.throws(
+      () => discoverBundles([join(folder.path, 'jobs/j1/summary.json')], classifier),
+      /not a known rollout artifact/,
+    );
   });
 
   it('honours user patterns', () => {
     const custom = new ArtifactClassifier({ 'summary.json': 'timing' });
-    assert.deepEqual(summary(discoverBundles([join(folder.path, 'jobs/j1/summary.json')], custom)), ['loose jobs/j1: summary.json=timing']);
+    assert.deepEqual(summary(discoverBundles([join(folder.path, 'jobs/j1/summary.json')], custom)), [
+      'loose jobs/j1: summary.json=timing',
+    ]);
   });
 });

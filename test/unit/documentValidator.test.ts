@@ -29,7 +29,14 @@ const checker = new ArtifactChecker();
 class FailingEvaluator extends RolloutEvaluator {
   failing: string | undefined;
 
-  override evaluate(root: string, settings: RolloutEvidenceSettings, classifier: ArtifactClassifier, generation: number, open: (path: string) => TextDocument | undefined, isCancelled: () => boolean): Promise<EvaluatedRollout | undefined> {
+  override evaluate(
+    root: string,
+    settings: RolloutEvidenceSettings,
+    classifier: ArtifactClassifier,
+    generation: number,
+    open: (path: string) => TextDocument | undefined,
+    isCancelled: () => boolean,
+  ): Promise<EvaluatedRollout | undefined> {
     if (root === this.failing) throw new RangeError('Maximum call stack size exceeded');
     return super.evaluate(root, settings, classifier, generation, open, isCancelled);
   }
@@ -74,10 +81,15 @@ describe('the language server validating documents', () => {
     assert.match(message, /RangeError.*incomplete/);
     assert.equal(reports.at(-1)?.verdict, 'incomplete');
     assert.equal(logged.length, 1);
-    assert.match(logged[0]!, new RegExp(`Validating ${broken.document.uri} failed: RangeError: Maximum call stack size exceeded\\n\\s+at `));
+    assert.match(
+      logged[0]!,
+      new RegExp(`Validating ${broken.document.uri} failed: RangeError: Maximum call stack size exceeded\\n\\s+at `),
+    );
 
     // The other document: what a validator whose evaluation never fails gives it.
-    const expected = (await validatorWith(new RolloutEvaluator(checker, () => true), [sound.document]).validator.validate(sound.document, notCancelled))!;
+    const expected = (await validatorWith(new RolloutEvaluator(checker, () => true), [
+      sound.document,
+    ]).validator.validate(sound.document, notCancelled))!;
     const other = (await validator.validate(sound.document, notCancelled))!;
     assert.ok(expected.diagnostics.length > 0, 'the fixture has findings to compare');
     assert.deepEqual(other.diagnostics, expected.diagnostics);

@@ -31,14 +31,34 @@ function stringsUnder(value: unknown, key: string, found: string[] = []): string
 }
 
 /** Values wrong for almost any field of an artifact: a wrong type, an unknown enum value, a bad shape. */
-const wrongValues: unknown[] = [42, 'not a record', [], null, { n_tool_calls: '2', status: 'nonsense', rewards: 'high', type: 7, event_type: [], agent: 42, started_at: 12, survivors: 'none' }];
+const wrongValues: unknown[] = [
+  42,
+  'not a record',
+  [],
+  null,
+  {
+    n_tool_calls: '2',
+    status: 'nonsense',
+    rewards: 'high',
+    type: 7,
+    event_type: [],
+    agent: 42,
+    started_at: 12,
+    survivors: 'none',
+  },
+];
 
 describe('the documentation-only schemas contributed to VS Code', () => {
   it('exist for every schema and keep every description and title of the source', () => {
     assert.ok(names.length >= 4);
     for (const name of names) {
       const copy = read(editorDir, name);
-      for (const key of ['description', 'title']) assert.deepEqual(stringsUnder(copy, key).sort(), stringsUnder(read(sourceDir, name), key).sort(), `${name}: ${key}`);
+      for (const key of ['description', 'title'])
+        assert.deepEqual(
+          stringsUnder(copy, key).sort(),
+          stringsUnder(read(sourceDir, name), key).sort(),
+          `${name}: ${key}`,
+        );
     }
   });
 
@@ -48,8 +68,12 @@ describe('the documentation-only schemas contributed to VS Code', () => {
       const source = ajv.compile(read(sourceDir, name) as object);
       const copy = new Ajv2020({ strict: false }).compile(read(editorDir, name) as object);
       // The source rejects some of them: the copy does not, and the test would notice if it kept a check.
-      assert.ok(wrongValues.some((value) => !source(value)), `${name}: the source schema rejects a wrong value`);
-      for (const value of wrongValues) assert.equal(copy(value), true, `${name} accepts ${JSON.stringify(value)}: ${JSON.stringify(copy.errors)}`);
+      assert.ok(
+        wrongValues.some((value) => !source(value)),
+        `${name}: the source schema rejects a wrong value`,
+      );
+      for (const value of wrongValues)
+        assert.equal(copy(value), true, `${name} accepts ${JSON.stringify(value)}: ${JSON.stringify(copy.errors)}`);
     }
   });
 
@@ -59,6 +83,8 @@ describe('the documentation-only schemas contributed to VS Code', () => {
     const sourceEnums = JSON.stringify(read(sourceDir, 'action-record.schema.json')).match(/"enum":\[[^\]]*\]/g) ?? [];
     assert.ok(sourceEnums.length > 0);
     const copyText = JSON.stringify(read(editorDir, 'action-record.schema.json'));
-    for (const list of sourceEnums) for (const value of JSON.parse(list.slice('"enum":'.length)) as unknown[]) assert.ok(copyText.includes(JSON.stringify(value)), `${JSON.stringify(value)} is proposed`);
+    for (const list of sourceEnums)
+      for (const value of JSON.parse(list.slice('"enum":'.length)) as unknown[])
+        assert.ok(copyText.includes(JSON.stringify(value)), `${JSON.stringify(value)} is proposed`);
   });
 });

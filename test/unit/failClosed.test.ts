@@ -29,7 +29,11 @@ let written = 0;
 function check(fixture: FixtureDefinition, files: Readonly<Record<string, string>>): CheckedBundle {
   const root = join(folder.path, `${fixture.name}-${written++}`);
   writeTree(root, { ...files, ...fixture.bytes });
-  return checkRollout(root, checker, { maxFindings: fixture.maxProblems ?? 1000, rules: { ...defaultRuleOptions, ...fixture.options }, caches });
+  return checkRollout(root, checker, {
+    maxFindings: fixture.maxProblems ?? 1000,
+    rules: { ...defaultRuleOptions, ...fixture.options },
+    caches,
+  });
 }
 
 function verdictOf(checked: CheckedBundle): Verdict {
@@ -40,7 +44,10 @@ function verdictOf(checked: CheckedBundle): Verdict {
 /** Everything the checker says of a rollout, with its folder left out, to compare two folders' findings. */
 function said(checked: CheckedBundle): string[] {
   const root = checked.root;
-  return listedFindings(checked, 1000).findings.map((finding) => `${relative(root, finding.file)}:${finding.range.start.line + 1}:${finding.range.start.character} ${finding.code} ${finding.message}`);
+  return listedFindings(checked, 1000).findings.map(
+    (finding) =>
+      `${relative(root, finding.file)}:${finding.range.start.line + 1}:${finding.range.start.character} ${finding.code} ${finding.message}`,
+  );
 }
 
 function codes(checked: CheckedBundle): string[] {
@@ -53,15 +60,24 @@ const rank = (verdict: Verdict) => verdicts.indexOf(verdict);
 const fixture = (name: string) => fixtures.find((candidate) => candidate.name === name)!;
 
 /** The action records of a fixture, with `change` made to the record on `line` (0-based). */
-function withRecord(files: Readonly<Record<string, string>>, line: number, change: (record: Record<string, unknown>) => Record<string, unknown>): Record<string, string> {
+function withRecord(
+  files: Readonly<Record<string, string>>,
+  line: number,
+  change: (record: Record<string, unknown>) => Record<string, unknown>,
+): Record<string, string> {
   const lines = files[actionsPath]!.split('\n');
   lines[line] = JSON.stringify(change(JSON.parse(lines[line]!) as Record<string, unknown>));
   return { ...files, [actionsPath]: lines.join('\n') };
 }
 
 /** The line (0-based) of the first action record `matches` picks. */
-function lineOf(files: Readonly<Record<string, string>>, matches: (record: Record<string, unknown>) => boolean): number {
-  const line = files[actionsPath]!.split('\n').findIndex((text) => text !== '' && matches(JSON.parse(text) as Record<string, unknown>));
+function lineOf(
+  files: Readonly<Record<string, string>>,
+  matches: (record: Record<string, unknown>) => boolean,
+): number {
+  const line = files[actionsPath]!.split('\n').findIndex(
+    (text) => text !== '' && matches(JSON.parse(text) as Record<string, unknown>),
+  );
   assert.ok(line >= 0, 'the fixture has such a record');
   return line;
 }
@@ -76,16 +92,33 @@ describe('a flipped verifier declaration fails closed', () => {
   it('verifier_environment_mOde in the setup-only bundle keeps it untrusted, and says the declaration cannot be read', () => {
     const setupOnly = fixture('setup-only-verifier');
     assert.equal(verdictOf(check(setupOnly, setupOnly.files)), 'untrusted');
-    const damaged = check(setupOnly, { ...setupOnly.files, [preflightPath]: setupOnly.files[preflightPath]!.replace('"verifier_environment_mode"', '"verifier_environment_mOde"') });
+    const damaged = check(setupOnly, {
+      ...setupOnly.files,
+      [preflightPath]: setupOnly.files[preflightPath]!.replace(
+        '"verifier_environment_mode"',
+        '"verifier_environment_mOde"',
+      ),
+    });
     assert.equal(verdictOf(damaged), 'untrusted');
     assert.ok(codes(damaged).includes('verifier-declaration-unreadable'), codes(damaged).join(' '));
-    assert.ok(codes(damaged).includes('verifier-setup-only'), 'the separate-verifier rules ran as if the mode were separate');
+    assert.ok(
+      codes(damaged).includes('verifier-setup-only'),
+      'the separate-verifier rules ran as if the mode were separate',
+    );
   });
 
   it('a preflight that is not JSON, whose facts are not an object, or whose report is cut short of the facts, is unreadable, not "shared"', () => {
     const setupOnly = fixture('setup-only-verifier');
-    const cutShort = [{ report: { a: { a: {} } } }, { report: { task_binding: {} } }, { report: { task_binding: { facts: { a: { a: {} } } } } }].map((value) => JSON.stringify(value));
-    for (const text of [setupOnly.files[preflightPath]!.slice(0, 40), JSON.stringify({ report: { task_binding: { facts: 'separate' } } }), ...cutShort]) {
+    const cutShort = [
+      { report: { a: { a: {} } } },
+      { report: { task_binding: {} } },
+      { report: { task_binding: { facts: { a: { a: {} } } } } },
+    ].map((value) => JSON.stringify(value));
+    for (const text of [
+      setupOnly.files[preflightPath]!.slice(0, 40),
+      JSON.stringify({ report: { task_binding: { facts: 'separate' } } }),
+      ...cutShort,
+    ]) {
       const damaged = check(setupOnly, { ...setupOnly.files, [preflightPath]: text });
       assert.equal(verdictOf(damaged), 'untrusted', text);
       assert.ok(codes(damaged).includes('verifier-declaration-unreadable'), text);
@@ -95,23 +128,37 @@ describe('a flipped verifier declaration fails closed', () => {
   it('keys that are no look-alike of the declaration, and a preflight without one, declare nothing', () => {
     const setupOnly = fixture('setup-only-verifier');
     for (const facts of [{ verifier_timeout_sec: 600 }, {}]) {
-      const checked = check(setupOnly, { ...setupOnly.files, [preflightPath]: JSON.stringify({ report: { task_binding: { facts } } }) });
+      const checked = check(setupOnly, {
+        ...setupOnly.files,
+        [preflightPath]: JSON.stringify({ report: { task_binding: { facts } } }),
+      });
       assert.equal(verdictOf(checked), 'trusted', JSON.stringify(facts));
     }
-    const withoutReport = check(setupOnly, { ...setupOnly.files, [preflightPath]: JSON.stringify({ benchguard_version: '0.3' }) });
+    const withoutReport = check(setupOnly, {
+      ...setupOnly.files,
+      [preflightPath]: JSON.stringify({ benchguard_version: '0.3' }),
+    });
     assert.equal(verdictOf(withoutReport), 'trusted', 'a preflight of another shape, with no report');
   });
 
   it('no one-letter change of a declaration key or of the mode, and no cut, raises a fixture (all of them where the declaration decides, one drawn elsewhere; seed 1079)', () => {
     const random = seededRandom(1079);
-    const decisive = new Set(['setup-only-verifier', 'verifier-mode-not-declared', 'verifier-before-quiescence', 'healthy']);
+    const decisive = new Set([
+      'setup-only-verifier',
+      'verifier-mode-not-declared',
+      'verifier-before-quiescence',
+      'healthy',
+    ]);
     let mutations = 0;
     for (const subject of fixtures.filter((candidate) => candidate.files[preflightPath] !== undefined)) {
       const all = damagedPreflights(subject.files[preflightPath]!);
       for (const preflight of decisive.has(subject.name) ? all : [all[random.below(all.length)]!]) {
         mutations++;
         const verdict = verdictOf(check(subject, { ...subject.files, [preflightPath]: preflight }));
-        assert.ok(rank(verdict) <= rank(subject.verdict), `${subject.name}: ${subject.verdict} became ${verdict} with preflight ${JSON.stringify(preflight)}`);
+        assert.ok(
+          rank(verdict) <= rank(subject.verdict),
+          `${subject.name}: ${subject.verdict} became ${verdict} with preflight ${JSON.stringify(preflight)}`,
+        );
       }
     }
     assert.ok(mutations > 100, `${mutations} damaged preflights checked`);
@@ -120,12 +167,21 @@ describe('a flipped verifier declaration fails closed', () => {
 
 /** The preflight cut in half, and with one letter changed at the start, middle and end of each declaration key and mode. */
 function damagedPreflights(text: string): string[] {
-  const words = ['"report"', '"task_binding"', '"facts"', '"verifier_environment_mode"', '"verifier_environment_mode_declared"', '"separate"', '"shared"'];
+  const words = [
+    '"report"',
+    '"task_binding"',
+    '"facts"',
+    '"verifier_environment_mode"',
+    '"verifier_environment_mode_declared"',
+    '"separate"',
+    '"shared"',
+  ];
   const damaged = [text.slice(0, text.length >> 1)];
   for (const word of words.filter((candidate) => text.includes(candidate))) {
     const at = text.indexOf(word);
     // Inside the quotes: the first, a middle and the last letter.
-    for (const offset of [1, word.length >> 1, word.length - 2]) damaged.push(`${text.slice(0, at)}${flipped(word, offset)}${text.slice(at + word.length)}`);
+    for (const offset of [1, word.length >> 1, word.length - 2])
+      damaged.push(`${text.slice(0, at)}${flipped(word, offset)}${text.slice(at + word.length)}`);
   }
   return damaged;
 }
@@ -134,23 +190,43 @@ describe('an action record of unknown kind fails closed', () => {
   it('Verifz as the phase of the grading in the grading-before-quiescence bundle keeps it untrusted', () => {
     const before = fixture('verifier-before-quiescence');
     assert.equal(verdictOf(check(before, before.files)), 'untrusted');
-    const damaged = check(before, withRecord(before.files, lineOf(before.files, (record) => record['action_id'] === 'a-5'), (record) => ({ ...record, phase: 'Verifz' })));
+    const damaged = check(
+      before,
+      withRecord(
+        before.files,
+        lineOf(before.files, (record) => record['action_id'] === 'a-5'),
+        (record) => ({ ...record, phase: 'Verifz' }),
+      ),
+    );
     assert.equal(verdictOf(damaged), 'untrusted');
-    assert.deepEqual(codes(damaged).filter((code) => code === 'action-kind-unknown' || code === 'verifier-before-quiescence'), ['action-kind-unknown', 'verifier-before-quiescence']);
+    assert.deepEqual(
+      codes(damaged).filter((code) => code === 'action-kind-unknown' || code === 'verifier-before-quiescence'),
+      ['action-kind-unknown', 'verifier-before-quiescence'],
+    );
   });
 
   it('a flipped "phase" key on the grading is read as its phase: the bundle stays untrusted, and says the key is damaged', () => {
     const before = fixture('verifier-before-quiescence');
     const line = lineOf(before.files, (record) => record['action_id'] === 'a-5');
-    const damaged = check(before, withRecord(before.files, line, ({ phase, ...rest }) => ({ ...rest, phasf: phase })));
+    const damaged = check(
+      before,
+      withRecord(before.files, line, ({ phase, ...rest }) => ({ ...rest, phasf: phase })),
+    );
     assert.equal(verdictOf(damaged), 'untrusted');
-    assert.ok(codes(damaged).includes('verifier-before-quiescence') && codes(damaged).includes('schema'), codes(damaged).join(' '));
+    assert.ok(
+      codes(damaged).includes('verifier-before-quiescence') && codes(damaged).includes('schema'),
+      codes(damaged).join(' '),
+    );
   });
 
   it('SandboxExeC, or any other change of case, changes nothing', () => {
     for (const subject of fixtures.filter((candidate) => candidate.files[actionsPath]?.includes('"SandboxExec"'))) {
       const line = lineOf(subject.files, (record) => record['event_type'] === 'SandboxExec');
-      const cases = withRecord(subject.files, line, (record) => ({ ...record, event_type: 'SandboxExeC', ...(typeof record['phase'] === 'string' ? { phase: record['phase'].toUpperCase() } : {}) }));
+      const cases = withRecord(subject.files, line, (record) => ({
+        ...record,
+        event_type: 'SandboxExeC',
+        ...(typeof record['phase'] === 'string' ? { phase: record['phase'].toUpperCase() } : {}),
+      }));
       assert.deepEqual(said(check(subject, cases)), said(check(subject, subject.files)), subject.name);
     }
   });
@@ -158,7 +234,10 @@ describe('an action record of unknown kind fails closed', () => {
   it('an observation whose event_type is damaged still reports its survivors', () => {
     const survivors = fixture('survivors-with-reward');
     const line = lineOf(survivors.files, (record) => record['event_type'] === 'SandboxUserQuiescence');
-    const damaged = check(survivors, withRecord(survivors.files, line, (record) => ({ ...record, event_type: 'SandboxUserQuiescencz' })));
+    const damaged = check(
+      survivors,
+      withRecord(survivors.files, line, (record) => ({ ...record, event_type: 'SandboxUserQuiescencz' })),
+    );
     assert.equal(verdictOf(damaged), 'untrusted');
     assert.ok(codes(damaged).includes('quiescence-survivors'), codes(damaged).join(' '));
   });
@@ -167,10 +246,27 @@ describe('an action record of unknown kind fails closed', () => {
     const healthy = fixture('healthy');
     const line = lineOf(healthy.files, (record) => record['event_type'] === 'SandboxUserQuiescence');
     const setuid = [{ pid: 77, state: 'S', ruid: 1001, euid: 0, name: 'su' }];
-    const legacy = check(healthy, withRecord(healthy.files, line, (record) => ({ ...record, survivors: [], setuid_processes: setuid, return_code: 0, final: true })));
+    const legacy = check(
+      healthy,
+      withRecord(healthy.files, line, (record) => ({
+        ...record,
+        survivors: [],
+        setuid_processes: setuid,
+        return_code: 0,
+        final: true,
+      })),
+    );
     assert.equal(verdictOf(legacy), 'untrusted');
     assert.ok(codes(legacy).includes('quiescence-survivors'), codes(legacy).join(' '));
-    assert.equal(verdictOf(check(healthy, withRecord(healthy.files, line, (record) => ({ ...record, setuid_processes: [] })))), 'trusted');
+    assert.equal(
+      verdictOf(
+        check(
+          healthy,
+          withRecord(healthy.files, line, (record) => ({ ...record, setuid_processes: [] })),
+        ),
+      ),
+      'trusted',
+    );
   });
 
   it('no one-letter change of an event_type or phase raises a fixture (two records drawn from each; seed 1079)', () => {
@@ -186,8 +282,16 @@ describe('an action record of unknown kind fails closed', () => {
           if (typeof value !== 'string' || value === '') continue;
           const damagedValue = flipped(value, random.below(value.length));
           mutations++;
-          const verdict = verdictOf(check(subject, withRecord(subject.files, line, (original) => ({ ...original, [field]: damagedValue }))));
-          assert.ok(rank(verdict) <= rank(subject.verdict), `${subject.name}: ${subject.verdict} became ${verdict} with ${field} ${JSON.stringify(damagedValue)} on line ${line + 1}`);
+          const verdict = verdictOf(
+            check(
+              subject,
+              withRecord(subject.files, line, (original) => ({ ...original, [field]: damagedValue })),
+            ),
+          );
+          assert.ok(
+            rank(verdict) <= rank(subject.verdict),
+            `${subject.name}: ${subject.verdict} became ${verdict} with ${field} ${JSON.stringify(damagedValue)} on line ${line + 1}`,
+          );
         }
       }
     }
@@ -200,7 +304,12 @@ const configPath = 'config.json';
 /** config.json cut in half, as an array, and with a sandbox_user that is no user (a command, a number). */
 function damagedConfigs(text: string): string[] {
   const config = JSON.parse(text) as Record<string, unknown>;
-  return [text.slice(0, text.length >> 1), '[]', JSON.stringify({ ...config, sandbox_user: 'pgrep -u agent' }), JSON.stringify({ ...config, sandbox_user: 5 })];
+  return [
+    text.slice(0, text.length >> 1),
+    '[]',
+    JSON.stringify({ ...config, sandbox_user: 'pgrep -u agent' }),
+    JSON.stringify({ ...config, sandbox_user: 5 }),
+  ];
 }
 
 function isJsonText(text: string): boolean {
@@ -228,7 +337,13 @@ describe('a damaged config.json leaves the sandbox user unreadable, never absent
 
   it('a sandbox_user that is a command is no user: the masked observation of "agent" is still found', () => {
     const masked = fixture('masked-quiescence-probe');
-    const damaged = check(masked, { ...masked.files, [configPath]: JSON.stringify({ ...(JSON.parse(masked.files[configPath]!) as object), sandbox_user: 'pgrep -u agent' }) });
+    const damaged = check(masked, {
+      ...masked.files,
+      [configPath]: JSON.stringify({
+        ...(JSON.parse(masked.files[configPath]!) as object),
+        sandbox_user: 'pgrep -u agent',
+      }),
+    });
     assert.equal(verdictOf(damaged), 'untrusted');
     assert.ok(codes(damaged).includes('masked-exit-status'), codes(damaged).join(' '));
   });
@@ -251,12 +366,21 @@ describe('a damaged config.json leaves the sandbox user unreadable, never absent
 
   it('no damage to config.json raises a fixture that has a readable one and action records', () => {
     let mutations = 0;
-    for (const subject of fixtures.filter((candidate) => candidate.files[actionsPath] !== undefined && isJsonText(candidate.files[configPath] ?? ''))) {
+    for (const subject of fixtures.filter(
+      (candidate) => candidate.files[actionsPath] !== undefined && isJsonText(candidate.files[configPath] ?? ''),
+    )) {
       for (const config of damagedConfigs(subject.files[configPath]!)) {
         mutations++;
         const checked = check(subject, { ...subject.files, [configPath]: config });
-        assert.ok(rank(verdictOf(checked)) <= rank(subject.verdict), `${subject.name}: ${subject.verdict} became ${verdictOf(checked)} with config.json ${JSON.stringify(config)}`);
-        assert.equal(checked.evaluation?.quiescence.applies, true, `${subject.name}: a damaged sandbox_user read as null with config.json ${JSON.stringify(config)}`);
+        assert.ok(
+          rank(verdictOf(checked)) <= rank(subject.verdict),
+          `${subject.name}: ${subject.verdict} became ${verdictOf(checked)} with config.json ${JSON.stringify(config)}`,
+        );
+        assert.equal(
+          checked.evaluation?.quiescence.applies,
+          true,
+          `${subject.name}: a damaged sandbox_user read as null with config.json ${JSON.stringify(config)}`,
+        );
       }
     }
     assert.ok(mutations > 40, `${mutations} damaged configs checked`);
@@ -274,8 +398,15 @@ describe('a damaged trajectory row fails closed', () => {
     const damaged = check(subject, { ...subject.files, [trajectoryPath]: lines.join('\n') });
     assert.equal(verdictOf(damaged), 'incomplete');
     assert.ok(codes(damaged).includes('review-no-agent-events'), codes(damaged).join(' '));
-    const agent = rows(subject.files).map((line, index) => (index === 2 ? line.replace('"Verifier"', '"agent"') : line));
-    assert.ok(!codes(check(subject, { ...subject.files, [trajectoryPath]: agent.join('\n') })).includes('review-no-agent-events'), 'near miss: a known agent phase');
+    const agent = rows(subject.files).map((line, index) =>
+      index === 2 ? line.replace('"Verifier"', '"agent"') : line,
+    );
+    assert.ok(
+      !codes(check(subject, { ...subject.files, [trajectoryPath]: agent.join('\n') })).includes(
+        'review-no-agent-events',
+      ),
+      'near miss: a known agent phase',
+    );
   });
 
   it('a damaged agent_timeout type is read as the timeout marker it was: its pending list still contradicts the rows', () => {
@@ -290,7 +421,9 @@ describe('a damaged trajectory row fails closed', () => {
   it('a row type grown past a known type with characters no writer puts in a type is damaged; a new snake-case type is not', () => {
     const subject = fixture('healthy');
     const withType = (type: string) => {
-      const lines = rows(subject.files).map((line) => line.replace('"type":"agent_message"', `"type":${JSON.stringify(type)}`));
+      const lines = rows(subject.files).map((line) =>
+        line.replace('"type":"agent_message"', `"type":${JSON.stringify(type)}`),
+      );
       return check(subject, { ...subject.files, [trajectoryPath]: lines.join('\n') });
     };
     const grown = withType(`agent_messagE${'é'.repeat(8000)}`);
@@ -309,7 +442,12 @@ describe('a damaged record is read as each thing it may have been', () => {
   const resultsPath = 'results.jsonl';
 
   /** The fixture with `change` made to the first line of `path` that `matches`. */
-  function withLine(subject: FixtureDefinition, path: string, matches: (text: string) => boolean, change: (text: string) => string): Record<string, string> {
+  function withLine(
+    subject: FixtureDefinition,
+    path: string,
+    matches: (text: string) => boolean,
+    change: (text: string) => string,
+  ): Record<string, string> {
     const lines = subject.files[path]!.split('\n');
     const line = lines.findIndex(matches);
     assert.ok(line >= 0, `${subject.name} has such a line in ${path}`);
@@ -329,42 +467,92 @@ describe('a damaged record is read as each thing it may have been', () => {
 
   it('a setup exec whose command_preview is no longer text is still read as setup only: the verifier stays unproven', () => {
     const subject = fixture('setup-only-verifier');
-    const files = withRecord(subject.files, lineOf(subject.files, (record) => typeof record['command_preview'] === 'string' && String(record['command_preview']).startsWith('mkdir')), (record) => ({ ...record, command_preview: true }));
+    const files = withRecord(
+      subject.files,
+      lineOf(
+        subject.files,
+        (record) =>
+          typeof record['command_preview'] === 'string' && String(record['command_preview']).startsWith('mkdir'),
+      ),
+      (record) => ({ ...record, command_preview: true }),
+    );
     assertStaysUntrusted(subject, files, 'verifier-setup-only');
     const message = said(check(subject, files)).find((line) => line.includes('verifier-setup-only'))!;
-    assert.match(message, /This holds when the action record that breaks its schema is read as event_type SandboxExec and an unreadable command as setup only\./);
-    const setupLine = lineOf(subject.files, (record) => typeof record['command_preview'] === 'string' && String(record['command_preview']).startsWith('mkdir'));
-    assertStaysUntrusted(subject, withRecord(subject.files, setupLine, (record) => ({ ...record, service: [record['service']] })), 'verifier-setup-only');
+    assert.match(
+      message,
+      /This holds when the action record that breaks its schema is read as event_type SandboxExec and an unreadable command as setup only\./,
+    );
+    const setupLine = lineOf(
+      subject.files,
+      (record) =>
+        typeof record['command_preview'] === 'string' && String(record['command_preview']).startsWith('mkdir'),
+    );
+    assertStaysUntrusted(
+      subject,
+      withRecord(subject.files, setupLine, (record) => ({ ...record, service: [record['service']] })),
+      'verifier-setup-only',
+    );
   });
 
   it('the last kill whose command_preview is no longer text is still read as a kill: the observation before it stays stale', () => {
     const subject = fixture('observation-before-last-kill');
     const lines = subject.files[actionsPath]!.split('\n').filter((text) => text !== '');
-    const kills = lines.map((text) => /pkill|kill /.test(String((JSON.parse(text) as Record<string, unknown>)['command_preview'] ?? '')));
+    const kills = lines.map((text) =>
+      /pkill|kill /.test(String((JSON.parse(text) as Record<string, unknown>)['command_preview'] ?? '')),
+    );
     const lastKill = kills.lastIndexOf(true);
     assert.ok(lastKill >= 0, 'the fixture has a kill exec');
-    assertStaysUntrusted(subject, withRecord(subject.files, lastKill, (record) => ({ ...record, command_preview: 7 })), 'quiescence-stale');
+    assertStaysUntrusted(
+      subject,
+      withRecord(subject.files, lastKill, (record) => ({ ...record, command_preview: 7 })),
+      'quiescence-stale',
+    );
   });
 
   it('a verifier start turned SandboxExec is still read as the start it was: grading elsewhere stays unproven', () => {
     const subject = fixture('grading-in-another-service');
     const line = lineOf(subject.files, (record) => record['event_type'] === 'StartBenchGuardVerifierService');
-    assertStaysUntrusted(subject, withRecord(subject.files, line, (record) => ({ ...record, event_type: 'SandboxExec' })), 'verifier-grading-unproven');
+    assertStaysUntrusted(
+      subject,
+      withRecord(subject.files, line, (record) => ({ ...record, event_type: 'SandboxExec' })),
+      'verifier-grading-unproven',
+    );
   });
 
   it('an observation turned SandboxExec, or whose return_code is out of range, is still read as the proof that came after grading', () => {
     const subject = fixture('verifier-before-quiescence');
-    const line = lineOf(subject.files, (record) => record['event_type'] === 'SandboxUserQuiescence' && record['final'] === true);
-    assertStaysUntrusted(subject, withRecord(subject.files, line, (record) => ({ ...record, event_type: 'SandboxExec' })), 'verifier-before-quiescence');
-    assertStaysUntrusted(subject, withRecord(subject.files, line, (record) => ({ ...record, return_code: 8 })), 'verifier-before-quiescence');
+    const line = lineOf(
+      subject.files,
+      (record) => record['event_type'] === 'SandboxUserQuiescence' && record['final'] === true,
+    );
+    assertStaysUntrusted(
+      subject,
+      withRecord(subject.files, line, (record) => ({ ...record, event_type: 'SandboxExec' })),
+      'verifier-before-quiescence',
+    );
+    assertStaysUntrusted(
+      subject,
+      withRecord(subject.files, line, (record) => ({ ...record, return_code: 8 })),
+      'verifier-before-quiescence',
+    );
   });
 
   it('a damaged final observation of a healthy rollout is read as each outcome it may record, so it is no proof and may hide survivors', () => {
     const subject = fixture('healthy');
     const line = lineOf(subject.files, (record) => record['event_type'] === 'SandboxUserQuiescence');
-    const damaged = check(subject, withRecord(subject.files, line, (record) => ({ ...record, return_code: '0' })));
+    const damaged = check(
+      subject,
+      withRecord(subject.files, line, (record) => ({ ...record, return_code: '0' })),
+    );
     assert.equal(verdictOf(damaged), 'untrusted');
-    assert.ok(said(damaged).some((text) => / quiescence-survivors .*read as event_type SandboxUserQuiescence and a damaged observation as survivors/.test(text)), said(damaged).join('\n'));
+    assert.ok(
+      said(damaged).some((text) =>
+        / quiescence-survivors .*read as event_type SandboxUserQuiescence and a damaged observation as survivors/.test(
+          text,
+        ),
+      ),
+      said(damaged).join('\n'),
+    );
     const intact = check(subject, subject.files);
     assert.equal(verdictOf(intact), 'trusted', 'near miss: the same observation with return_code 0');
   });
@@ -372,76 +560,226 @@ describe('a damaged record is read as each thing it may have been', () => {
   it('an agent_timeout row whose type is no string, or a type no schema knows, is still read as the timeout marker it carries', () => {
     const subject = fixture('timeout-pending-mismatch');
     const isTimeout = (text: string) => text.includes('"type":"agent_timeout"');
-    assertStaysUntrusted(subject, withLine(subject, trajectoryPath, isTimeout, (text) => text.replace('"type":"agent_timeout"', '"type":[]')), 'timeout-pending-mismatch');
-    const unknownType = check(subject, withLine(subject, trajectoryPath, isTimeout, (text) => text.replace('"type":"agent_timeout"', '"type":"nnt_timeout"')));
+    assertStaysUntrusted(
+      subject,
+      withLine(subject, trajectoryPath, isTimeout, (text) => text.replace('"type":"agent_timeout"', '"type":[]')),
+      'timeout-pending-mismatch',
+    );
+    const unknownType = check(
+      subject,
+      withLine(subject, trajectoryPath, isTimeout, (text) =>
+        text.replace('"type":"agent_timeout"', '"type":"nnt_timeout"'),
+      ),
+    );
     assert.equal(verdictOf(unknownType), 'untrusted', said(unknownType).join('\n'));
-    assert.ok(said(unknownType).some((text) => /timeout-pending-mismatch .*This holds when the trajectory row on line \d+, whose type cannot be taken at its word, is read as a agent_timeout row\./.test(text)), said(unknownType).join('\n'));
+    assert.ok(
+      said(unknownType).some((text) =>
+        /timeout-pending-mismatch .*This holds when the trajectory row on line \d+, whose type cannot be taken at its word, is read as a agent_timeout row\./.test(
+          text,
+        ),
+      ),
+      said(unknownType).join('\n'),
+    );
   });
 
   it('a prompt turned agent_timeout, carrying none of its keys, is also read as the row the rules pass over', () => {
     const subject = fixture('oracle-without-llm');
-    assertStaysUntrusted(subject, withLine(subject, trajectoryPath, (text) => text.includes('"type":"user_message"'), (text) => text.replace('"type":"user_message"', '"type":"agent_timeout"')), 'review-training-ready');
+    assertStaysUntrusted(
+      subject,
+      withLine(
+        subject,
+        trajectoryPath,
+        (text) => text.includes('"type":"user_message"'),
+        (text) => text.replace('"type":"user_message"', '"type":"agent_timeout"'),
+      ),
+      'review-training-ready',
+    );
   });
 
   it('a results row whose info is no object cannot say it is training-ready', () => {
     const subject = fixture('review-training-ready');
-    const files = withLine(subject, resultsPath, (text) => text.includes('"info"'), (text) => JSON.stringify({ ...(JSON.parse(text) as Record<string, unknown>), info: 1.5 }));
+    const files = withLine(
+      subject,
+      resultsPath,
+      (text) => text.includes('"info"'),
+      (text) => JSON.stringify({ ...(JSON.parse(text) as Record<string, unknown>), info: 1.5 }),
+    );
     assertStaysUntrusted(subject, files, 'review-training-ready');
   });
 
   it('status counts that cannot be read, or an error field of a type no writer gives it, are never taken as harmless', () => {
     const counts = fixture('status-counts-mismatch');
-    const asResult = (subject: FixtureDefinition, change: (result: Record<string, unknown>) => Record<string, unknown>) => ({ ...subject.files, 'result.json': JSON.stringify(change(JSON.parse(subject.files['result.json']!) as Record<string, unknown>), null, 2) });
+    const asResult = (
+      subject: FixtureDefinition,
+      change: (result: Record<string, unknown>) => Record<string, unknown>,
+    ) => ({
+      ...subject.files,
+      'result.json': JSON.stringify(
+        change(JSON.parse(subject.files['result.json']!) as Record<string, unknown>),
+        null,
+        2,
+      ),
+    });
     const summaryOf = (result: Record<string, unknown>) => result['trajectory_summary'] as Record<string, unknown>;
-    assertStaysUntrusted(counts, asResult(counts, (result) => ({ ...result, trajectory_summary: { ...summaryOf(result), tool_call_status_counts: 1 } })), 'status-counts-mismatch');
-    assertStaysUntrusted(counts, asResult(counts, (result) => ({ ...result, trajectory_summary: [summaryOf(result)] })), 'status-counts-mismatch');
+    assertStaysUntrusted(
+      counts,
+      asResult(counts, (result) => ({
+        ...result,
+        trajectory_summary: { ...summaryOf(result), tool_call_status_counts: 1 },
+      })),
+      'status-counts-mismatch',
+    );
+    assertStaysUntrusted(
+      counts,
+      asResult(counts, (result) => ({ ...result, trajectory_summary: [summaryOf(result)] })),
+      'status-counts-mismatch',
+    );
     const oracle = fixture('oracle-without-llm');
-    assertStaysUntrusted(oracle, asResult(oracle, (result) => ({ ...result, verifier_error: 5 })), 'review-training-ready');
+    assertStaysUntrusted(
+      oracle,
+      asResult(oracle, (result) => ({ ...result, verifier_error: 5 })),
+      'review-training-ready',
+    );
     const healthy = fixture('healthy');
-    const noCounts = check(healthy, asResult(healthy, (result) => ({ ...result, trajectory_summary: { ...summaryOf(result), tool_call_status_counts: null } })));
+    const noCounts = check(
+      healthy,
+      asResult(healthy, (result) => ({
+        ...result,
+        trajectory_summary: { ...summaryOf(result), tool_call_status_counts: null },
+      })),
+    );
     assert.ok(!codes(noCounts).includes('status-counts-mismatch'), 'near miss: counts that are null claim nothing');
-    assert.equal(verdictOf(check(healthy, asResult(healthy, (result) => ({ ...result, verifier_error: 'grader crashed' })))), 'untrusted', 'near miss: a readable verifier error contradicts training_ready=true as before');
+    assert.equal(
+      verdictOf(
+        check(
+          healthy,
+          asResult(healthy, (result) => ({ ...result, verifier_error: 'grader crashed' })),
+        ),
+      ),
+      'untrusted',
+      'near miss: a readable verifier error contradicts training_ready=true as before',
+    );
   });
 
   it('a damaged info key, an error that is no string, a sandbox_user that is no user name and a missing completeness claim keep their untrust', () => {
     const mismatch = fixture('review-task-mismatch');
-    assertStaysUntrusted(mismatch, withLine(mismatch, resultsPath, (text) => text.includes('"info"'), (text) => text.replace('"info":', '"Info":')), 'review-task-mismatch');
+    assertStaysUntrusted(
+      mismatch,
+      withLine(
+        mismatch,
+        resultsPath,
+        (text) => text.includes('"info"'),
+        (text) => text.replace('"info":', '"Info":'),
+      ),
+      'review-task-mismatch',
+    );
     const infra = fixture('infra-error-not-reclassified');
     const result = JSON.parse(infra.files['result.json']!) as Record<string, unknown>;
     assert.equal(typeof result['error'], 'string', 'the fixture names its infrastructure error');
-    assertStaysUntrusted(infra, { ...infra.files, 'result.json': JSON.stringify({ ...result, error: true }, null, 2) }, 'review-infra-error');
+    assertStaysUntrusted(
+      infra,
+      { ...infra.files, 'result.json': JSON.stringify({ ...result, error: true }, null, 2) },
+      'review-infra-error',
+    );
     const beforeQuiescence = fixture('verifier-before-quiescence');
-    const observation = lineOf(beforeQuiescence.files, (record) => record['event_type'] === 'SandboxUserQuiescence' && record['final'] === true);
-    assertStaysUntrusted(beforeQuiescence, withRecord(beforeQuiescence.files, observation, (record) => ({ ...record, sandbox_user: `${String(record['sandbox_user'])}${'x'.repeat(300)}!` })), 'verifier-before-quiescence');
+    const observation = lineOf(
+      beforeQuiescence.files,
+      (record) => record['event_type'] === 'SandboxUserQuiescence' && record['final'] === true,
+    );
+    assertStaysUntrusted(
+      beforeQuiescence,
+      withRecord(beforeQuiescence.files, observation, (record) => ({
+        ...record,
+        sandbox_user: `${String(record['sandbox_user'])}${'x'.repeat(300)}!`,
+      })),
+      'verifier-before-quiescence',
+    );
     const contradicted = fixture('terminal-claim-contradicted');
     assertStaysUntrusted(
       contradicted,
-      withLine(contradicted, trajectoryPath, (text) => text.includes('"terminal_trajectory_complete":true') && text.includes('agent_timeout'), (text) => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(text) as Record<string, unknown>).filter(([key]) => key !== 'terminal_trajectory_complete')))),
+      withLine(
+        contradicted,
+        trajectoryPath,
+        (text) => text.includes('"terminal_trajectory_complete":true') && text.includes('agent_timeout'),
+        (text) =>
+          JSON.stringify(
+            Object.fromEntries(
+              Object.entries(JSON.parse(text) as Record<string, unknown>).filter(
+                ([key]) => key !== 'terminal_trajectory_complete',
+              ),
+            ),
+          ),
+      ),
       'terminal-claim-contradicted',
     );
   });
 
   it('a deleted command, a deleted return_code, a deleted pending list and a task named by a number keep their untrust', () => {
     const conflated = fixture('observation-conflates-failure');
-    const observer = lineOf(conflated.files, (record) => typeof record['command_preview'] === 'string' && String(record['command_preview']).includes('pgrep'));
-    assertStaysUntrusted(conflated, withRecord(conflated.files, observer, ({ command_preview: _, ...record }) => record), 'untrusted-reward');
+    const observer = lineOf(
+      conflated.files,
+      (record) => typeof record['command_preview'] === 'string' && String(record['command_preview']).includes('pgrep'),
+    );
+    assertStaysUntrusted(
+      conflated,
+      withRecord(conflated.files, observer, ({ command_preview: _, ...record }) => record),
+      'untrusted-reward',
+    );
     const unobservable = fixture('unobservable');
     const observation = lineOf(unobservable.files, (record) => record['event_type'] === 'SandboxUserQuiescence');
-    assertStaysUntrusted(unobservable, withRecord(unobservable.files, observation, ({ return_code: _, ...record }) => record), 'quiescence-unobservable');
+    assertStaysUntrusted(
+      unobservable,
+      withRecord(unobservable.files, observation, ({ return_code: _, ...record }) => record),
+      'quiescence-unobservable',
+    );
     const mismatch = fixture('timeout-pending-mismatch');
-    assertStaysUntrusted(mismatch, withLine(mismatch, trajectoryPath, (text) => text.includes('"type":"agent_timeout"'), (text) => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(text) as Record<string, unknown>).filter(([key]) => key !== 'pending_tool_call_ids')))), 'timeout-pending-mismatch');
+    assertStaysUntrusted(
+      mismatch,
+      withLine(
+        mismatch,
+        trajectoryPath,
+        (text) => text.includes('"type":"agent_timeout"'),
+        (text) =>
+          JSON.stringify(
+            Object.fromEntries(
+              Object.entries(JSON.parse(text) as Record<string, unknown>).filter(
+                ([key]) => key !== 'pending_tool_call_ids',
+              ),
+            ),
+          ),
+      ),
+      'timeout-pending-mismatch',
+    );
     const task = fixture('review-task-mismatch');
-    assertStaysUntrusted(task, withLine(task, resultsPath, (text) => text.includes('"task_id"'), (text) => text.replace(/"task_id":"[^"]*"/, '"task_id":0')), 'review-task-mismatch');
+    assertStaysUntrusted(
+      task,
+      withLine(
+        task,
+        resultsPath,
+        (text) => text.includes('"task_id"'),
+        (text) => text.replace(/"task_id":"[^"]*"/, '"task_id":0'),
+      ),
+      'review-task-mismatch',
+    );
   });
 
   it('near misses: a tool call with an unknown status stays a tool call, and a new type carrying no known keys is read as itself', () => {
     const subject = fixture('healthy');
     const rows = subject.files[trajectoryPath]!;
     assert.match(rows, /"type":"tool_call"/);
-    const badStatus = check(subject, { ...subject.files, [trajectoryPath]: rows.replace(/("type":"tool_call"[^\n]*"status":)"completed"/, '$1"running"') });
+    const badStatus = check(subject, {
+      ...subject.files,
+      [trajectoryPath]: rows.replace(/("type":"tool_call"[^\n]*"status":)"completed"/, '$1"running"'),
+    });
     assert.ok(!codes(badStatus).some((code) => code.startsWith('lifecycle-')), codes(badStatus).join(' '));
-    assert.ok(!said(badStatus).some((text) => text.includes('whose type cannot be taken at its word')), said(badStatus).join('\n'));
-    const newType = check(subject, { ...subject.files, [trajectoryPath]: `${rows.endsWith('\n') ? rows : `${rows}\n`}{"type":"agent_plan","entries":[]}\n` });
+    assert.ok(
+      !said(badStatus).some((text) => text.includes('whose type cannot be taken at its word')),
+      said(badStatus).join('\n'),
+    );
+    const newType = check(subject, {
+      ...subject.files,
+      [trajectoryPath]: `${rows.endsWith('\n') ? rows : `${rows}\n`}{"type":"agent_plan","entries":[]}\n`,
+    });
     assert.equal(verdictOf(newType), 'trusted', said(newType).join('\n'));
   });
 });

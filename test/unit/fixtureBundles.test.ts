@@ -28,11 +28,23 @@ describe('fixture bundles', () => {
     assert.equal(defaults.contains('/work/bench/test/fixtures/jobs/2026-08-22__10-00-00/regex-log__bab1cbf6'), true);
     assert.equal(defaults.contains('/work/bench/tests/fixtures/run-1'), true);
     assert.equal(defaults.contains('/work/bench/jobs/2026-08-22__10-00-00/regex-log__bab1cbf6'), false);
-    assert.equal(defaults.contains('/work/bench/test/fixtures-old/run-1'), false, 'a name that only starts like the folder');
+    assert.equal(
+      defaults.contains('/work/bench/test/fixtures-old/run-1'),
+      false,
+      'a name that only starts like the folder',
+    );
     // A glob that names the folder itself matches the rollouts below it, through their ancestors.
     assert.equal(new FixtureFolders(['**/golden']).contains('/work/bench/golden/jobs/run-1'), true);
-    assert.equal(new FixtureFolders(['golden']).contains('/work/bench/golden/jobs/run-1'), true, 'a glob without / names a folder anywhere');
-    assert.equal(new FixtureFolders([]).contains('/work/bench/test/fixtures/run-1'), false, 'no globs, no fixture folders');
+    assert.equal(
+      new FixtureFolders(['golden']).contains('/work/bench/golden/jobs/run-1'),
+      true,
+      'a glob without / names a folder anywhere',
+    );
+    assert.equal(
+      new FixtureFolders([]).contains('/work/bench/test/fixtures/run-1'),
+      false,
+      'no globs, no fixture folders',
+    );
   });
 
   it('include a bundle holding the scaffold marker wherever it lies, but not through a link', () => {
@@ -43,7 +55,10 @@ describe('fixture bundles', () => {
     writeFileSync(join(marked, fixtureMarkerFile), '{}\n');
     symlinkSync(join(marked, fixtureMarkerFile), join(linked, fixtureMarkerFile));
     const none = new FixtureFolders([]);
-    assert.deepEqual([plain, marked, linked].map((root) => isFixtureBundle(root, none)), [false, true, false]);
+    assert.deepEqual(
+      [plain, marked, linked].map((root) => isFixtureBundle(root, none)),
+      [false, true, false],
+    );
     assert.equal(hasFixtureMarker(join(folder.path, 'no/such/folder')), false);
   });
 
@@ -51,7 +66,11 @@ describe('fixture bundles', () => {
     const root = join(repoRoot, 'test/fixtures/bundles/authored-observation-in-rollout');
     const caches = new ModelCaches({ keepActionSequences: true });
     // One bundle read once, as the server keeps its records across evaluations.
-    const { files } = checkRollout(root, new ArtifactChecker(), { maxFindings: 1000, rules: defaultRuleOptions, caches: new ModelCaches() });
+    const { files } = checkRollout(root, new ArtifactChecker(), {
+      maxFindings: 1000,
+      rules: defaultRuleOptions,
+      caches: new ModelCaches(),
+    });
     const bundle = new RolloutBundle(root, files, readVerifierReward(root));
     const judge = (fixtureBundle: boolean) => evaluateRollout(bundle, { ...defaultRuleOptions, fixtureBundle }, caches);
     assert.equal(judge(true).verdict, 'trusted');

@@ -30,7 +30,9 @@ function filesUnder(folder: string): string[] {
 }
 
 function contentsOf(fixture: FixtureDefinition): Map<string, Buffer> {
-  return new Map(Object.entries({ ...fixture.files, ...fixture.bytes }).map(([path, content]) => [path, Buffer.from(content)]));
+  return new Map(
+    Object.entries({ ...fixture.files, ...fixture.bytes }).map(([path, content]) => [path, Buffer.from(content)]),
+  );
 }
 
 /** Files present in one fixture and not the other, or present in both with other bytes. */
@@ -38,25 +40,34 @@ function differingFiles(a: FixtureDefinition, b: FixtureDefinition): number {
   const left = contentsOf(a);
   const right = contentsOf(b);
   const paths = new Set([...left.keys(), ...right.keys()]);
-  return [...paths].filter((path) => !(left.get(path)?.equals(right.get(path) ?? Buffer.alloc(0)) && right.has(path))).length;
+  return [...paths].filter((path) => !(left.get(path)?.equals(right.get(path) ?? Buffer.alloc(0)) && right.has(path)))
+    .length;
 }
 
 /** The files the validator parses, and the codes of a record it cannot parse either (it reads bytes that are not UTF-8 as replacement characters). */
-const validatorFiles = ['result.json', 'trajectory/acp_trajectory.jsonl', 'trajectory/llm_trajectory.jsonl', 'results.jsonl'];
+const validatorFiles = [
+  'result.json',
+  'trajectory/acp_trajectory.jsonl',
+  'trajectory/llm_trajectory.jsonl',
+  'results.jsonl',
+];
 const unparsableCodes = ['jsonl-syntax', 'jsonl-partial-line', 'json-syntax', 'record-not-object', 'artifact-empty'];
 const unreadableForValidator = (diagnostic: string) => {
   const [place, code] = diagnostic.split(' ');
   return validatorFiles.some((file) => place!.startsWith(`${file}:`)) && unparsableCodes.includes(code!);
 };
 
-const raises = (fixture: FixtureDefinition, code: DiagnosticCode) => fixture.diagnostics.some((diagnostic) => diagnostic.endsWith(` ${code}`));
+const raises = (fixture: FixtureDefinition, code: DiagnosticCode) =>
+  fixture.diagnostics.some((diagnostic) => diagnostic.endsWith(` ${code}`));
 
 describe('fixture bundles', () => {
   it('on disk are exactly the definitions (run "npm run fixtures" after changing them)', () => {
     assert.deepEqual(readdirSync(bundles).sort(), fixtures.map((fixture) => fixture.name).sort());
     for (const fixture of fixtures) {
       const root = join(bundles, fixture.name);
-      const onDisk = new Map(filesUnder(root).map((path) => [relative(root, path).split(sep).join('/'), readFileSync(path)]));
+      const onDisk = new Map(
+        filesUnder(root).map((path) => [relative(root, path).split(sep).join('/'), readFileSync(path)]),
+      );
       assert.deepEqual(onDisk, contentsOf(fixture), fixture.name);
     }
   });
@@ -65,16 +76,27 @@ describe('fixture bundles', () => {
     it(`${fixture.name}: ${fixture.description}`, () => {
       const root = join(bundles, fixture.name);
       const maxFindings = fixture.maxProblems ?? 1000;
-      const checked = checkRollout(root, checker, { maxFindings, rules: { ...defaultRuleOptions, ...fixture.options }, caches });
+      const checked = checkRollout(root, checker, {
+        maxFindings,
+        rules: { ...defaultRuleOptions, ...fixture.options },
+        caches,
+      });
       const { findings, omitted } = listedFindings(checked, maxFindings);
       const relativePath = (path: string) => relative(root, path).split(sep).join('/');
       // Problems beyond the limit are counted per file, and the notice goes on its first line (as the CLI prints it).
       const described = [
-        ...findings.map((finding) => ({ key: `${relativePath(finding.file)}:${finding.range.start.line + 1} ${finding.code}`, message: finding.message })),
+        ...findings.map((finding) => ({
+          key: `${relativePath(finding.file)}:${finding.range.start.line + 1} ${finding.code}`,
+          message: finding.message,
+        })),
         ...[...omitted.keys()].map((path) => ({ key: `${relativePath(path)}:1 problems-limited`, message: '' })),
       ];
       const found = described.map((finding) => finding.key);
-      assert.deepEqual(found, fixture.diagnostics, described.map((finding) => `${finding.key}: ${finding.message}`).join('\n'));
+      assert.deepEqual(
+        found,
+        fixture.diagnostics,
+        described.map((finding) => `${finding.key}: ${finding.message}`).join('\n'),
+      );
       assert.equal(checked.evaluation?.verdict, fixture.verdict);
       for (const [key, words] of Object.entries(fixture.messages ?? {})) {
         const messages = described.filter((finding) => finding.key === key).map((finding) => finding.message);
@@ -83,7 +105,11 @@ describe('fixture bundles', () => {
       }
       if (fixture.validator !== 'not-applicable') {
         const unhealthy = found.some((diagnostic) => / review-/.test(diagnostic) || unreadableForValidator(diagnostic));
-        assert.equal(unhealthy ? 'unhealthy' : 'healthy', fixture.validator, 'our review-* rules, and what we cannot read in the files it reads, agree with the experiment-review validator');
+        assert.equal(
+          unhealthy ? 'unhealthy' : 'healthy',
+          fixture.validator,
+          'our review-* rules, and what we cannot read in the files it reads, agree with the experiment-review validator',
+        );
       }
     });
   }
@@ -91,12 +117,16 @@ describe('fixture bundles', () => {
 
 describe('fixture coverage of the codes', () => {
   it('every code has a fixture that raises it', () => {
-    const unraised = allDiagnosticCodes.filter((code) => !raisedElsewhere[code] && !fixtures.some((fixture) => raises(fixture, code)));
+    const unraised = allDiagnosticCodes.filter(
+      (code) => !raisedElsewhere[code] && !fixtures.some((fixture) => raises(fixture, code)),
+    );
     assert.deepEqual(unraised, []);
   });
 
   it('every code has a fixture that declares itself its near miss', () => {
-    const missing = allDiagnosticCodes.filter((code) => !raisedElsewhere[code] && !fixtures.some((fixture) => fixture.nearMissOf?.includes(code)));
+    const missing = allDiagnosticCodes.filter(
+      (code) => !raisedElsewhere[code] && !fixtures.some((fixture) => fixture.nearMissOf?.includes(code)),
+    );
     assert.deepEqual(missing, [], 'codes without a fixture that declares itself their near miss');
   });
 
@@ -104,7 +134,9 @@ describe('fixture coverage of the codes', () => {
     for (const fixture of fixtures) {
       for (const code of fixture.nearMissOf ?? []) {
         assert.ok(!raises(fixture, code), `${fixture.name} is a near miss of ${code}, so it must not raise it`);
-        const closest = fixtures.filter((other) => raises(other, code)).map((other) => ({ name: other.name, files: differingFiles(fixture, other) }));
+        const closest = fixtures
+          .filter((other) => raises(other, code))
+          .map((other) => ({ name: other.name, files: differingFiles(fixture, other) }));
         assert.ok(
           closest.some((other) => other.files <= 2),
           `${fixture.name} is a near miss of ${code}: some fixture raising it differs in at most two files (${closest.map((other) => `${other.name}: ${other.files}`).join(', ') || 'none raises it'})`,

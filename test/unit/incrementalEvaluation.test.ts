@@ -30,7 +30,9 @@ const editedFiles = ['benchguard/action_records.jsonl', 'trajectory/acp_trajecto
 
 /** Every line any fixture has in the file: kills, observations, verifier execs, tool calls, timeouts. */
 function linePool(file: string): string[] {
-  return [...new Set(fixtures.flatMap((fixture) => (fixture.files[file] ?? '').split('\n').filter((line) => line !== '')))];
+  return [
+    ...new Set(fixtures.flatMap((fixture) => (fixture.files[file] ?? '').split('\n').filter((line) => line !== ''))),
+  ];
 }
 
 /** Replaces, deletes or inserts a line, or changes one character inside a line. */
@@ -47,14 +49,25 @@ function edit(lines: string[], pool: readonly string[], random: SeededRandom): s
     default: {
       const line = lines[at] ?? '';
       const column = next(line.length + 1);
-      return [...lines.slice(0, at), `${line.slice(0, column)}${'0x" '[next(4)]}${line.slice(column + 1)}`, ...lines.slice(at + 1)];
+      return [
+        ...lines.slice(0, at),
+        `${line.slice(0, column)}${'0x" '[next(4)]}${line.slice(column + 1)}`,
+        ...lines.slice(at + 1),
+      ];
     }
   }
 }
 
 /** Findings as comparable text, with paths relative to the rollout. */
-function described(root: string, findings: readonly { file: string; code: string; range: unknown; message: string; related?: unknown }[]): string[] {
-  return findings.map((finding) => JSON.stringify({ ...finding, file: finding.file.slice(root.length) }).split(root).join('<root>'));
+function described(
+  root: string,
+  findings: readonly { file: string; code: string; range: unknown; message: string; related?: unknown }[],
+): string[] {
+  return findings.map((finding) =>
+    JSON.stringify({ ...finding, file: finding.file.slice(root.length) })
+      .split(root)
+      .join('<root>'),
+  );
 }
 
 describe('incremental re-evaluation', () => {
@@ -82,11 +95,21 @@ describe('incremental re-evaluation', () => {
           const incremental = (await evaluator.evaluate(root, defaultSettings, classifier, 0, open, () => false))!;
 
           writeFileSync(path, document.getText());
-          const fresh = checkRollout(root, checker, { maxFindings: defaultSettings.maxNumberOfProblems, rules: defaultRuleOptions, caches: new ModelCaches() });
+          const fresh = checkRollout(root, checker, {
+            maxFindings: defaultSettings.maxNumberOfProblems,
+            rules: defaultRuleOptions,
+            caches: new ModelCaches(),
+          });
           const where = `${fixture.name}, edit ${step}`;
           assert.equal(incremental.evaluation.verdict, fresh.evaluation!.verdict, where);
           assert.deepEqual(
-            described(root, listedFindings({ root, loose: false, files: incremental.bundle.files, evaluation: incremental.evaluation }, defaultSettings.maxNumberOfProblems).findings),
+            described(
+              root,
+              listedFindings(
+                { root, loose: false, files: incremental.bundle.files, evaluation: incremental.evaluation },
+                defaultSettings.maxNumberOfProblems,
+              ).findings,
+            ),
             described(root, listedFindings(fresh, defaultSettings.maxNumberOfProblems).findings),
             where,
           );
@@ -105,7 +128,15 @@ describe('rollouts kept by the language server', () => {
     });
     const withOpenDocument = roots[0]!;
     const evaluator = new RolloutEvaluator(checker, (root) => root === withOpenDocument, 2);
-    const evaluate = (root: string) => evaluator.evaluate(root, defaultSettings, classifier, 0, () => undefined, () => false);
+    const evaluate = (root: string) =>
+      evaluator.evaluate(
+        root,
+        defaultSettings,
+        classifier,
+        0,
+        () => undefined,
+        () => false,
+      );
     for (const root of roots) assert.equal((await evaluate(root))!.fresh, true, root);
     // Kept: the open one, and the two used last; the second was evicted when the fourth came in.
     assert.equal((await evaluate(roots[0]!))!.fresh, false);

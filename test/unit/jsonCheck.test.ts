@@ -29,7 +29,10 @@ describe('JSON artifact checks', () => {
     const lines = readFileSync(path, 'utf8').split('\n');
     const findings = checker.checkFile(path, 'result', options).findings;
     assert.deepEqual(
-      findings.map((f) => [f.range.start.line, lines[f.range.start.line]!.slice(f.range.start.character, f.range.end.character)]),
+      findings.map((f) => [
+        f.range.start.line,
+        lines[f.range.start.line]!.slice(f.range.start.character, f.range.end.character),
+      ]),
       [
         [7, '"2"'],
         [13, '"running"'],
@@ -41,7 +44,8 @@ describe('JSON artifact checks', () => {
     const [empty] = checker.checkText('  \n', 'result', options).findings;
     assert.deepEqual([empty!.code, empty!.severity], ['artifact-empty', 'error']);
     assert.match(empty!.message, /must hold a JSON object/);
-    const syntax = checker.checkText('{\n  "task_name": "x",\n  "rewards": {"reward": 1,}\n}\n', 'result', options).findings[0]!;
+    const syntax = checker.checkText('{\n  "task_name": "x",\n  "rewards": {"reward": 1,}\n}\n', 'result', options)
+      .findings[0]!;
     assert.equal(syntax.code, 'json-syntax');
     assert.deepEqual(syntax.range.start, { line: 2, character: 25 });
     const notObject = checker.checkText('\n[1, 2]\n', 'config', options).findings[0]!;
@@ -51,12 +55,22 @@ describe('JSON artifact checks', () => {
 
   it('reads a document with a byte order mark and CRLF endings', () => {
     const report = checker.checkText('\uFEFF{\r\n  "sandbox_user": "Agent"\r\n}\r\n', 'config', options);
-    assert.deepEqual(report.findings.map((f) => [f.code, f.range.start]), [['schema', { line: 1, character: 18 }]]);
+    assert.deepEqual(
+      report.findings.map((f) => [f.code, f.range.start]),
+      [['schema', { line: 1, character: 18 }]],
+    );
   });
 
   it('places the first byte that is not UTF-8 where an editor shows it, and still checks the rest', () => {
     const path = join(folder.path, 'result.json');
-    writeFileSync(path, Buffer.concat([Buffer.from('{\n  "task_name": "caf'), Buffer.from([0xe9]), Buffer.from('",\n  "n_prompts": "one"\n}\n')]));
+    writeFileSync(
+      path,
+      Buffer.concat([
+        Buffer.from('{\n  "task_name": "caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('",\n  "n_prompts": "one"\n}\n'),
+      ]),
+    );
     const findings = checker.checkFile(path, 'result', options).findings;
     assert.deepEqual(
       findings.map((f) => [f.code, f.range.start]),

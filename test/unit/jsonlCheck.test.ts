@@ -9,7 +9,14 @@ import { seededRandom } from '../support/random';
 const checker = new ArtifactChecker();
 const options = { maxFindings: 1000 };
 
-const toolCall = { type: 'tool_call', tool_call_id: 'call_01', kind: 'execute', title: 'ls', status: 'completed', content: [] };
+const toolCall = {
+  type: 'tool_call',
+  tool_call_id: 'call_01',
+  kind: 'execute',
+  title: 'ls',
+  status: 'completed',
+  content: [],
+};
 const prompt = { type: 'user_message', text: 'Do it' };
 
 function trajectory(text: string): FileReport {
@@ -18,7 +25,10 @@ function trajectory(text: string): FileReport {
 
 /** Codes with 1-based line:column, the way a person reads them. */
 function located(findings: readonly Finding[]): string[] {
-  return findings.map((f) => `${f.code}@${f.range.start.line + 1}:${f.range.start.character + 1}-${f.range.end.line + 1}:${f.range.end.character + 1}`);
+  return findings.map(
+    (f) =>
+      `${f.code}@${f.range.start.line + 1}:${f.range.start.character + 1}-${f.range.end.line + 1}:${f.range.end.character + 1}`,
+  );
 }
 
 /** The text a finding's range covers, on a single-line range. */
@@ -44,7 +54,9 @@ describe('JSONL checks', () => {
   });
 
   it('reports a broken line in the middle and still checks the lines after it', () => {
-    const text = [JSON.stringify(prompt), '{"type":"tool_call",,}', JSON.stringify({ ...toolCall, status: 'done' })].join('\n') + '\n';
+    const text =
+      [JSON.stringify(prompt), '{"type":"tool_call",,}', JSON.stringify({ ...toolCall, status: 'done' })].join('\n') +
+      '\n';
     const report = trajectory(text);
     assert.deepEqual(
       report.findings.map((f) => [f.code, f.range.start.line]),
@@ -58,10 +70,16 @@ describe('JSONL checks', () => {
 
   it('treats an unterminated invalid last line as a run still writing, not as an error', () => {
     const writing = trajectory(`${JSON.stringify(prompt)}\n{"type":"tool_ca`);
-    assert.deepEqual(writing.findings.map((f) => [f.code, f.severity]), [['jsonl-partial-line', 'information']]);
+    assert.deepEqual(
+      writing.findings.map((f) => [f.code, f.severity]),
+      [['jsonl-partial-line', 'information']],
+    );
     assert.equal(writing.counts.error, 0);
     const finished = trajectory(`${JSON.stringify(prompt)}\n{"type":"tool_ca\n`);
-    assert.deepEqual(finished.findings.map((f) => [f.code, f.severity]), [['jsonl-syntax', 'error']]);
+    assert.deepEqual(
+      finished.findings.map((f) => [f.code, f.severity]),
+      [['jsonl-syntax', 'error']],
+    );
   });
 
   it('accepts an unterminated last line that is complete JSON', () => {
@@ -83,7 +101,11 @@ describe('JSONL checks', () => {
   it('warns about a file with no records', () => {
     for (const text of ['', '\n\n', '  \r\n']) {
       const report = trajectory(text);
-      assert.deepEqual(report.findings.map((f) => [f.code, f.severity]), [['artifact-empty', 'warning']], JSON.stringify(text));
+      assert.deepEqual(
+        report.findings.map((f) => [f.code, f.severity]),
+        [['artifact-empty', 'warning']],
+        JSON.stringify(text),
+      );
     }
   });
 
@@ -113,7 +135,8 @@ describe('JSONL checks', () => {
     });
 
     it('name array elements by index and report wrong types inside arrays', () => {
-      const line = '{"type":"agent_timeout","timeout_sec":"300","pending_tool_call_ids":["a",7],"terminal_trajectory_complete":false}';
+      const line =
+        '{"type":"agent_timeout","timeout_sec":"300","pending_tool_call_ids":["a",7],"terminal_trajectory_complete":false}';
       const findings = trajectory(`${line}\n`).findings;
       assert.deepEqual(
         findings.map((f) => [covered(line, f), f.message]),
@@ -128,7 +151,10 @@ describe('JSONL checks', () => {
       const line = '{"trajectory_summary":{"tool_call_status_counts":{"completed":1,"running":1}}}';
       const [finding] = checker.checkText(line, 'result', options).findings;
       assert.equal(covered(line, finding!), '"running"');
-      assert.match(finding!.message, /^Property name "running" in "trajectory_summary.tool_call_status_counts": expected one of/);
+      assert.match(
+        finding!.message,
+        /^Property name "running" in "trajectory_summary.tool_call_status_counts": expected one of/,
+      );
     });
 
     it('shorten long values in messages', () => {
@@ -139,12 +165,20 @@ describe('JSONL checks', () => {
     });
 
     it('accept record types and fields the schema does not know', () => {
-      assert.deepEqual(trajectory(jsonl({ type: 'final', phase: 'agent', extra: { nested: true } }, { ...toolCall, brand_new_field: 1 })).findings, []);
+      assert.deepEqual(
+        trajectory(
+          jsonl({ type: 'final', phase: 'agent', extra: { nested: true } }, { ...toolCall, brand_new_field: 1 }),
+        ).findings,
+        [],
+      );
     });
 
     it('still require a non-empty string type', () => {
       const findings = trajectory(jsonl({ text: 'no type' }, { type: '' }, { type: 3 })).findings;
-      assert.deepEqual(findings.map((f) => f.range.start.line), [0, 1, 2]);
+      assert.deepEqual(
+        findings.map((f) => f.range.start.line),
+        [0, 1, 2],
+      );
     });
   });
 
@@ -193,20 +227,28 @@ describe('JSONL checks', () => {
       assert.equal(report.findings.length, 10);
       assert.equal(report.omitted, 40);
       assert.equal(report.counts.error, 50);
-      assert.deepEqual(report.findings.map((f) => f.range.start.line), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      assert.deepEqual(
+        report.findings.map((f) => f.range.start.line),
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+      );
     });
   });
 
   describe('reusing the outcomes of unchanged lines', () => {
     it('gives the same report as a fresh check after an edit, re-analysing only the changed line', async () => {
-      const rows = Array.from({ length: 50 }, (_, index) => JSON.stringify({ ...toolCall, tool_call_id: `call_${index}` }));
+      const rows = Array.from({ length: 50 }, (_, index) =>
+        JSON.stringify({ ...toolCall, tool_call_id: `call_${index}` }),
+      );
       const first = await checker.checkTextCancellable(rows.join('\n') + '\n', 'acp-trajectory', options, () => false);
       const edited = [...rows];
       edited[20] = JSON.stringify({ ...toolCall, tool_call_id: 'call_20', status: 'done' });
       const text = edited.join('\n') + '\n';
       const second = await checker.checkTextCancellable(text, 'acp-trajectory', options, () => false, first!.kept);
       assert.deepEqual(second!.report, checker.checkText(text, 'acp-trajectory', options));
-      assert.deepEqual(second!.report.findings.map((f) => f.range.start.line), [20]);
+      assert.deepEqual(
+        second!.report.findings.map((f) => f.range.start.line),
+        [20],
+      );
       const before = first!.kept!.lines;
       const after = second!.kept!.lines;
       assert.equal(after.outcomes[5], before.outcomes[5], 'an unchanged line keeps its outcome');
@@ -215,13 +257,19 @@ describe('JSONL checks', () => {
     });
 
     it('reuses outcomes across inserted and deleted lines', async () => {
-      const rows = Array.from({ length: 30 }, (_, index) => JSON.stringify({ ...toolCall, tool_call_id: `call_${index}` }));
+      const rows = Array.from({ length: 30 }, (_, index) =>
+        JSON.stringify({ ...toolCall, tool_call_id: `call_${index}` }),
+      );
       const first = await checker.checkTextCancellable(rows.join('\n') + '\n', 'acp-trajectory', options, () => false);
       const edited = [...rows.slice(0, 10), '{"type":7}', '{"type":8}', ...rows.slice(12 + 3)];
       const text = edited.join('\n') + '\n';
       const second = await checker.checkTextCancellable(text, 'acp-trajectory', options, () => false, first!.kept);
       assert.deepEqual(second!.report, checker.checkText(text, 'acp-trajectory', options));
-      assert.equal(second!.kept!.lines.outcomes.at(-1), first!.kept!.lines.outcomes.at(-1), 'the unchanged end is matched from the end');
+      assert.equal(
+        second!.kept!.lines.outcomes.at(-1),
+        first!.kept!.lines.outcomes.at(-1),
+        'the unchanged end is matched from the end',
+      );
     });
 
     it('gives the same report as a fresh check after any sequence of line edits, insertions and deletions', async () => {
@@ -249,7 +297,11 @@ describe('JSONL checks', () => {
           rows = [...rows.slice(0, at), ...added, ...rows.slice(at + removed)];
           text = rows.join('\n') + ending();
           const checked = (await checker.checkTextCancellable(text, 'acp-trajectory', options, () => false, kept))!;
-          assert.deepEqual(checked.report, checker.checkText(text, 'acp-trajectory', options), `round ${round}, edit ${edit}`);
+          assert.deepEqual(
+            checked.report,
+            checker.checkText(text, 'acp-trajectory', options),
+            `round ${round}, edit ${edit}`,
+          );
           kept = checked.kept;
         }
       }
@@ -268,7 +320,10 @@ describe('JSONL checks', () => {
 
     it('gives the same report as the synchronous check when not cancelled', async () => {
       const broken = `${text}{"type":\n`;
-      assert.deepEqual((await checker.checkTextCancellable(broken, 'acp-trajectory', options, () => false))?.report, checker.checkText(broken, 'acp-trajectory', options));
+      assert.deepEqual(
+        (await checker.checkTextCancellable(broken, 'acp-trajectory', options, () => false))?.report,
+        checker.checkText(broken, 'acp-trajectory', options),
+      );
     });
   });
 });

@@ -8,9 +8,17 @@ const checker = new ArtifactChecker();
 const options = { maxFindings: 1000 };
 
 /** The text each schema finding of `text` (one line) covers, with its message. */
-function schemaFindingsOf(text: string, kind: 'result' | 'acp-trajectory' | 'results' | 'llm-trajectory'): { covered: string; message: string }[] {
+function schemaFindingsOf(
+  text: string,
+  kind: 'result' | 'acp-trajectory' | 'results' | 'llm-trajectory',
+): { covered: string; message: string }[] {
   const findings: readonly Finding[] = checker.checkText(text, kind, options).findings;
-  return findings.filter((finding) => finding.code === 'schema').map((finding) => ({ covered: text.slice(finding.range.start.character, finding.range.end.character), message: finding.message }));
+  return findings
+    .filter((finding) => finding.code === 'schema')
+    .map((finding) => ({
+      covered: text.slice(finding.range.start.character, finding.range.end.character),
+      message: finding.message,
+    }));
 }
 
 describe('the look-alike test', () => {
@@ -47,13 +55,25 @@ describe('the look-alike test', () => {
 describe('damaged keys and row types', () => {
   it('reports a damaged key on the key, naming the key it resembles', () => {
     const findings = schemaFindingsOf('{"task_nam%": "hello-world", "n_tool_calls": 1}', 'result');
-    assert.deepEqual(findings.map((finding) => finding.covered), ['"task_nam%"']);
-    assert.match(findings[0]!.message, /is shaped like "task_name", which this record lacks: a damaged key is not an absent one/);
+    assert.deepEqual(
+      findings.map((finding) => finding.covered),
+      ['"task_nam%"'],
+    );
+    assert.match(
+      findings[0]!.message,
+      /is shaped like "task_name", which this record lacks: a damaged key is not an absent one/,
+    );
   });
 
   it('finds a damaged key inside a described object, and names where', () => {
-    const findings = schemaFindingsOf('{"trajectory_summary": {"tool_call_status_countz": {"completed": 1}}}', 'result');
-    assert.deepEqual(findings.map((finding) => finding.covered), ['"tool_call_status_countz"']);
+    const findings = schemaFindingsOf(
+      '{"trajectory_summary": {"tool_call_status_countz": {"completed": 1}}}',
+      'result',
+    );
+    assert.deepEqual(
+      findings.map((finding) => finding.covered),
+      ['"tool_call_status_countz"'],
+    );
     assert.match(findings[0]!.message, /^"trajectory_summary": the key/);
   });
 
@@ -65,14 +85,22 @@ describe('damaged keys and row types', () => {
   });
 
   it('reports a row type shaped like a known one, on its value, and accepts one shaped like none', () => {
-    const findings = schemaFindingsOf('{"type":"tool_caLL","tool_call_id":"call_01","status":"in_progress"}', 'acp-trajectory');
-    assert.deepEqual(findings.map((finding) => finding.covered), ['"tool_caLL"']);
+    const findings = schemaFindingsOf(
+      '{"type":"tool_caLL","tool_call_id":"call_01","status":"in_progress"}',
+      'acp-trajectory',
+    );
+    assert.deepEqual(
+      findings.map((finding) => finding.covered),
+      ['"tool_caLL"'],
+    );
     assert.match(findings[0]!.message, /"tool_caLL" is shaped like "tool_call"/);
     assert.deepEqual(schemaFindingsOf('{"type":"agent_plan","text":"x"}', 'acp-trajectory'), []);
     // The rules read a phase in any case: "Verifier" is the verifier phase, not damage; "V5rifier" is.
     assert.deepEqual(schemaFindingsOf('{"type":"agent_message","text":"x","phase":"Verifier"}', 'acp-trajectory'), []);
     assert.deepEqual(
-      schemaFindingsOf('{"type":"agent_message","text":"x","phase":"V5rifier"}', 'acp-trajectory').map((finding) => finding.covered),
+      schemaFindingsOf('{"type":"agent_message","text":"x","phase":"V5rifier"}', 'acp-trajectory').map(
+        (finding) => finding.covered,
+      ),
       ['"V5rifier"'],
     );
   });

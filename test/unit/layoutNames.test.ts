@@ -24,11 +24,16 @@ function isExempt(path: string): boolean {
 
 /** The file names of the layout, derived from its own table. */
 const layoutNames = [
-  ...new Set([...artifactKinds.flatMap((info) => info.patterns.map((glob) => glob.slice(glob.lastIndexOf('/') + 1))), ...Object.values(verifierRewardFiles)]),
+  ...new Set([
+    ...artifactKinds.flatMap((info) => info.patterns.map((glob) => glob.slice(glob.lastIndexOf('/') + 1))),
+    ...Object.values(verifierRewardFiles),
+  ]),
 ];
 
 /** A name as a string spells it, or as a regular expression does (`result\.json`), not inside a longer name. */
-const spelledName = new RegExp(`(?<![\\w-])(${layoutNames.map((name) => name.replace(/\./g, '(?:\\.|\\\\\\.)')).join('|')})(?![\\w-])`);
+const spelledName = new RegExp(
+  `(?<![\\w-])(${layoutNames.map((name) => name.replace(/\./g, '(?:\\.|\\\\\\.)')).join('|')})(?![\\w-])`,
+);
 
 function typeScriptFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -60,7 +65,8 @@ function literalsOf(source: string): string {
   const skipQuoted = (quote: string): void => {
     const start = index;
     index++;
-    while (index < source.length && source[index] !== quote && source[index] !== '\n') index += source[index] === '\\' ? 2 : 1;
+    while (index < source.length && source[index] !== quote && source[index] !== '\n')
+      index += source[index] === '\\' ? 2 : 1;
     index++;
     keep(start, index);
   };
@@ -160,7 +166,23 @@ function literalsOf(source: string): string {
 function regexMayStartAfter(previous: string): boolean {
   if (previous === startOfFile) return true;
   if (previous === literal) return false;
-  if (/^[\w$]+$/.test(previous)) return ['return', 'typeof', 'case', 'in', 'of', 'delete', 'void', 'throw', 'new', 'instanceof', 'else', 'do', 'yield', 'await'].includes(previous);
+  if (/^[\w$]+$/.test(previous))
+    return [
+      'return',
+      'typeof',
+      'case',
+      'in',
+      'of',
+      'delete',
+      'void',
+      'throw',
+      'new',
+      'instanceof',
+      'else',
+      'do',
+      'yield',
+      'await',
+    ].includes(previous);
   return previous !== ')' && previous !== ']' && previous !== '}';
 }
 
@@ -176,7 +198,13 @@ function spelledNames(path: string, source: string): string[] {
 
 describe('the rollout layout has one home', () => {
   it('checks every file name of the layout', () => {
-    for (const name of ['result.json', 'run_config.json', 'acp_trajectory.jsonl', 'action_records.jsonl', 'reward.txt']) {
+    for (const name of [
+      'result.json',
+      'run_config.json',
+      'acp_trajectory.jsonl',
+      'action_records.jsonl',
+      'reward.txt',
+    ]) {
       assert.ok(layoutNames.includes(name), name);
     }
   });
@@ -208,6 +236,10 @@ describe('the rollout layout has one home', () => {
       .map((path) => relative(repoRoot, path).split(sep).join('/'))
       .filter((path) => path !== layoutModule && !isExempt(path))
       .flatMap((path) => spelledNames(path, readFileSync(join(repoRoot, path), 'utf8')));
-    assert.deepEqual(spelled, [], `Take these names from ${layoutModule} (rolloutFiles, rolloutRoles, …):\n${spelled.join('\n')}`);
+    assert.deepEqual(
+      spelled,
+      [],
+      `Take these names from ${layoutModule} (rolloutFiles, rolloutRoles, …):\n${spelled.join('\n')}`,
+    );
   });
 });

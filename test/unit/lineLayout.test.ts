@@ -1,17 +1,28 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isTerminated, layoutOf, lineCount, lineText, relayout, type LineLayout } from '../../server/src/engine/text/lineLayout';
+import {
+  isTerminated,
+  layoutOf,
+  lineCount,
+  lineText,
+  relayout,
+  type LineLayout,
+} from '../../server/src/engine/text/lineLayout';
 import { seededRandom, type SeededRandom } from '../support/random';
 
 function lines(layout: LineLayout): { text: string; terminated: boolean }[] {
-  return Array.from({ length: lineCount(layout) }, (_, index) => ({ text: lineText(layout, index), terminated: isTerminated(layout, index) }));
+  return Array.from({ length: lineCount(layout) }, (_, index) => ({
+    text: lineText(layout, index),
+    terminated: isTerminated(layout, index),
+  }));
 }
 
 const pieces = ['{"a":1}', '{"b":"x\\ny"}', '', '  ', '\r', '\n', '\r\n', 'é', '😀', '\uFEFF', '{"c":[1,2]}'];
 
 function randomText(random: SeededRandom, size: number): string {
   let text = random.fraction() < 0.2 ? '\uFEFF' : '';
-  for (let index = 0; index < size; index++) text += pieces[random.below(pieces.length)]! + (random.fraction() < 0.7 ? '\n' : '');
+  for (let index = 0; index < size; index++)
+    text += pieces[random.below(pieces.length)]! + (random.fraction() < 0.7 ? '\n' : '');
   return text;
 }
 
@@ -36,7 +47,10 @@ describe('line layout', () => {
   });
 
   it('keeps a byte order mark that is not at the start of the text', () => {
-    assert.deepEqual(lines(layoutOf('{}\n\uFEFF{}\n')).map((line) => line.text), ['{}', '\uFEFF{}']);
+    assert.deepEqual(
+      lines(layoutOf('{}\n\uFEFF{}\n')).map((line) => line.text),
+      ['{}', '\uFEFF{}'],
+    );
   });
 
   it('after any edit, lays the text out exactly as from scratch, and maps only lines that are truly unchanged', () => {
@@ -47,12 +61,21 @@ describe('line layout', () => {
         const text = randomEdit(random, layout.text);
         const relaid = relayout(layout, text);
         const fresh = layoutOf(text);
-        assert.deepEqual(relaid.layout.starts, fresh.starts, `seed ${seed}, edit ${edit}: ${JSON.stringify(layout.text)} → ${JSON.stringify(text)}`);
+        assert.deepEqual(
+          relaid.layout.starts,
+          fresh.starts,
+          `seed ${seed}, edit ${edit}: ${JSON.stringify(layout.text)} → ${JSON.stringify(text)}`,
+        );
         for (let index = 0; index < lineCount(fresh); index++) {
-          const before = index < relaid.unchangedBefore ? index : index >= relaid.unchangedFrom ? index - relaid.shift : -1;
+          const before =
+            index < relaid.unchangedBefore ? index : index >= relaid.unchangedFrom ? index - relaid.shift : -1;
           if (before === -1) continue;
           assert.equal(lineText(layout, before), lineText(fresh, index), `seed ${seed}, edit ${edit}, line ${index}`);
-          assert.equal(isTerminated(layout, before), isTerminated(fresh, index), `seed ${seed}, edit ${edit}, line ${index}`);
+          assert.equal(
+            isTerminated(layout, before),
+            isTerminated(fresh, index),
+            `seed ${seed}, edit ${edit}, line ${index}`,
+          );
         }
         layout = relaid.layout;
       }

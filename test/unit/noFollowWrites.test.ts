@@ -96,7 +96,10 @@ describe('writeScaffoldFiles', () => {
 
   it('refuses a file path that would leave the rollout folder', () => {
     const base = freshFolder();
-    assert.throws(() => writeScaffoldFiles(join(base, 'rollout'), [{ path: '../escaped.json', content: '{}' }]), /would leave the rollout folder/);
+    assert.throws(
+      () => writeScaffoldFiles(join(base, 'rollout'), [{ path: '../escaped.json', content: '{}' }]),
+      /would leave the rollout folder/,
+    );
     assert.deepEqual(readdirSync(base), ['rollout']);
   });
 });

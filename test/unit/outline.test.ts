@@ -17,7 +17,9 @@ const files: readonly (readonly [string, ArtifactKind])[] = [
 ];
 
 function linePool(file: string): string[] {
-  return [...new Set(fixtures.flatMap((fixture) => (fixture.files[file] ?? '').split('\n').filter((line) => line !== '')))];
+  return [
+    ...new Set(fixtures.flatMap((fixture) => (fixture.files[file] ?? '').split('\n').filter((line) => line !== ''))),
+  ];
 }
 
 /** Replaces, deletes or inserts a line (a blank one sometimes), or breaks one character of a line. */
@@ -34,7 +36,11 @@ function edit(lines: readonly string[], pool: readonly string[], random: SeededR
     default: {
       const text = lines[at] ?? '';
       const column = random.below(text.length + 1);
-      return [...lines.slice(0, at), `${text.slice(0, column)}${'{x" '[random.below(4)]}${text.slice(column + 1)}`, ...lines.slice(at + 1)];
+      return [
+        ...lines.slice(0, at),
+        `${text.slice(0, column)}${'{x" '[random.below(4)]}${text.slice(column + 1)}`,
+        ...lines.slice(at + 1),
+      ];
     }
   }
 }
@@ -52,11 +58,17 @@ describe('the outline from the checked lines', () => {
         let kept: KeptCheck | undefined;
         for (let step = 0; step < 12; step++) {
           // What the rules read in a line changes with the rest of the log: sometimes, for some lines.
-          const readings = new Map(lines.map((_, line) => [line, random.below(3) === 0 ? `reading ${random.below(2)}` : undefined] as const));
+          const readings = new Map(
+            lines.map((_, line) => [line, random.below(3) === 0 ? `reading ${random.below(2)}` : undefined] as const),
+          );
           const readingOf = kind === 'action-records' ? (line: number) => readings.get(line) : undefined;
           const text = `${lines.join(newline)}${random.below(4) === 0 ? '' : newline}`;
           kept = (await checker.checkTextCancellable(text, kind, { maxFindings: 1000 }, () => false, kept))!.kept!;
-          assert.deepEqual(outlineOfCheckedLines(kept, kind, readingOf), outlineOf(text, kind, readingOf), `seed ${seed}, step ${step}`);
+          assert.deepEqual(
+            outlineOfCheckedLines(kept, kind, readingOf),
+            outlineOf(text, kind, readingOf),
+            `seed ${seed}, step ${step}`,
+          );
           lines = edit(lines, pool, random);
         }
       }

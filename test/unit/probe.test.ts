@@ -7,7 +7,13 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { describeTranscriptEntry, summarizeOutcome, textToAppend, type ProbeOutcome, type ProbeRequest } from '../../shared/src/probe';
+import {
+  describeTranscriptEntry,
+  summarizeOutcome,
+  textToAppend,
+  type ProbeOutcome,
+  type ProbeRequest,
+} from '../../shared/src/probe';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { listRunningContainers } from '../../server/src/probe/containers';
 import { dockerRoute, ContainerEngineUnavailableError } from '../../server/src/probe/containerEngines';
@@ -30,7 +36,10 @@ function fakeEngine(folderName: string, script: string, program = 'podman'): str
 }
 
 function probeWith(bin: string, timeoutSeconds = 30): Promise<ProbeOutcome> {
-  return runProbe({ target: { kind: 'podman', name: 'fake' }, user: 'agent', mode: 'observe', timeoutSeconds }, { env: { PATH: `${bin}:/usr/bin:/bin` } });
+  return runProbe(
+    { target: { kind: 'podman', name: 'fake' }, user: 'agent', mode: 'observe', timeoutSeconds },
+    { env: { PATH: `${bin}:/usr/bin:/bin` } },
+  );
 }
 
 describe('probe requests refused before anything runs', () => {
@@ -38,14 +47,24 @@ describe('probe requests refused before anything runs', () => {
     assert.deepEqual(parseTarget('docker:web-1'), { kind: 'docker', name: 'web-1' });
     assert.deepEqual(parseTarget('podman:3f2a9c'), { kind: 'podman', name: '3f2a9c' });
     assert.deepEqual(parseTarget('local'), { kind: 'local' });
-    for (const bad of ['docker:', 'kube:x', 'docker:-x', 'docker:a b', 'docker:a;touch /tmp/x', 'docker:$(id)', 'Docker:x', 'local:x']) {
+    for (const bad of [
+      'docker:',
+      'kube:x',
+      'docker:-x',
+      'docker:a b',
+      'docker:a;touch /tmp/x',
+      'docker:$(id)',
+      'Docker:x',
+      'local:x',
+    ]) {
       assert.throws(() => parseTarget(bad), ProbeUsageError, bad);
     }
   });
 
   it('users: BenchFlow names or a numeric uid, never root', () => {
     for (const good of ['agent', '_x', 'a-b_9', '1000']) assert.equal(checkUser(good), good);
-    for (const bad of ['Agent', '-x', '9x', 'agent;touch /tmp/x', 'a b', '', '12345678901']) assert.throws(() => checkUser(bad), /must be a name matching/, bad);
+    for (const bad of ['Agent', '-x', '9x', 'agent;touch /tmp/x', 'a b', '', '12345678901'])
+      assert.throws(() => checkUser(bad), /must be a name matching/, bad);
     for (const root of ['0', '000']) assert.throws(() => checkUser(root), /uid 0 is root/);
   });
 
@@ -62,15 +81,25 @@ describe('probe requests refused before anything runs', () => {
       [{ ...base, timeoutSeconds: '60' }, /the timeout must be a positive number of seconds up to 3600, not "60"/],
       [{ ...base, timeoutSeconds: 7200 }, /up to 3600/],
       [{ ...base, graceSeconds: 1.5 }, /the grace period must be a whole number/],
-      [{ ...base, graceSeconds: 30 }, /a timeout of 60 s is too short for harden with a grace of 30 s: its 3 rounds may take 96 s/],
+      [
+        { ...base, graceSeconds: 30 },
+        /a timeout of 60 s is too short for harden with a grace of 30 s: its 3 rounds may take 96 s/,
+      ],
     ];
-    for (const [request, message] of faults) assert.throws(() => checkRequest(request as ProbeRequest, true), message, JSON.stringify(request));
-    assert.doesNotThrow(() => checkRequest({ ...base, mode: 'observe', graceSeconds: 30 }, true), 'observe sends no signal, so its grace does not matter');
+    for (const [request, message] of faults)
+      assert.throws(() => checkRequest(request as ProbeRequest, true), message, JSON.stringify(request));
+    assert.doesNotThrow(
+      () => checkRequest({ ...base, mode: 'observe', graceSeconds: 30 }, true),
+      'observe sends no signal, so its grace does not matter',
+    );
   });
 
   it('harden on the local target without root is refused with the reason', async () => {
     await assert.rejects(
-      runProbe({ target: { kind: 'local' }, user: 'agent', mode: 'harden', timeoutSeconds: 60 }, { env: process.env, localRoot: false }),
+      runProbe(
+        { target: { kind: 'local' }, user: 'agent', mode: 'harden', timeoutSeconds: 60 },
+        { env: process.env, localRoot: false },
+      ),
       /harden on the local target needs root.*observe still works/,
     );
   });
@@ -95,18 +124,31 @@ describe('the probe output', () => {
     }
     assert.equal(output.probePid, 42);
     assert.deepEqual(output.signals, [{ signal: 'TERM', pid: 5, round: 1, delivered: true }]);
-    assert.deepEqual(output.survivors, [{ pid: 7, state: 'S', ruid: 1000, euid: 0, suid: 0, fsuid: 0, name: 'su', pid1: false }], 'a survivor needs all four uids');
+    assert.deepEqual(
+      output.survivors,
+      [{ pid: 7, state: 'S', ruid: 1000, euid: 0, suid: 0, fsuid: 0, name: 'su', pid1: false }],
+      'a survivor needs all four uids',
+    );
     assert.equal(output.result, undefined, 'return code 3 is not one of the contract');
   });
 
   it('shows commands as argv, quoting only what needs it', () => {
-    assert.equal(describeTranscriptEntry({ kind: 'command', argv: ['docker', 'exec', '-u', '0', 'c1', 'sh', '-c', '<quiescence probe script>', "it's"] }), `$ docker exec -u 0 c1 sh -c <quiescence probe script> 'it'\\''s'`);
+    assert.equal(
+      describeTranscriptEntry({
+        kind: 'command',
+        argv: ['docker', 'exec', '-u', '0', 'c1', 'sh', '-c', '<quiescence probe script>', "it's"],
+      }),
+      `$ docker exec -u 0 c1 sh -c <quiescence probe script> 'it'\\''s'`,
+    );
   });
 });
 
 describe('an exec that misbehaves is never quiet', () => {
   it('a result the exit status contradicts: 2', async () => {
-    const bin = fakeEngine('contradicts', `echo '{"event":"result","return_code":0,"uid":1000,"survivors":0,"reason":"x"}'; exit 1`);
+    const bin = fakeEngine(
+      'contradicts',
+      `echo '{"event":"result","return_code":0,"uid":1000,"survivors":0,"reason":"x"}'; exit 1`,
+    );
     const outcome = await probeWith(bin);
     assert.equal(outcome.returnCode, 2);
     assert.equal(outcome.reported, false);
@@ -117,7 +159,10 @@ describe('an exec that misbehaves is never quiet', () => {
     const bin = fakeEngine('silent', `echo 'Error: no container with name or ID "fake" found' >&2; exit 125`);
     const outcome = await probeWith(bin);
     assert.equal(outcome.returnCode, 2);
-    assert.match(outcome.reason, /the probe gave no result \(exit status 125: Error: no container with name or ID "fake" found\)/);
+    assert.match(
+      outcome.reason,
+      /the probe gave no result \(exit status 125: Error: no container with name or ID "fake" found\)/,
+    );
     assert.match(summarizeOutcome(outcome), /^Could not observe sandbox user "agent" in podman container "fake": /);
   });
 
@@ -132,10 +177,20 @@ describe('an exec that misbehaves is never quiet', () => {
     const bin = fakeEngine('floods', 'yes \'{"event":"signal","signal":"TERM","pid":5,"round":1}\'');
     const outcome = await probeWith(bin);
     assert.equal(outcome.returnCode, 2);
-    assert.match(outcome.reason, /the exec failed: the target printed more than 4 MiB, far more than the probe ever does/);
-    const held = outcome.transcript.reduce((bytes, entry) => bytes + (entry.kind === 'stdout' ? entry.line.length + 1 : 0), 0);
+    assert.match(
+      outcome.reason,
+      /the exec failed: the target printed more than 4 MiB, far more than the probe ever does/,
+    );
+    const held = outcome.transcript.reduce(
+      (bytes, entry) => bytes + (entry.kind === 'stdout' ? entry.line.length + 1 : 0),
+      0,
+    );
     assert.ok(held <= 4 * 1024 * 1024, `${held} bytes held`);
-    assert.equal(outcome.signals.length, outcome.transcript.filter((entry) => entry.kind === 'stdout').length, 'only the lines held were read');
+    assert.equal(
+      outcome.signals.length,
+      outcome.transcript.filter((entry) => entry.kind === 'stdout').length,
+      'only the lines held were read',
+    );
   });
 
   it('an endless line is read in bounded pieces', async () => {
@@ -143,8 +198,14 @@ describe('an exec that misbehaves is never quiet', () => {
     const outcome = await probeWith(bin);
     assert.equal(outcome.returnCode, 2);
     const pieces = outcome.transcript.flatMap((entry) => (entry.kind === 'stdout' ? [entry.line.length] : []));
-    assert.ok(pieces.every((length) => length <= 4096), `pieces: ${pieces.length}`);
-    assert.equal(pieces.reduce((sum, length) => sum + length, 0), 300_000);
+    assert.ok(
+      pieces.every((length) => length <= 4096),
+      `pieces: ${pieces.length}`,
+    );
+    assert.equal(
+      pieces.reduce((sum, length) => sum + length, 0),
+      300_000,
+    );
   });
 });
 
@@ -160,13 +221,30 @@ describe('reaching the engines', () => {
   });
 
   it('docker: the Engine API when DOCKER_HOST names a unix socket, else the CLI; a clear error with neither', () => {
-    assert.deepEqual(dockerRoute('auto', { DOCKER_HOST: 'unix:///run/x.sock', PATH: '' }), { kind: 'engine-api', socketPath: '/run/x.sock' });
+    assert.deepEqual(dockerRoute('auto', { DOCKER_HOST: 'unix:///run/x.sock', PATH: '' }), {
+      kind: 'engine-api',
+      socketPath: '/run/x.sock',
+    });
     const bin = fakeEngine('docker-cli', 'exit 0', 'docker');
-    assert.deepEqual(dockerRoute('auto', { DOCKER_HOST: 'tcp://127.0.0.1:2375', PATH: bin }), { kind: 'cli', program: join(bin, 'docker') });
-    assert.deepEqual(dockerRoute('cli', { DOCKER_HOST: 'unix:///run/x.sock', PATH: bin }), { kind: 'cli', program: join(bin, 'docker') });
+    assert.deepEqual(dockerRoute('auto', { DOCKER_HOST: 'tcp://127.0.0.1:2375', PATH: bin }), {
+      kind: 'cli',
+      program: join(bin, 'docker'),
+    });
+    assert.deepEqual(dockerRoute('cli', { DOCKER_HOST: 'unix:///run/x.sock', PATH: bin }), {
+      kind: 'cli',
+      program: join(bin, 'docker'),
+    });
     if (existsSync('/var/run/docker.sock')) return;
-    assert.throws(() => dockerRoute('auto', { PATH: '' }), (error: unknown) => error instanceof ContainerEngineUnavailableError && /looked for the docker CLI on PATH and for the Engine API socket \/var\/run\/docker.sock$/.test(error.message));
-    assert.throws(() => dockerRoute('engine-api', { DOCKER_HOST: 'tcp://h:1', PATH: '' }), /no Docker Engine socket: DOCKER_HOST is "tcp:\/\/h:1", not a unix socket/);
+    assert.throws(
+      () => dockerRoute('auto', { PATH: '' }),
+      (error: unknown) =>
+        error instanceof ContainerEngineUnavailableError &&
+        /looked for the docker CLI on PATH and for the Engine API socket \/var\/run\/docker.sock$/.test(error.message),
+    );
+    assert.throws(
+      () => dockerRoute('engine-api', { DOCKER_HOST: 'tcp://h:1', PATH: '' }),
+      /no Docker Engine socket: DOCKER_HOST is "tcp:\/\/h:1", not a unix socket/,
+    );
   });
 
   it('lists no containers with neither engine installed, saying what it looked for', async () => {
@@ -174,7 +252,10 @@ describe('reaching the engines', () => {
     assert.deepEqual(listing.containers, []);
     assert.deepEqual(
       listing.unavailable.map((entry) => `${entry.engine}: ${entry.reason}`),
-      ['docker: docker is not installed: looked for the docker CLI on PATH', 'podman: podman is not installed: looked for the podman CLI on PATH'],
+      [
+        'docker: docker is not installed: looked for the docker CLI on PATH',
+        'podman: podman is not installed: looked for the podman CLI on PATH',
+      ],
     );
   });
 });
@@ -194,11 +275,26 @@ describe('the observation as evidence', () => {
     transcript: [],
   };
 
-  it('says plainly what it found, with the uids of a survivor that holds the user\'s in only some of them', () => {
-    assert.equal(summarizeOutcome(outcome), '1 survivor of sandbox user "agent" (uid 1000) in docker container "c1": 7 sleep.');
-    const mixed = { ...outcome, survivors: [...outcome.survivors, { pid: 9, state: 'S', ruid: 1000, euid: 0, suid: 0, fsuid: 0, name: 'passwd', pid1: false }] } as const;
-    assert.equal(summarizeOutcome(mixed), '2 survivors of sandbox user "agent" (uid 1000) in docker container "c1": 7 sleep, 9 passwd (uids real 1000, effective 0, saved 0, filesystem 0).');
-    assert.equal(summarizeOutcome({ ...outcome, returnCode: 0, survivors: [] }), 'Quiescent: no live process of sandbox user "agent" (uid 1000) in docker container "c1".');
+  it("says plainly what it found, with the uids of a survivor that holds the user's in only some of them", () => {
+    assert.equal(
+      summarizeOutcome(outcome),
+      '1 survivor of sandbox user "agent" (uid 1000) in docker container "c1": 7 sleep.',
+    );
+    const mixed = {
+      ...outcome,
+      survivors: [
+        ...outcome.survivors,
+        { pid: 9, state: 'S', ruid: 1000, euid: 0, suid: 0, fsuid: 0, name: 'passwd', pid1: false },
+      ],
+    } as const;
+    assert.equal(
+      summarizeOutcome(mixed),
+      '2 survivors of sandbox user "agent" (uid 1000) in docker container "c1": 7 sleep, 9 passwd (uids real 1000, effective 0, saved 0, filesystem 0).',
+    );
+    assert.equal(
+      summarizeOutcome({ ...outcome, returnCode: 0, survivors: [] }),
+      'Quiescent: no live process of sandbox user "agent" (uid 1000) in docker container "c1".',
+    );
   });
 
   it('is a SandboxUserQuiescence record our own schema accepts', () => {
@@ -219,10 +315,19 @@ describe('the observation as evidence', () => {
     assert.deepEqual(record['target'], { kind: 'docker', name: 'c1' });
     assert.equal(record['probe_version'], JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version);
     // The transcript as the output channel shows it, one line per entry, computed here independently.
-    const shown = "$ docker exec c1 /bin/sh -c <quiescence probe script>\n  {\"survivor\":7}\n  → exit status 1\n";
+    const shown = '$ docker exec c1 /bin/sh -c <quiescence probe script>\n  {"survivor":7}\n  → exit status 1\n';
     assert.equal(record['transcript_sha256'], createHash('sha256').update(shown).digest('hex'));
-    assert.equal(record['probe_script_sha256'], createHash('sha256').update(readFileSync(join(repoRoot, 'server/src/probe/quiescenceProbe.sh'), 'utf8')).digest('hex'));
-    assert.notEqual(quiescenceRecord({ ...outcome, transcript: transcript.slice(0, 2) })['transcript_sha256'], record['transcript_sha256'], 'another transcript, another digest');
+    assert.equal(
+      record['probe_script_sha256'],
+      createHash('sha256')
+        .update(readFileSync(join(repoRoot, 'server/src/probe/quiescenceProbe.sh'), 'utf8'))
+        .digest('hex'),
+    );
+    assert.notEqual(
+      quiescenceRecord({ ...outcome, transcript: transcript.slice(0, 2) })['transcript_sha256'],
+      record['transcript_sha256'],
+      'another transcript, another digest',
+    );
   });
 
   it('is appended as one new line, ending an unterminated last line first and never rewriting it', async () => {
@@ -237,7 +342,10 @@ describe('the observation as evidence', () => {
     const after = readFileSync(existing, 'utf8');
     assert.ok(after.startsWith(`${before}\n`));
     assert.deepEqual(
-      after.trimEnd().split('\n').map((line) => (JSON.parse(line) as { event_type: string }).event_type),
+      after
+        .trimEnd()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { event_type: string }).event_type),
       ['first', 'unterminated', 'SandboxUserQuiescence'],
     );
   });

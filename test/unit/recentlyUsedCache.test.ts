@@ -5,7 +5,10 @@ import { RecentlyUsedCache } from '../../server/src/engine/recentlyUsedCache';
 describe('recently used cache', () => {
   it('evicts the least recently used first, a read counting as a use', () => {
     const evicted: string[] = [];
-    const cache = new RecentlyUsedCache<string>({ maxEntries: 2, onEvict: (key, value) => evicted.push(`${key}=${value}`) });
+    const cache = new RecentlyUsedCache<string>({
+      maxEntries: 2,
+      onEvict: (key, value) => evicted.push(`${key}=${value}`),
+    });
     cache.set('a', 1, 'A');
     cache.set('b', 1, 'B');
     assert.equal(cache.get('a', 1), 'A');
@@ -44,7 +47,11 @@ describe('recently used cache', () => {
   it('never evicts a pinned key, and counts only the others against the bound', () => {
     const pinned = new Set(['open']);
     const evicted: string[] = [];
-    const cache = new RecentlyUsedCache<number>({ maxEntries: 2, isPinned: (key) => pinned.has(key), onEvict: (key) => evicted.push(key) });
+    const cache = new RecentlyUsedCache<number>({
+      maxEntries: 2,
+      isPinned: (key) => pinned.has(key),
+      onEvict: (key) => evicted.push(key),
+    });
     cache.set('open', 1, 0);
     cache.set('x', 1, 1);
     cache.set('y', 1, 2);

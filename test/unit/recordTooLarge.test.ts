@@ -20,7 +20,10 @@ function trajectoryWithLineOf(bytes: number): string {
   const head = '{"type":"agent_message","text":"';
   const tail = '"}';
   const path = join(folder.path, `trajectory-${bytes}.jsonl`);
-  writeFileSync(path, `{"type":"user_message","text":"hi"}\n${head}${'x'.repeat(bytes - head.length - tail.length)}${tail}\n`);
+  writeFileSync(
+    path,
+    `{"type":"user_message","text":"hi"}\n${head}${'x'.repeat(bytes - head.length - tail.length)}${tail}\n`,
+  );
   return path;
 }
 

@@ -26,37 +26,63 @@ const caches = new ModelCaches();
 
 /** Writes the scenario's rollout under a BenchFlow job folder and checks it as the CLI does. */
 function judge(scenario: ScenarioSummary, rolloutName: string, startedAt: Date, options: Partial<RuleOptions>) {
-  const root = join(folder.path, `${scenario.id}-${startedAt.getTime()}-${Object.keys(options).join('-')}`, 'jobs/2026-08-22__10-00-00', rolloutName);
+  const root = join(
+    folder.path,
+    `${scenario.id}-${startedAt.getTime()}-${Object.keys(options).join('-')}`,
+    'jobs/2026-08-22__10-00-00',
+    rolloutName,
+  );
   const { files } = scaffoldRollout(scenario.id, rolloutName, startedAt);
   writeTree(root, Object.fromEntries(files.map((file) => [file.path, file.content])));
   // As the CLI and the server decide it: by the fixture folders, or the scaffold's marker.
   const fixtureBundle = isFixtureBundle(root, new FixtureFolders(defaultFixtureFolders));
-  const checked = checkRollout(root, checker, { maxFindings: 1000, rules: { ...defaultRuleOptions, fixtureBundle, ...options }, caches });
+  const checked = checkRollout(root, checker, {
+    maxFindings: 1000,
+    rules: { ...defaultRuleOptions, fixtureBundle, ...options },
+    caches,
+  });
   const { findings } = listedFindings(checked, 1000);
   return {
     root,
     verdict: checked.evaluation?.verdict,
-    findings: findings.map((finding) => `${relative(root, finding.file).split(sep).join('/')}:${finding.range.start.line + 1} ${finding.code}: ${finding.message}`),
+    findings: findings.map(
+      (finding) =>
+        `${relative(root, finding.file).split(sep).join('/')}:${finding.range.start.line + 1} ${finding.code}: ${finding.message}`,
+    ),
     codes: [...new Set(findings.map((finding) => finding.code))].sort(),
   };
 }
 
-const requiredOptions = (scenario: ScenarioSummary): Partial<RuleOptions> => Object.fromEntries(scenario.requiredSettings.map((setting) => [setting, true]));
+const requiredOptions = (scenario: ScenarioSummary): Partial<RuleOptions> =>
+  Object.fromEntries(scenario.requiredSettings.map((setting) => [setting, true]));
 
 describe('fixture scaffolds', () => {
   it('offer exactly the six scenarios of the issue', () => {
     assert.deepEqual(
       scenarioSummaries().map((scenario) => scenario.id),
-      ['healthy', 'tool-pending-after-timeout', 'setup-only-verifier', 'masked-quiescence-probe', 'survivors-with-reward', 'native-timeout-complete'],
+      [
+        'healthy',
+        'tool-pending-after-timeout',
+        'setup-only-verifier',
+        'masked-quiescence-probe',
+        'survivors-with-reward',
+        'native-timeout-complete',
+      ],
     );
   });
 
   for (const scenario of scenarioSummaries()) {
     it(`${scenario.id}: judged ${scenario.verdict}${scenario.codes.length > 0 ? ` with ${scenario.codes.join(', ')}` : ' with no finding'}`, () => {
-      const judged = judge(scenario, 'regex-log__bab1cbf6', new Date('2026-08-22T10:00:00Z'), requiredOptions(scenario));
+      const judged = judge(
+        scenario,
+        'regex-log__bab1cbf6',
+        new Date('2026-08-22T10:00:00Z'),
+        requiredOptions(scenario),
+      );
       assert.equal(judged.verdict, scenario.verdict, judged.findings.join('\n'));
       assert.deepEqual(judged.codes, [...scenario.codes].sort(), judged.findings.join('\n'));
-      if (scenario.codes.length === 0) assert.deepEqual(judged.findings, [], 'no finding of any kind, information included');
+      if (scenario.codes.length === 0)
+        assert.deepEqual(judged.findings, [], 'no finding of any kind, information included');
     });
   }
 
@@ -79,10 +105,19 @@ describe('fixture scaffolds', () => {
       .find((record) => record['event_type'] === 'SandboxUserQuiescence');
     assert.equal(observation?.['provenance'], 'authored');
     assert.ok(files.some((file) => file.path === fixtureMarkerFile));
-    const judged = judge(healthy, 'regex-log__bab1cbf6', new Date('2026-08-22T10:00:00Z'), { allowOracleWithoutLlm: false });
+    const judged = judge(healthy, 'regex-log__bab1cbf6', new Date('2026-08-22T10:00:00Z'), {
+      allowOracleWithoutLlm: false,
+    });
     assert.equal(judged.verdict, 'trusted', 'with its marker, a fixture: the authored observation counts');
     rmSync(join(judged.root, fixtureMarkerFile));
-    const unmarked = checkRollout(judged.root, checker, { maxFindings: 1000, rules: { ...defaultRuleOptions, fixtureBundle: isFixtureBundle(judged.root, new FixtureFolders(defaultFixtureFolders)) }, caches: new ModelCaches() });
+    const unmarked = checkRollout(judged.root, checker, {
+      maxFindings: 1000,
+      rules: {
+        ...defaultRuleOptions,
+        fixtureBundle: isFixtureBundle(judged.root, new FixtureFolders(defaultFixtureFolders)),
+      },
+      caches: new ModelCaches(),
+    });
     const codes = listedFindings(unmarked, 1000).findings.map((finding) => finding.code);
     assert.ok(codes.includes('evidence-authored') && codes.includes('quiescence-unproven'), codes.join(', '));
     assert.notEqual(unmarked.evaluation?.verdict, 'trusted');
@@ -97,7 +132,16 @@ describe('fixture scaffolds', () => {
   it('write the real layout with the task and rollout names in the records, JSON pretty-printed and JSONL one compact record per line', () => {
     const { files, focusFile } = scaffoldRollout('healthy', 'regex-log__bab1cbf6', new Date('2026-08-22T10:00:00Z'));
     const byPath = new Map(files.map((file) => [file.path, file.content]));
-    for (const path of ['config.json', 'result.json', 'results.jsonl', 'trajectory/acp_trajectory.jsonl', 'trajectory/llm_trajectory.jsonl', 'benchguard/preflight.json', 'benchguard/action_records.jsonl', 'verifier/reward.txt']) {
+    for (const path of [
+      'config.json',
+      'result.json',
+      'results.jsonl',
+      'trajectory/acp_trajectory.jsonl',
+      'trajectory/llm_trajectory.jsonl',
+      'benchguard/preflight.json',
+      'benchguard/action_records.jsonl',
+      'verifier/reward.txt',
+    ]) {
       assert.ok(byPath.has(path), `${path} is written`);
     }
     assert.ok(byPath.has(focusFile));
@@ -107,15 +151,39 @@ describe('fixture scaffolds', () => {
     for (const [path, content] of byPath) {
       assert.ok(content.endsWith('\n'), `${path} ends with a newline`);
       if (!path.endsWith('.jsonl')) continue;
-      for (const line of content.trimEnd().split('\n')) assert.equal(JSON.stringify(JSON.parse(line)), line, `${path}: one compact record per line`);
+      for (const line of content.trimEnd().split('\n'))
+        assert.equal(JSON.stringify(JSON.parse(line)), line, `${path}: one compact record per line`);
     }
-    assert.equal(byPath.get('benchguard/action_records.jsonl')!.split('\n')[0]!.includes('"started_at":"2026-08-22T10:00:50Z"'), true, 'actions are timed from the start');
+    assert.equal(
+      byPath.get('benchguard/action_records.jsonl')!.split('\n')[0]!.includes('"started_at":"2026-08-22T10:00:50Z"'),
+      true,
+      'actions are timed from the start',
+    );
   });
 
   it('refuse an unknown scenario and a rollout name that is not one safe folder name, saying why', () => {
     const start = new Date('2026-08-22T10:00:00Z');
-    assert.throws(() => scaffoldRollout('nope', 'ok', start), (error: unknown) => error instanceof ScaffoldUsageError && /unknown scenario "nope": the scenarios are healthy, /.test(error.message));
-    for (const name of ['', '..', '.hidden', 'a/b', 'a\\b', '../escape', 'with space', 'x'.repeat(121), 'semi;colon', 'CON', 'nul.txt', 'com1', 'trailing.']) {
+    assert.throws(
+      () => scaffoldRollout('nope', 'ok', start),
+      (error: unknown) =>
+        error instanceof ScaffoldUsageError &&
+        /unknown scenario "nope": the scenarios are healthy, /.test(error.message),
+    );
+    for (const name of [
+      '',
+      '..',
+      '.hidden',
+      'a/b',
+      'a\\b',
+      '../escape',
+      'with space',
+      'x'.repeat(121),
+      'semi;colon',
+      'CON',
+      'nul.txt',
+      'com1',
+      'trailing.',
+    ]) {
       assert.ok(rolloutNameProblem(name) !== undefined, `${JSON.stringify(name)} is refused`);
       assert.throws(() => scaffoldRollout('healthy', name, start), ScaffoldUsageError);
     }
@@ -130,8 +198,13 @@ describe('fixture scaffolds', () => {
       assert.ok(row, `${scenario.id} has a row`);
       const [, , verdict, codes] = row.split('|').map((cell) => cell.trim());
       assert.ok(verdict!.startsWith(`\`${scenario.verdict}\``), `${scenario.id}: ${verdict}`);
-      for (const setting of scenario.requiredSettings) assert.ok(verdict!.includes(setting), `${scenario.id} names ${setting}`);
-      assert.equal(codes, scenario.codes.length > 0 ? scenario.codes.map((code) => `\`${code}\``).join(', ') : 'none', scenario.id);
+      for (const setting of scenario.requiredSettings)
+        assert.ok(verdict!.includes(setting), `${scenario.id} names ${setting}`);
+      assert.equal(
+        codes,
+        scenario.codes.length > 0 ? scenario.codes.map((code) => `\`${code}\``).join(', ') : 'none',
+        scenario.id,
+      );
     }
   });
 

@@ -47,12 +47,19 @@ describe('schemas', () => {
   }
 
   it('agree on the tool call statuses wherever they appear', () => {
-    const trajectory = schemas.get('acp-trajectory-row.schema.json') as { $defs: { toolCall: { properties: { status: { enum: string[] } } } } };
+    const trajectory = schemas.get('acp-trajectory-row.schema.json') as {
+      $defs: { toolCall: { properties: { status: { enum: string[] } } } };
+    };
     const result = schemas.get('result.schema.json') as {
-      properties: { trajectory_summary: { properties: { tool_call_status_counts: { propertyNames: { enum: string[] } } } } };
+      properties: {
+        trajectory_summary: { properties: { tool_call_status_counts: { propertyNames: { enum: string[] } } } };
+      };
     };
     const statuses = trajectory.$defs.toolCall.properties.status.enum;
     assert.deepEqual(statuses, ['pending', 'in_progress', 'completed', 'failed', 'cancelled']);
-    assert.deepEqual(result.properties.trajectory_summary.properties.tool_call_status_counts.propertyNames.enum, statuses);
+    assert.deepEqual(
+      result.properties.trajectory_summary.properties.tool_call_status_counts.propertyNames.enum,
+      statuses,
+    );
   });
 });

@@ -14,7 +14,9 @@ describe('settings from the user', () => {
   it('keep what is well formed and say what was ignored', () => {
     // Parsed, as settings files are: a literal would turn "__proto__" into a prototype instead of a key.
     const { settings, problems } = sanitizeSettings(
-      JSON.parse('{"maxNumberOfProblems":0,"artifacts":{"**/a.jsonl":"acp-trajectory","**/b.jsonl":"trajectory","":"result","__proto__":"result"}}'),
+      JSON.parse(
+        '{"maxNumberOfProblems":0,"artifacts":{"**/a.jsonl":"acp-trajectory","**/b.jsonl":"trajectory","":"result","__proto__":"result"}}',
+      ),
     );
     assert.equal(settings.maxNumberOfProblems, defaultSettings.maxNumberOfProblems);
     assert.deepEqual(Object.entries(settings.artifacts), [
@@ -34,18 +36,30 @@ describe('settings from the user', () => {
     for (const value of ['true', 1, {}]) {
       const { settings, problems } = sanitizeSettings({ probe: { trustedWorkspace: value } });
       assert.equal(settings.probeTrustedWorkspace, false, JSON.stringify(value));
-      assert.deepEqual(problems.map((problem) => problem.setting), ['rolloutEvidence.probe.trustedWorkspace']);
+      assert.deepEqual(
+        problems.map((problem) => problem.setting),
+        ['rolloutEvidence.probe.trustedWorkspace'],
+      );
     }
     assert.equal(sanitizeSettings({ probe: true }).settings.probeTrustedWorkspace, false);
   });
 
   it('take fixture folders only as a list of non-empty globs, else the default, saying so', () => {
-    assert.deepEqual(sanitizeSettings({ fixtureFolders: ['**/my-fixtures/**'] }).settings.fixtureFolders, ['**/my-fixtures/**']);
-    assert.deepEqual(sanitizeSettings({ fixtureFolders: [] }).settings.fixtureFolders, [], 'an empty list: no folder is a fixture folder');
+    assert.deepEqual(sanitizeSettings({ fixtureFolders: ['**/my-fixtures/**'] }).settings.fixtureFolders, [
+      '**/my-fixtures/**',
+    ]);
+    assert.deepEqual(
+      sanitizeSettings({ fixtureFolders: [] }).settings.fixtureFolders,
+      [],
+      'an empty list: no folder is a fixture folder',
+    );
     for (const value of ['**/x/**', [''], [3], {}]) {
       const { settings, problems } = sanitizeSettings({ fixtureFolders: value });
       assert.deepEqual(settings.fixtureFolders, defaultSettings.fixtureFolders, JSON.stringify(value));
-      assert.deepEqual(problems.map((problem) => problem.setting), ['rolloutEvidence.fixtureFolders']);
+      assert.deepEqual(
+        problems.map((problem) => problem.setting),
+        ['rolloutEvidence.fixtureFolders'],
+      );
     }
   });
 

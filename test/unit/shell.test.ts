@@ -1,8 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { analyseCommand, meaningOfStatus, type CommandEvidence, type StatusMeaning } from '../../server/src/engine/shell/evidence';
+import {
+  analyseCommand,
+  meaningOfStatus,
+  type CommandEvidence,
+  type StatusMeaning,
+} from '../../server/src/engine/shell/evidence';
 import { parseShell } from '../../server/src/engine/shell/parse';
-import { maximumCommands, maximumFindingsPerCommand, ShellBoundExceeded, ShellSyntaxError, type Span } from '../../server/src/engine/shell/syntax';
+import {
+  maximumCommands,
+  maximumFindingsPerCommand,
+  ShellBoundExceeded,
+  ShellSyntaxError,
+  type Span,
+} from '../../server/src/engine/shell/syntax';
 import { runCommands } from '../../server/src/engine/shell/walk';
 import { benchflowQuiescence } from '../support/commandGenerator';
 
@@ -31,21 +42,60 @@ describe('shell parsing', () => {
       run!.command.words.map((word) => word.text),
       ['echo', 'a;b', 'c "d" $(pgrep -u agent)', 'e f'],
     );
-    assert.deepEqual(runCommands(parseShell(command)).map((r) => r.command.words[0]!.text), ['pgrep', 'echo'], 'the substitution runs first');
+    assert.deepEqual(
+      runCommands(parseShell(command)).map((r) => r.command.words[0]!.text),
+      ['pgrep', 'echo'],
+      'the substitution runs first',
+    );
   });
 
   it('keeps redirections and io numbers out of the arguments', () => {
     const [run] = runCommands(parseShell('pgrep -u agent > /dev/null 2>&1 < /dev/null'));
-    assert.deepEqual(run!.command.words.map((word) => word.text), ['pgrep', '-u', 'agent']);
-    assert.deepEqual(run!.command.redirections.map((r) => [r.descriptor, r.operator]), [[undefined, '>'], [2, '>&'], [undefined, '<']]);
+    assert.deepEqual(
+      run!.command.words.map((word) => word.text),
+      ['pgrep', '-u', 'agent'],
+    );
+    assert.deepEqual(
+      run!.command.redirections.map((r) => [r.descriptor, r.operator]),
+      [
+        [undefined, '>'],
+        [2, '>&'],
+        [undefined, '<'],
+      ],
+    );
   });
 
   it('reads what dash reads, and refuses what it refuses', () => {
     // Each checked against dash -n and busybox sh -n.
-    for (const accepted of ['{ :; } 2>/dev/null && :', 'while :; do :; done 2>&1', 'f() { :; } 2>/dev/null', 'x=$( case a in a) echo;; esac )', 'echo ${x:-$(echo })}', 'for x do :; done', 'case a in (a) ;; esac', 'cat <<E', 'a &>x', 'echo `echo a )`', 'case x in x) { :; } >/dev/null esac']) {
+    for (const accepted of [
+      '{ :; } 2>/dev/null && :',
+      'while :; do :; done 2>&1',
+      'f() { :; } 2>/dev/null',
+      'x=$( case a in a) echo;; esac )',
+      'echo ${x:-$(echo })}',
+      'for x do :; done',
+      'case a in (a) ;; esac',
+      'cat <<E',
+      'a &>x',
+      'echo `echo a )`',
+      'case x in x) { :; } >/dev/null esac',
+    ]) {
       assert.doesNotThrow(() => parseShell(accepted), accepted);
     }
-    for (const refused of ['if true; then fi', '{ }', '! ! true', 'true | ! false', 'foo-bar() { :; }', 'for 1 in a; do :; done', 'cat <<< x', 'in', 'case x in x) a;; ;; esac', 'cat <<E\n$(echo\nE', '{ { true; } >/dev/null }', 'if { :; } >/dev/null then :; fi']) {
+    for (const refused of [
+      'if true; then fi',
+      '{ }',
+      '! ! true',
+      'true | ! false',
+      'foo-bar() { :; }',
+      'for 1 in a; do :; done',
+      'cat <<< x',
+      'in',
+      'case x in x) a;; ;; esac',
+      'cat <<E\n$(echo\nE',
+      '{ { true; } >/dev/null }',
+      'if { :; } >/dev/null then :; fi',
+    ]) {
       assert.throws(() => parseShell(refused), ShellSyntaxError, refused);
     }
   });
@@ -64,13 +114,34 @@ describe('shell parsing', () => {
     ].join('\n');
     const names = runCommands(parseShell(command)).map((run) => run.command.words[0]!.text);
     // The function's body runs where it is called: after the call itself, at the end.
-    assert.deepEqual(names, ['[', 'echo', 'true', 'echo', 'echo', 'false', ':', 'true', ':', 'echo', 'echo', 'echo', 'echo', 'cat', 'live', 'cat']);
+    assert.deepEqual(names, [
+      '[',
+      'echo',
+      'true',
+      'echo',
+      'echo',
+      'false',
+      ':',
+      'true',
+      ':',
+      'echo',
+      'echo',
+      'echo',
+      'echo',
+      'cat',
+      'live',
+      'cat',
+    ]);
   });
 
   it('removes a backslash-newline as a line continuation, in and out of double quotes', () => {
     for (const command of ['pkill -u ag\\\nent', 'pkill -u "ag\\\nent"']) {
       const [run] = runCommands(parseShell(command));
-      assert.deepEqual(run!.command.words.map((word) => word.text), ['pkill', '-u', 'agent'], command);
+      assert.deepEqual(
+        run!.command.words.map((word) => word.text),
+        ['pkill', '-u', 'agent'],
+        command,
+      );
       assert.deepEqual(texts(command, analyse(command).kills), [command], command);
     }
   });
@@ -89,7 +160,11 @@ describe('shell parsing', () => {
       ['echo `date', 5],
       ['(echo a', 7],
     ] as const) {
-      assert.throws(() => parseShell(command), (error: unknown) => error instanceof ShellSyntaxError && error.offset === offset, command);
+      assert.throws(
+        () => parseShell(command),
+        (error: unknown) => error instanceof ShellSyntaxError && error.offset === offset,
+        command,
+      );
     }
   });
 });
@@ -97,8 +172,15 @@ describe('shell parsing', () => {
 describe('what a recorded exit status means', () => {
   // Each a class the issue names; the real-shell test checks every claim against dash and busybox sh.
   const cases: Record<string, [number, StatusMeaning][]> = {
-    'pgrep -u agent': [[1, 'quiescent'], [0, 'survivors'], [2, 'unobservable']],
-    '! pgrep -u agent': [[0, 'conflated'], [1, 'survivors']],
+    'pgrep -u agent': [
+      [1, 'quiescent'],
+      [0, 'survivors'],
+      [2, 'unobservable'],
+    ],
+    '! pgrep -u agent': [
+      [0, 'conflated'],
+      [1, 'survivors'],
+    ],
     'pgrep -u agent && exit 1 || exit 0': [[0, 'conflated']],
     'if pgrep -u agent; then exit 1; fi; exit 0': [[0, 'conflated']],
     'if pgrep -u agent; then exit 1; fi': [[0, 'conflated']],
@@ -106,11 +188,21 @@ describe('what a recorded exit status means', () => {
     'pgrep -u agent >/dev/null; [ $? -eq 1 ]': [[0, 'quiescent']],
     '{ pgrep -u agent >/dev/null; [ "$?" = 1 ]; }': [[0, 'quiescent']],
     '( pgrep -u agent >/dev/null; test $? -eq 1 )': [[0, 'quiescent']],
-    'pgrep -u agent >/dev/null; rc=$?; [ "$rc" -eq 1 ] || exit 2': [[0, 'quiescent'], [2, 'unobservable']],
-    'pgrep -u agent >/dev/null; case $? in 1) exit 0;; 0) exit 1;; *) exit 2;; esac': [[0, 'quiescent'], [1, 'survivors'], [2, 'unobservable']],
+    'pgrep -u agent >/dev/null; rc=$?; [ "$rc" -eq 1 ] || exit 2': [
+      [0, 'quiescent'],
+      [2, 'unobservable'],
+    ],
+    'pgrep -u agent >/dev/null; case $? in 1) exit 0;; 0) exit 1;; *) exit 2;; esac': [
+      [0, 'quiescent'],
+      [1, 'survivors'],
+      [2, 'unobservable'],
+    ],
     'pkill -9 -u agent; pgrep -u agent; true': [[0, 'unknown']],
     // ps exits 1 both when it finds none and when it fails: its 1 proves nothing.
-    'ps -u agent': [[0, 'survivors'], [1, 'conflated']],
+    'ps -u agent': [
+      [0, 'survivors'],
+      [1, 'conflated'],
+    ],
   };
   for (const [command, expected] of Object.entries(cases)) {
     it(command, () => {
@@ -150,7 +242,9 @@ describe('command evidence', () => {
     assert.deepEqual(texts(command, evidence.observations), ['pgrep -u agent > /dev/null 2>&1']);
     assert.deepEqual(texts(command, evidence.kills), ['pkill -9 -u agent']);
     assert.equal(observesAfterKilling(evidence), false);
-    assert.deepEqual(evidence.masking, [{ start: command.lastIndexOf('sleep 1'), end: command.lastIndexOf('sleep 1') + 'sleep 1'.length }]);
+    assert.deepEqual(evidence.masking, [
+      { start: command.lastIndexOf('sleep 1'), end: command.lastIndexOf('sleep 1') + 'sleep 1'.length },
+    ]);
     assert.equal(meaningOfStatus(evidence, 0), 'unknown');
   });
 
@@ -230,7 +324,10 @@ describe('command evidence', () => {
     const evidence = analyse(benchflowQuiescence);
     assert.equal(evidence.syntaxError, undefined);
     assert.equal(observesAfterKilling(evidence), true);
-    assert.deepEqual([0, 1, 2].map((status) => meaningOfStatus(evidence, status)), ['quiescent', 'survivors', 'unobservable']);
+    assert.deepEqual(
+      [0, 1, 2].map((status) => meaningOfStatus(evidence, status)),
+      ['quiescent', 'survivors', 'unobservable'],
+    );
     assert.deepEqual(evidence.masking, []);
   });
 
@@ -249,7 +346,13 @@ describe('command evidence', () => {
   });
 
   it('does not mistake quoted text, other users, or liveness probes for kills and observations', () => {
-    for (const command of ['echo "pkill -u agent"', 'pkill -u root sshd', 'pgrep -u root', 'kill -0 1234', 'grep pgrep notes.txt']) {
+    for (const command of [
+      'echo "pkill -u agent"',
+      'pkill -u root sshd',
+      'pgrep -u root',
+      'kill -0 1234',
+      'grep pgrep notes.txt',
+    ]) {
       const evidence = analyse(command);
       assert.deepEqual([evidence.kills.length, evidence.observations.length], [0, 0], command);
     }
@@ -265,7 +368,12 @@ describe('command evidence', () => {
       'touch /logs/verifier/.ready; true',
     ];
     for (const command of setup) assert.equal(analyse(command).setupOnly, true, command);
-    for (const command of ['bash /tests/test.sh > /logs/verifier/test-stdout.txt 2>&1', 'cd /app && pytest -q /tests', 'echo 1 > /logs/verifier/reward.txt', 'find /logs/verifier']) {
+    for (const command of [
+      'bash /tests/test.sh > /logs/verifier/test-stdout.txt 2>&1',
+      'cd /app && pytest -q /tests',
+      'echo 1 > /logs/verifier/reward.txt',
+      'find /logs/verifier',
+    ]) {
       assert.equal(analyse(command).setupOnly, false, command);
     }
   });
@@ -298,12 +406,19 @@ describe('hostile command text', () => {
       [`${'('.repeat(150)}${'echo $('.repeat(100)}pgrep -u agent${')'.repeat(250)}`, 150 + 'echo $('.length * 50],
     ];
     for (const [command, offset] of cases) {
-      assert.deepEqual(analyse(command).syntaxError, { message: tooDeep, offset, tooComplex: true }, command.slice(0, 20));
+      assert.deepEqual(
+        analyse(command).syntaxError,
+        { message: tooDeep, offset, tooComplex: true },
+        command.slice(0, 20),
+      );
     }
   });
 
   it('reads nesting within the limit', () => {
-    for (const command of [`${'('.repeat(150)}pgrep -u agent${')'.repeat(150)}`, `${'echo $('.repeat(150)}pgrep -u agent${')'.repeat(150)}`]) {
+    for (const command of [
+      `${'('.repeat(150)}pgrep -u agent${')'.repeat(150)}`,
+      `${'echo $('.repeat(150)}pgrep -u agent${')'.repeat(150)}`,
+    ]) {
       const evidence = analyse(command);
       assert.equal(evidence.syntaxError, undefined);
       assert.deepEqual(texts(command, evidence.observations), ['pgrep -u agent']);
@@ -333,7 +448,10 @@ describe('hostile command text', () => {
     const definitions = ['f0() { pgrep -u agent; }'];
     // Three commands each (the definition, its group, the call in it), within the bound on commands.
     for (let level = 1; level <= 300; level++) definitions.push(`f${level}() { f${level - 1}; }`);
-    assert.equal(analyse(`${definitions.join('\n')}\nf300`).syntaxError?.message, 'function calls nested more than 200 levels deep');
+    assert.equal(
+      analyse(`${definitions.join('\n')}\nf300`).syntaxError?.message,
+      'function calls nested more than 200 levels deep',
+    );
     const shallow = `${definitions.slice(0, 50).join('\n')}\nf49`;
     assert.deepEqual(texts(shallow, analyse(shallow).observations), ['pgrep -u agent']);
   });
@@ -346,7 +464,11 @@ describe('hostile command text', () => {
 
   it('reads as many kill attempts as the bound on commands allows in a nested script, and one more is too complex', () => {
     assert.equal(analyse(`sh -c '${'kill;'.repeat(maximumCommands)}'`).kills.length, maximumCommands);
-    assert.deepEqual(analyse(`sh -c '${'kill;'.repeat(maximumCommands + 1)}'`).syntaxError, { message: `more than ${maximumCommands} commands`, offset: 7 + 5 * maximumCommands, tooComplex: true });
+    assert.deepEqual(analyse(`sh -c '${'kill;'.repeat(maximumCommands + 1)}'`).syntaxError, {
+      message: `more than ${maximumCommands} commands`,
+      offset: 7 + 5 * maximumCommands,
+      tooComplex: true,
+    });
   });
 
   it('lists the first masking commands up to the bound on findings, and counts the rest', () => {
@@ -374,16 +496,44 @@ describe('bounds on nesting, for every construct that nests', () => {
     { name: '$( )', build: (levels) => `${'echo $('.repeat(levels)}${observation}${')'.repeat(levels)}`, deep: true },
     { name: '( )', build: (levels) => `${'('.repeat(levels)}${observation}${')'.repeat(levels)}`, deep: true },
     { name: '{ }', build: (levels) => `${'{ '.repeat(levels)}${observation}${'; }'.repeat(levels)}`, deep: true },
-    { name: 'backquotes holding $( )', build: (levels) => `\`echo ${'echo $('.repeat(levels)}${observation}${')'.repeat(levels)}\``, deep: true },
+    {
+      name: 'backquotes holding $( )',
+      build: (levels) => `\`echo ${'echo $('.repeat(levels)}${observation}${')'.repeat(levels)}\``,
+      deep: true,
+    },
     { name: 'backquotes side by side', build: (levels) => `echo ${'``'.repeat(levels)}`, deep: false },
     { name: '${ }', build: (levels) => `echo ${'${a:-'.repeat(levels)}x${'}'.repeat(levels)}`, deep: true },
-    { name: '"${ }" in quotes', build: (levels) => `echo ${'"${a:-'.repeat(levels)}x${'}"'.repeat(levels)}`, deep: true },
+    {
+      name: '"${ }" in quotes',
+      build: (levels) => `echo ${'"${a:-'.repeat(levels)}x${'}"'.repeat(levels)}`,
+      deep: true,
+    },
     { name: '$(( ))', build: (levels) => `echo $((${'('.repeat(levels)}1${')'.repeat(levels)}))`, deep: false },
-    { name: 'here-document delimiters', build: (levels) => `${'cat <<$('.repeat(levels)}x${')'.repeat(levels)}`, deep: true },
-    { name: 'an expanding here-document body', build: (levels) => `cat <<E\n${'$('.repeat(levels)}x${')'.repeat(levels)}\nE\n`, deep: true },
-    { name: 'if', build: (levels) => `${'if true; then '.repeat(levels)}${observation}${'; fi'.repeat(levels)}`, deep: true },
-    { name: 'while', build: (levels) => `${'while true; do '.repeat(levels)}${observation}${'; done'.repeat(levels)}`, deep: true },
-    { name: 'case', build: (levels) => `${'case x in x) '.repeat(levels)}${observation}${';; esac'.repeat(levels)}`, deep: true },
+    {
+      name: 'here-document delimiters',
+      build: (levels) => `${'cat <<$('.repeat(levels)}x${')'.repeat(levels)}`,
+      deep: true,
+    },
+    {
+      name: 'an expanding here-document body',
+      build: (levels) => `cat <<E\n${'$('.repeat(levels)}x${')'.repeat(levels)}\nE\n`,
+      deep: true,
+    },
+    {
+      name: 'if',
+      build: (levels) => `${'if true; then '.repeat(levels)}${observation}${'; fi'.repeat(levels)}`,
+      deep: true,
+    },
+    {
+      name: 'while',
+      build: (levels) => `${'while true; do '.repeat(levels)}${observation}${'; done'.repeat(levels)}`,
+      deep: true,
+    },
+    {
+      name: 'case',
+      build: (levels) => `${'case x in x) '.repeat(levels)}${observation}${';; esac'.repeat(levels)}`,
+      deep: true,
+    },
     { name: 'function bodies', build: (levels) => `${'f() '.repeat(levels)}${observation}`, deep: true },
   ];
 
@@ -394,9 +544,15 @@ describe('bounds on nesting, for every construct that nests', () => {
         const before = process.cpuUsage();
         const evidence = analyse(text);
         const cpu = process.cpuUsage(before);
-        if (deep) assert.deepEqual([evidence.syntaxError?.message, evidence.syntaxError?.tooComplex], ['nested more than 200 levels deep', true], name);
+        if (deep)
+          assert.deepEqual(
+            [evidence.syntaxError?.message, evidence.syntaxError?.tooComplex],
+            ['nested more than 200 levels deep', true],
+            name,
+          );
         else assert.equal(evidence.syntaxError?.tooComplex, undefined, name);
-        if (text.length < 1_000_000) assert.ok(cpu.user + cpu.system < 2_000_000, `${name}: ${(cpu.user + cpu.system) / 1000} ms of CPU`);
+        if (text.length < 1_000_000)
+          assert.ok(cpu.user + cpu.system < 2_000_000, `${name}: ${(cpu.user + cpu.system) / 1000} ms of CPU`);
       }
     });
   }
@@ -411,7 +567,10 @@ describe('bounds on nesting, for every construct that nests', () => {
   });
 
   it('throws ShellBoundExceeded, not a syntax error, from the parser', () => {
-    assert.throws(() => parseShell('$('.repeat(700)), (error: unknown) => error instanceof ShellBoundExceeded && !(error instanceof ShellSyntaxError));
+    assert.throws(
+      () => parseShell('$('.repeat(700)),
+      (error: unknown) => error instanceof ShellBoundExceeded && !(error instanceof ShellSyntaxError),
+    );
   });
 });
 
@@ -420,12 +579,18 @@ describe('bounds on commands', () => {
     assert.equal(analyse(`${'true; '.repeat(maximumCommands - 1)}pgrep -u agent`).observations.length, 1);
     const over = `${'true; '.repeat(maximumCommands)}pgrep -u agent; ${'x'.repeat(100)} '`;
     // The unterminated quote after the bound is never read: the bound is the finding, not the quote.
-    assert.deepEqual(analyse(over).syntaxError, { message: `more than ${maximumCommands} commands`, offset: 'true; '.length * maximumCommands, tooComplex: true });
+    assert.deepEqual(analyse(over).syntaxError, {
+      message: `more than ${maximumCommands} commands`,
+      offset: 'true; '.length * maximumCommands,
+      tooComplex: true,
+    });
   });
 
   it('stops the run in three worlds at its budget of work, keeping the kills and observations it found', () => {
     // 200,000 iterations of an observing loop body: far more work than the fixed budget per world.
-    const evidence = analyse(`pkill -u agent; for pid in ${'a '.repeat(200_000)}/proc/[0-9]*; do [ -r /proc/$pid/status ]; done`);
+    const evidence = analyse(
+      `pkill -u agent; for pid in ${'a '.repeat(200_000)}/proc/[0-9]*; do [ -r /proc/$pid/status ]; done`,
+    );
     assert.equal(evidence.syntaxError?.tooComplex, true);
     assert.match(evidence.syntaxError!.message, /^more paths than the analysis follows/);
     assert.deepEqual([evidence.kills.length, evidence.observations.length], [1, 1]);

@@ -48,7 +48,9 @@ describe('source lines', () => {
     try {
       const abandoned = linesOfFile(openFile('{"gone":1}\n{"gone":2}\n'), { maxLineBytes: 1 << 20 });
       abandoned.next();
-      const [first, second, third] = descriptors.map((descriptor) => linesOfFile(descriptor, { maxLineBytes: 1 << 20 }));
+      const [first, second, third] = descriptors.map((descriptor) =>
+        linesOfFile(descriptor, { maxLineBytes: 1 << 20 }),
+      );
       const interleaved: string[][] = [[], [], []];
       for (let step = 0; step < 3; step++) {
         [first, second, third].forEach((lines, index) => {
@@ -95,7 +97,10 @@ describe('source lines', () => {
 
   it('marks only an unterminated last line', () => {
     const lines = plain(linesOfText(samples['no newline at the end']!));
-    assert.deepEqual(lines.map((line) => line.terminated), [true, false]);
+    assert.deepEqual(
+      lines.map((line) => line.terminated),
+      [true, false],
+    );
     assert.deepEqual(plain(linesOfText('')), []);
     assert.deepEqual(plain(linesOfText('\n')), [{ number: 0, text: '', terminated: true }]);
   });
@@ -105,7 +110,8 @@ describe('source lines', () => {
       const expected = plain(linesOfText(text));
       assert.deepEqual(plain(fileLines(text)), expected);
       // Chunks of 1–3 bytes split CRLF pairs, the BOM and multi-byte characters across reads.
-      for (const chunkBytes of [1, 2, 3]) assert.deepEqual(plain(fileLines(text, chunkBytes)), expected, `chunk ${chunkBytes}`);
+      for (const chunkBytes of [1, 2, 3])
+        assert.deepEqual(plain(fileLines(text, chunkBytes)), expected, `chunk ${chunkBytes}`);
     });
   }
 

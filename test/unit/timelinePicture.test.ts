@@ -43,7 +43,10 @@ describe('timeline picture', () => {
     const actions = join(root, 'benchguard/action_records.jsonl');
     const result = join(root, 'result.json');
     assert.equal(picture.axis, 'time');
-    assert.deepEqual(picture.lanes.map((lane) => lane.id), ['agent', 'tools', 'hardening', 'verifier', 'reward']);
+    assert.deepEqual(
+      picture.lanes.map((lane) => lane.id),
+      ['agent', 'tools', 'hardening', 'verifier', 'reward'],
+    );
     assert.equal(picture.summarised, false);
 
     const rewardLine = linesOf(result).findIndex((line) => line.includes('"reward":'));
@@ -65,24 +68,45 @@ describe('timeline picture', () => {
     assert.equal(byBrief.get('tools/tool-call@1')?.status, 'ok');
     assert.equal(byBrief.get('hardening/observation@1')?.status, 'quiescent');
     assert.match(byBrief.get('agent/timeout@3')!.label, /call_02/);
-    assert.equal(byBrief.get(`reward/reward@${rewardLine}`)?.label, '0', 'the value alone: the kind is named by the view');
+    assert.equal(
+      byBrief.get(`reward/reward@${rewardLine}`)?.label,
+      '0',
+      'the value alone: the kind is named by the view',
+    );
     // The same record killed and observed: each label says the record, neither names its kind or status.
     assert.equal(byBrief.get('hardening/kill@1')?.label, 'Quiescence record (harden)');
     assert.equal(byBrief.get('hardening/observation@1')?.label, 'Quiescence record (harden) → 0');
-    for (const element of picture.elements) assert.doesNotMatch(element.label, /^(Prompt|Kill attempt|Observation|Grading|Setup|Exec|Reward|Agent timeout|Verifier service)\b/, brief(element));
+    for (const element of picture.elements)
+      assert.doesNotMatch(
+        element.label,
+        /^(Prompt|Kill attempt|Observation|Grading|Setup|Exec|Reward|Agent timeout|Verifier service)\b/,
+        brief(element),
+      );
     for (const element of picture.elements) {
-      const file = element.lane === 'hardening' || element.lane === 'verifier' ? actions : element.lane === 'reward' ? result : trajectory;
+      const file =
+        element.lane === 'hardening' || element.lane === 'verifier'
+          ? actions
+          : element.lane === 'reward'
+            ? result
+            : trajectory;
       assert.equal(element.file, file, brief(element));
     }
 
     // Times from the rollout's start: action records by their own timestamps, trajectory rows within the agent's 40 s.
     const start = milliseconds(JSON.parse(readFileSync(result, 'utf8')).started_at as string);
-    const records = linesOf(actions).filter(Boolean).map((line) => JSON.parse(line) as { started_at: string; finished_at: string });
+    const records = linesOf(actions)
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { started_at: string; finished_at: string });
     assert.equal(byBrief.get('hardening/kill@0')?.start, Date.parse(records[0]!.started_at) - start);
     assert.equal(byBrief.get('hardening/kill@0')?.end, Date.parse(records[0]!.finished_at) - start);
     assert.equal(byBrief.get('verifier/grading@4')?.start, Date.parse(records[4]!.started_at) - start);
-    for (const element of picture.elements.filter((candidate) => candidate.lane === 'tools' || candidate.lane === 'agent')) {
-      assert.ok(element.start >= 0 && (element.end ?? element.start) <= 40_000, `${brief(element)} lies in the agent's execution window`);
+    for (const element of picture.elements.filter(
+      (candidate) => candidate.lane === 'tools' || candidate.lane === 'agent',
+    )) {
+      assert.ok(
+        element.start >= 0 && (element.end ?? element.start) <= 40_000,
+        `${brief(element)} lies in the agent's execution window`,
+      );
     }
     assert.ok(picture.lanes.find((lane) => lane.id === 'tools')?.approximate);
     assert.ok(picture.notices.some((notice) => /spread in line order/.test(notice)));
@@ -100,11 +124,21 @@ describe('timeline picture', () => {
       const picture = pictureOf(join(bundles, name));
       for (const lane of picture.lanes) {
         const starts = picture.elements.filter((element) => element.lane === lane.id).map((element) => element.start);
-        assert.deepEqual(starts, [...starts].sort((a, b) => a - b), `${name}: ${lane.id}`);
+        assert.deepEqual(
+          starts,
+          [...starts].sort((a, b) => a - b),
+          `${name}: ${lane.id}`,
+        );
       }
       for (const element of picture.elements) {
-        assert.ok(element.line < linesOf(element.file).length, `${name}: ${brief(element)} is a line of ${element.file}`);
-        assert.ok(element.start >= picture.extent.from && (element.end ?? element.start) <= picture.extent.to, `${name}: ${brief(element)} lies in the extent`);
+        assert.ok(
+          element.line < linesOf(element.file).length,
+          `${name}: ${brief(element)} is a line of ${element.file}`,
+        );
+        assert.ok(
+          element.start >= picture.extent.from && (element.end ?? element.start) <= picture.extent.to,
+          `${name}: ${brief(element)} lies in the extent`,
+        );
       }
     }
   });
@@ -128,7 +162,12 @@ describe('timeline picture', () => {
     const untimed = linesOf(actions)
       .filter(Boolean)
       .map((line) => {
-        const { started_at: _started, finished_at: _finished, observed_at: _observed, ...record } = JSON.parse(line) as Record<string, unknown>;
+        const {
+          started_at: _started,
+          finished_at: _finished,
+          observed_at: _observed,
+          ...record
+        } = JSON.parse(line) as Record<string, unknown>;
         return record;
       });
     writeFileSync(actions, jsonl(...untimed));
@@ -138,14 +177,22 @@ describe('timeline picture', () => {
 
     const picture = pictureOf(root);
     assert.equal(picture.axis, 'order');
-    assert.ok(picture.notices.some((notice) => /^Line order, not time/.test(notice)), picture.notices.join('\n'));
+    assert.ok(
+      picture.notices.some((notice) => /^Line order, not time/.test(notice)),
+      picture.notices.join('\n'),
+    );
     const trajectoryRows = linesOf(join(root, 'trajectory/acp_trajectory.jsonl')).filter(Boolean).length;
     for (const element of picture.elements) {
-      if (element.lane === 'agent' || element.lane === 'tools') assert.equal(element.start, element.line, brief(element));
-      if (element.lane === 'hardening' || element.lane === 'verifier') assert.equal(element.start, trajectoryRows + element.line, brief(element));
+      if (element.lane === 'agent' || element.lane === 'tools')
+        assert.equal(element.start, element.line, brief(element));
+      if (element.lane === 'hardening' || element.lane === 'verifier')
+        assert.equal(element.start, trajectoryRows + element.line, brief(element));
     }
     const reward = picture.elements.find((element) => element.kind === 'reward')!;
-    assert.ok(picture.elements.every((element) => element.start <= reward.start), 'the reward comes last');
+    assert.ok(
+      picture.elements.every((element) => element.start <= reward.start),
+      'the reward comes last',
+    );
   });
 
   it('summarises a 100,000-row trajectory within the bound, keeping every rare element, and zooms into detail', () => {
@@ -158,13 +205,31 @@ describe('timeline picture', () => {
       else {
         const pending = index % 997 === 0;
         if (pending) unresolved.add(index);
-        records.push({ type: 'tool_call', tool_call_id: `call_${index}`, kind: 'execute', title: `ls ${index}`, status: pending ? 'in_progress' : 'completed', content: [] });
+        records.push({
+          type: 'tool_call',
+          tool_call_id: `call_${index}`,
+          kind: 'execute',
+          title: `ls ${index}`,
+          status: pending ? 'in_progress' : 'completed',
+          content: [],
+        });
       }
     }
-    records.push({ type: 'agent_timeout', reason: 'wall_clock_timeout', timeout_sec: 300, pending_tool_call_ids: [...unresolved].map((index) => `call_${index}`), terminal_trajectory_complete: false });
+    records.push({
+      type: 'agent_timeout',
+      reason: 'wall_clock_timeout',
+      timeout_sec: 300,
+      pending_tool_call_ids: [...unresolved].map((index) => `call_${index}`),
+      terminal_trajectory_complete: false,
+    });
     writeTree(root, {
       'trajectory/acp_trajectory.jsonl': jsonl(...records),
-      'result.json': JSON.stringify({ rewards: { reward: 1 }, started_at: '2026-08-22T10:00:00Z', finished_at: '2026-08-22T11:00:00Z', timing: { agent_execution: 3000 } }),
+      'result.json': JSON.stringify({
+        rewards: { reward: 1 },
+        started_at: '2026-08-22T10:00:00Z',
+        finished_at: '2026-08-22T11:00:00Z',
+        timing: { agent_execution: 3000 },
+      }),
     });
 
     const picture = pictureOf(root);
@@ -172,11 +237,22 @@ describe('timeline picture', () => {
     assert.ok(drawn <= 3000, `${drawn} drawn elements`);
     assert.equal(picture.summarised, true);
     assert.ok(picture.notices.some((notice) => /zoom in/.test(notice)));
-    const kept = new Set(picture.elements.filter((element) => element.status === 'unresolved' && element.kind === 'tool-call').map((element) => element.line));
-    assert.deepEqual([...kept].sort((a, b) => a - b), [...unresolved].sort((a, b) => a - b), 'every unresolved call is drawn');
+    const kept = new Set(
+      picture.elements
+        .filter((element) => element.status === 'unresolved' && element.kind === 'tool-call')
+        .map((element) => element.line),
+    );
+    assert.deepEqual(
+      [...kept].sort((a, b) => a - b),
+      [...unresolved].sort((a, b) => a - b),
+      'every unresolved call is drawn',
+    );
     assert.ok(picture.elements.some((element) => element.kind === 'timeout'));
     assert.ok(picture.elements.some((element) => element.kind === 'reward'));
-    const counted = picture.bins.reduce((sum, bin) => sum + Object.values(bin.counts).reduce((a, b) => a + (b ?? 0), 0), 0);
+    const counted = picture.bins.reduce(
+      (sum, bin) => sum + Object.values(bin.counts).reduce((a, b) => a + (b ?? 0), 0),
+      0,
+    );
     assert.equal(counted + picture.elements.length, rows + 1, 'every row and the reward is drawn or counted');
 
     // A range of 500 rows of the agent's 3,000 s is drawn in detail.
@@ -213,7 +289,16 @@ describe('timeline picture', () => {
     cpSync(join(bundles, 'native-timeout-pending-tool'), root, { recursive: true });
     const trajectoryPath = join(root, 'trajectory/acp_trajectory.jsonl');
     const [prompt, ...rest] = linesOf(trajectoryPath).filter(Boolean);
-    const calls = Array.from({ length: 2500 }, (_, index) => JSON.stringify({ type: 'tool_call', tool_call_id: `many_${index}`, kind: 'execute', title: `false ${index}`, status: index % 2 === 0 ? 'failed' : 'pending', content: [] }));
+    const calls = Array.from({ length: 2500 }, (_, index) =>
+      JSON.stringify({
+        type: 'tool_call',
+        tool_call_id: `many_${index}`,
+        kind: 'execute',
+        title: `false ${index}`,
+        status: index % 2 === 0 ? 'failed' : 'pending',
+        content: [],
+      }),
+    );
     writeFileSync(trajectoryPath, `${[prompt, ...calls, ...rest].join('\n')}\n`);
     const whole = pictureOf(root, { limits: { maxElements: 1_000_000, binsPerLane: 200 } });
     // What the README promises stays drawn (a successful setup exec is routine, and may be counted).
@@ -228,7 +313,11 @@ describe('timeline picture', () => {
     for (const landmark of landmarks) assert.ok(drawn.has(landmark), `${landmark} is drawn, not binned`);
     for (const lane of bounded.lanes) {
       const starts = bounded.elements.filter((element) => element.lane === lane.id).map((element) => element.start);
-      assert.deepEqual(starts, [...starts].sort((a, b) => a - b), `${lane.id} stays in axis order`);
+      assert.deepEqual(
+        starts,
+        [...starts].sort((a, b) => a - b),
+        `${lane.id} stays in axis order`,
+      );
     }
   });
 });

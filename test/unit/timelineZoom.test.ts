@@ -21,7 +21,11 @@ describe('timeline zoom', () => {
   it('drops a range picked on line positions when the picture comes back in milliseconds', () => {
     const zoom = new TimelineZoom();
     zoom.zoomTo({ from: 100, to: 200 }, 'order');
-    assert.equal(zoom.accepts({ axis: 'time' }), false, 'that picture shows milliseconds 100 to 200, not the lines picked');
+    assert.equal(
+      zoom.accepts({ axis: 'time' }),
+      false,
+      'that picture shows milliseconds 100 to 200, not the lines picked',
+    );
     assert.equal(zoom.range, undefined);
     assert.equal(zoom.accepts({ axis: 'time' }), true, 'the whole rollout is shown on the new axis');
   });

@@ -26,7 +26,9 @@ function parseArguments(argv: readonly string[]): ShimArguments {
   let userDataDir: string | undefined;
   let folder: string | undefined;
   for (const argument of argv) {
-    const [name, value] = argument.startsWith('--') ? [argument.slice(0, argument.indexOf('=')), argument.slice(argument.indexOf('=') + 1)] : ['', argument];
+    const [name, value] = argument.startsWith('--')
+      ? [argument.slice(0, argument.indexOf('=')), argument.slice(argument.indexOf('=') + 1)]
+      : ['', argument];
     if (name === '--extensionDevelopmentPath') extensionDevelopmentPaths.push(resolve(value));
     else if (name === '--extensionTestsPath') extensionTestsPath = resolve(value);
     else if (name === '--extensions-dir') extensionsDir = resolve(value);

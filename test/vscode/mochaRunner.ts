@@ -14,7 +14,10 @@ export interface SuiteCounts {
 
 export function runMochaFolder(folder: string): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60_000 });
-  for (const file of readdirSync(folder).filter((name) => name.endsWith('.test.js')).sort()) mocha.addFile(join(folder, file));
+  for (const file of readdirSync(folder)
+    .filter((name) => name.endsWith('.test.js'))
+    .sort())
+    mocha.addFile(join(folder, file));
   return new Promise((resolve, reject) => {
     let passed = 0;
     let failed = 0;

@@ -22,7 +22,14 @@ const goneTimeoutMs = 10_000;
 
 const rolloutFolder = 'probe-demo__t';
 const actionRecords = `${rolloutFolder}/benchguard/action_records.jsonl`;
-const killRecord = { event_type: 'SandboxExec', phase: 'Harden', service: 'main', status: 'ok', command_preview: 'pkill -9 -u sandbox', return_code: 0 };
+const killRecord = {
+  event_type: 'SandboxExec',
+  phase: 'Harden',
+  service: 'main',
+  status: 'ok',
+  command_preview: 'pkill -9 -u sandbox',
+  return_code: 0,
+};
 /** The start of the message of the quiescence-unproven finding the kill record draws until proof is recorded. */
 const unprovenText = 'no checked observation after this kill attempt';
 
@@ -41,7 +48,11 @@ export type StepTimings = Record<string, number>;
 /** A workspace with one rollout whose sandbox user was sent a kill, with nothing yet to show it worked. */
 function writeWorkspace(folder: string): string {
   writeTree(folder, {
-    [`${rolloutFolder}/result.json`]: JSON.stringify({ task_name: 'probe-demo', trial_name: 't', rewards: { reward: 1 } }),
+    [`${rolloutFolder}/result.json`]: JSON.stringify({
+      task_name: 'probe-demo',
+      trial_name: 't',
+      rewards: { reward: 1 },
+    }),
     [`${rolloutFolder}/config.json`]: JSON.stringify({ sandbox_user: 'sandbox' }),
     [actionRecords]: jsonl(killRecord),
   });
@@ -55,7 +66,9 @@ function writeWorkspace(folder: string): string {
 function engineSettings(): Record<string, string> {
   const env = engineEnv();
   return Object.fromEntries(
-    ['DOCKER_HOST', 'CONTAINERS_CONF', 'CONTAINERS_STORAGE_CONF'].flatMap((name) => (env[name] ? [[name, env[name]!] as const] : [])),
+    ['DOCKER_HOST', 'CONTAINERS_CONF', 'CONTAINERS_STORAGE_CONF'].flatMap((name) =>
+      env[name] ? [[name, env[name]!] as const] : [],
+    ),
   );
 }
 
@@ -76,7 +89,10 @@ class Steps {
       return result;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new Error(`step "${name}" failed after ${((Date.now() - started) / 1000).toFixed(1)} s: ${message}\n  the workbench showed: ${await visibleState(this.page)}`, { cause: error });
+      throw new Error(
+        `step "${name}" failed after ${((Date.now() - started) / 1000).toFixed(1)} s: ${message}\n  the workbench showed: ${await visibleState(this.page)}`,
+        { cause: error },
+      );
     }
   }
 }
@@ -84,15 +100,27 @@ class Steps {
 /** The quick input's title and value, the dialog and the notifications on screen: for failure messages. */
 async function visibleState(page: Page): Promise<string> {
   const texts = async (selector: string) =>
-    (await page.locator(selector).allInnerTexts().catch(() => [] as string[])).map((text) => JSON.stringify(text.replace(/\s+/g, ' ').trim().slice(0, 300)));
+    (
+      await page
+        .locator(selector)
+        .allInnerTexts()
+        .catch(() => [] as string[])
+    ).map((text) => JSON.stringify(text.replace(/\s+/g, ' ').trim().slice(0, 300)));
   const quickInput = page.locator('.quick-input-widget');
   const quick = (await quickInput.isVisible().catch(() => false))
-    ? `quick input ${(await texts('.quick-input-widget .quick-input-title')).join(' ')} value ${JSON.stringify(await quickInput.locator('input').first().inputValue({ timeout: 1000 }).catch(() => '?'))}, rows ${(await texts('.quick-input-widget .quick-input-list .monaco-list-row')).slice(0, 5).join(', ')}`
+    ? `quick input ${(await texts('.quick-input-widget .quick-input-title')).join(' ')} value ${JSON.stringify(
+        await quickInput
+          .locator('input')
+          .first()
+          .inputValue({ timeout: 1000 })
+          .catch(() => '?'),
+      )}, rows ${(await texts('.quick-input-widget .quick-input-list .monaco-list-row')).slice(0, 5).join(', ')}`
     : 'no quick input';
   return `${quick}; dialogs [${(await texts('.monaco-dialog-box')).join(', ')}]; notifications [${(await texts('.notifications-center .notification-list-item')).join(', ')}]`;
 }
 
-const quickInputTitle = (page: Page, title: string) => page.locator('.quick-input-widget .quick-input-title', { hasText: title });
+const quickInputTitle = (page: Page, title: string) =>
+  page.locator('.quick-input-widget .quick-input-title', { hasText: title });
 const quickInputBox = (page: Page) => page.locator('.quick-input-widget .quick-input-box input');
 const firstRow = (page: Page) => page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first();
 
@@ -109,7 +137,8 @@ async function waitForNotification(page: Page, text: string, timeoutMs = stepTim
   for (;;) {
     if (await item.isVisible()) return item;
     if (Date.now() > deadline) throw new Error(`no notification "${text}" within ${timeoutMs / 1000} s`);
-    if ((await page.locator('.notifications-center.visible').count()) === 0) await page.locator('[id="status.notifications"]').click({ timeout: stepTimeoutMs });
+    if ((await page.locator('.notifications-center.visible').count()) === 0)
+      await page.locator('[id="status.notifications"]').click({ timeout: stepTimeoutMs });
     await page.waitForTimeout(200);
   }
 }
@@ -119,7 +148,9 @@ async function quickOpen(page: Page, file: string): Promise<void> {
   await page.keyboard.press('F1');
   await quickInputBox(page).waitFor({ timeout: stepTimeoutMs });
   await quickInputBox(page).fill(file);
-  await firstRow(page).filter({ hasText: file.split('/').pop()! }).waitFor({ timeout: stepTimeoutMs });
+  await firstRow(page)
+    .filter({ hasText: file.split('/').pop()! })
+    .waitFor({ timeout: stepTimeoutMs });
   await page.keyboard.press('Enter');
   await page.locator('.tab.active', { hasText: file.split('/').pop()! }).waitFor({ timeout: stepTimeoutMs });
 }
@@ -136,9 +167,13 @@ async function runFromPalette(page: Page, commandTitle: string): Promise<void> {
     const found = await firstRow(page)
       .filter({ hasText: commandTitle })
       .waitFor({ timeout: 5_000 })
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     if (found) break;
-    if (Date.now() > deadline) throw new Error(`the command palette did not list "${commandTitle}" within ${stepTimeoutMs / 1000} s`);
+    if (Date.now() > deadline)
+      throw new Error(`the command palette did not list "${commandTitle}" within ${stepTimeoutMs / 1000} s`);
     await page.keyboard.press('Escape');
   }
   await page.keyboard.press('Enter');
@@ -177,7 +212,11 @@ export async function checkProbeThroughUi(options: ProbeCheckOptions): Promise<S
       // The finding the probe's record is to answer; seeing it also shows the language server is running.
       await steps.run('quiescence-unproven in the Problems panel', async () => {
         await page.keyboard.press('Control+Shift+M');
-        await page.locator('.markers-panel').getByText(unprovenText, { exact: false }).first().waitFor({ timeout: stepTimeoutMs });
+        await page
+          .locator('.markers-panel')
+          .getByText(unprovenText, { exact: false })
+          .first()
+          .waitFor({ timeout: stepTimeoutMs });
         // Back to the editor, so that the records stay the active editor whatever the panel did to focus.
         await page.locator('.tab.active', { hasText: 'action_records.jsonl' }).click({ timeout: stepTimeoutMs });
       });
@@ -186,12 +225,19 @@ export async function checkProbeThroughUi(options: ProbeCheckOptions): Promise<S
       await steps.run('target picked', async () => {
         const row = await filterQuickPick(page, '(1/3): target', container.name);
         const shown = await row.innerText();
-        assert.ok(shown.includes('rollout-evidence-probe:busybox'), `the container's row shows its image: ${JSON.stringify(shown)}`);
+        assert.ok(
+          shown.includes('rollout-evidence-probe:busybox'),
+          `the container's row shows its image: ${JSON.stringify(shown)}`,
+        );
         await page.keyboard.press('Enter');
       });
       await steps.run('prefilled user accepted', async () => {
         await quickInputTitle(page, '(2/3): sandbox user').waitFor({ timeout: stepTimeoutMs });
-        assert.equal(await quickInputBox(page).inputValue(), 'sandbox', "the user comes from the rollout's config.json");
+        assert.equal(
+          await quickInputBox(page).inputValue(),
+          'sandbox',
+          "the user comes from the rollout's config.json",
+        );
         await page.keyboard.press('Enter');
       });
       await steps.run('mode harden picked', async () => {
@@ -202,13 +248,18 @@ export async function checkProbeThroughUi(options: ProbeCheckOptions): Promise<S
         const dialog = page.locator('.monaco-dialog-box');
         await dialog.waitFor({ timeout: stepTimeoutMs });
         const asked = await dialog.innerText();
-        assert.ok(asked.includes(`Kill every process of sandbox user "sandbox" in docker container "${container.name}"?`), `the dialog names user and target: ${JSON.stringify(asked)}`);
+        assert.ok(
+          asked.includes(`Kill every process of sandbox user "sandbox" in docker container "${container.name}"?`),
+          `the dialog names user and target: ${JSON.stringify(asked)}`,
+        );
         await dialog.getByRole('button', { name: 'Kill and Observe' }).click({ timeout: stepTimeoutMs });
         await dialog.waitFor({ state: 'detached', timeout: stepTimeoutMs });
       });
       const expected = `Quiescent: no live process of sandbox user "sandbox" (uid ${sandboxUid}) in docker container "${container.name}".`;
       const result = await steps.run('probe ran (result notification)', () => waitForNotification(page, expected));
-      await steps.run('"Record as Evidence" clicked', () => result.getByRole('button', { name: 'Record as Evidence' }).click({ timeout: stepTimeoutMs }));
+      await steps.run('"Record as Evidence" clicked', () =>
+        result.getByRole('button', { name: 'Record as Evidence' }).click({ timeout: stepTimeoutMs }),
+      );
       await steps.run('action records picked', async () => {
         await quickInputTitle(page, 'Record the observation as evidence').waitFor({ timeout: stepTimeoutMs });
         const row = firstRow(page);
@@ -219,13 +270,18 @@ export async function checkProbeThroughUi(options: ProbeCheckOptions): Promise<S
         assert.equal(description, 'the active rollout');
         await page.keyboard.press('Enter');
       });
-      await steps.run('recorded (notification)', () => waitForNotification(page, `recorded the observation in ${actionRecords}, line 2.`));
+      await steps.run('recorded (notification)', () =>
+        waitForNotification(page, `recorded the observation in ${actionRecords}, line 2.`),
+      );
 
       await steps.run('file on disk checked', async () => {
         const text = readFileSync(recordsPath, 'utf8');
         assert.ok(text.startsWith(originalText), `the original line is unchanged and first: ${JSON.stringify(text)}`);
         const added = text.slice(originalText.length);
-        assert.ok(added.endsWith('\n') && added.indexOf('\n') === added.length - 1, `exactly one line was appended: ${JSON.stringify(added)}`);
+        assert.ok(
+          added.endsWith('\n') && added.indexOf('\n') === added.length - 1,
+          `exactly one line was appended: ${JSON.stringify(added)}`,
+        );
         const record = JSON.parse(added) as Record<string, unknown>;
         assert.equal(record['event_type'], 'SandboxUserQuiescence');
         assert.equal(record['return_code'], 0);
@@ -240,14 +296,18 @@ export async function checkProbeThroughUi(options: ProbeCheckOptions): Promise<S
         );
       });
       await steps.run('sleeper gone from the container', async () => {
-        const alive = async () => (await processStatuses(container)).some((status) => status.pid === sleeper.pid && status.state !== 'Z');
+        const alive = async () =>
+          (await processStatuses(container)).some((status) => status.pid === sleeper.pid && status.state !== 'Z');
         const gone = await waitFor(async () => ((await alive()) ? undefined : true), goneTimeoutMs);
         assert.ok(gone, `the sleeper (pid ${sleeper.pid}) still runs in ${container.name}`);
       });
       // The recorded line is the proof the finding asked for: the language server takes it back.
       await steps.run('quiescence-unproven gone from the Problems panel', async () => {
         const panel = page.locator('.markers-panel');
-        await panel.getByText(unprovenText, { exact: false }).first().waitFor({ state: 'detached', timeout: stepTimeoutMs });
+        await panel
+          .getByText(unprovenText, { exact: false })
+          .first()
+          .waitFor({ state: 'detached', timeout: stepTimeoutMs });
         assert.ok(await panel.isVisible(), 'the Problems panel is still open: the finding left it, not the panel');
       });
       return steps.timings;
@@ -261,9 +321,20 @@ export async function checkProbeThroughUi(options: ProbeCheckOptions): Promise<S
 }
 
 /** The workbench on a fresh copy of the one-rollout workspace; with workspace trust on, it opens in Restricted Mode. */
-async function openOnRollout(options: ProbeCheckOptions, name: string, workspaceTrust: boolean): Promise<{ workspace: string; workbench: Workbench; steps: Steps }> {
+async function openOnRollout(
+  options: ProbeCheckOptions,
+  name: string,
+  workspaceTrust: boolean,
+): Promise<{ workspace: string; workbench: Workbench; steps: Steps }> {
   const workspace = writeWorkspace(join(options.scratch, name));
-  const workbench = await openWorkbench({ tools: options.tools, workspaceTrust, folder: workspace, extensionDevelopmentPaths: [options.extensionPath], env: engineSettings(), log: options.log });
+  const workbench = await openWorkbench({
+    tools: options.tools,
+    workspaceTrust,
+    folder: workspace,
+    extensionDevelopmentPaths: [options.extensionPath],
+    env: engineSettings(),
+    log: options.log,
+  });
   return { workspace, workbench, steps: new Steps(workbench.page, options.log) };
 }
 
@@ -274,7 +345,9 @@ export async function checkProbeRefusedInRestrictedMode(options: ProbeCheckOptio
   try {
     await steps.run('workbench ready', () => page.locator('.monaco-workbench').waitFor({ timeout: stepTimeoutMs }));
     // The web workbench opens a folder it has not been told to trust in Restricted Mode, without asking.
-    await steps.run('Restricted Mode shown', () => page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor({ timeout: stepTimeoutMs }));
+    await steps.run('Restricted Mode shown', () =>
+      page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor({ timeout: stepTimeoutMs }),
+    );
     await steps.run('command run from the palette', () => runFromPalette(page, 'Probe Sandbox-User Quiescence'));
     await steps.run('refusal shown', async () => {
       const refusal = await waitForNotification(page, 'Rollout Evidence: probing runs commands as root');

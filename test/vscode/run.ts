@@ -23,19 +23,27 @@ import { checkProblemsPanel } from './uiCheck';
 const startedAt = Date.now();
 const say = (text: string) => console.log(`[real-editor] ${((Date.now() - startedAt) / 1000).toFixed(1)}s ${text}`);
 
-type Editor = { readonly kind: 'desktop'; readonly executable: string } | { readonly kind: 'server'; readonly tools: VsCodeServerTools };
+type Editor =
+  | { readonly kind: 'desktop'; readonly executable: string }
+  | { readonly kind: 'server'; readonly tools: VsCodeServerTools };
 
 function chooseEditor(): 'desktop' | 'server' {
   const forced = process.env['ROLLOUT_EVIDENCE_VSCODE'];
   if (forced === 'desktop' || forced === 'server') {
-    say(`using ${forced === 'desktop' ? 'a downloaded desktop VS Code' : 'the VS Code server in headless Chromium'}, as ROLLOUT_EVIDENCE_VSCODE says`);
+    say(
+      `using ${forced === 'desktop' ? 'a downloaded desktop VS Code' : 'the VS Code server in headless Chromium'}, as ROLLOUT_EVIDENCE_VSCODE says`,
+    );
     return forced;
   }
   if (process.platform === 'linux' && !process.env['DISPLAY'] && !process.env['WAYLAND_DISPLAY']) {
-    say('no display: using the real VS Code server (code-server) in headless Chromium instead of a downloaded desktop VS Code');
+    say(
+      'no display: using the real VS Code server (code-server) in headless Chromium instead of a downloaded desktop VS Code',
+    );
     return 'server';
   }
-  say('a display is available: @vscode/test-electron downloads and runs desktop VS Code (ROLLOUT_EVIDENCE_VSCODE=server to use the server instead)');
+  say(
+    'a display is available: @vscode/test-electron downloads and runs desktop VS Code (ROLLOUT_EVIDENCE_VSCODE=server to use the server instead)',
+  );
   return 'desktop';
 }
 
@@ -45,7 +53,11 @@ async function prepareEditor(kind: 'desktop' | 'server'): Promise<Editor> {
 }
 
 /** The environment runTests() hands to the editor, and through it to the extension host. */
-function editorEnvironment(editor: Editor, resultsFile: string, extra: Record<string, string> = {}): Record<string, string> {
+function editorEnvironment(
+  editor: Editor,
+  resultsFile: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   const server: Record<string, string> =
     editor.kind === 'server'
       ? {
@@ -75,7 +87,11 @@ async function runSuite(editor: Editor, suite: SuiteRun, scratch: string): Promi
       vscodeExecutablePath: editor.kind === 'desktop' ? editor.executable : join(__dirname, 'codeShim.js'),
       extensionDevelopmentPath: suite.extensionDevelopmentPath,
       extensionTestsPath: suite.extensionTestsPath,
-      launchArgs: [suite.workspace, `--extensions-dir=${suite.extensionsDir}`, `--user-data-dir=${join(scratch, `user-data-${slug}`)}`],
+      launchArgs: [
+        suite.workspace,
+        `--extensions-dir=${suite.extensionsDir}`,
+        `--user-data-dir=${join(scratch, `user-data-${slug}`)}`,
+      ],
       extensionTestsEnv: editorEnvironment(editor, resultsFile, suite.env),
     });
   } catch (error) {
@@ -97,7 +113,9 @@ function installPackagedExtension(editor: Editor, extensionsDir: string): void {
     editor.kind === 'desktop'
       ? resolveCliArgsFromVSCodeExecutablePath(editor.executable)
       : [editor.tools.node, join(editor.tools.serverDir, 'out/server-main.js'), '--accept-server-license-terms'];
-  const installed = spawnSync(command!, [...args, '--install-extension', vsix, `--extensions-dir=${extensionsDir}`], { encoding: 'utf8' });
+  const installed = spawnSync(command!, [...args, '--install-extension', vsix, `--extensions-dir=${extensionsDir}`], {
+    encoding: 'utf8',
+  });
   process.stdout.write(installed.stdout ?? '');
   if (installed.status !== 0 || !/successfully installed/.test(installed.stdout ?? '')) {
     throw new Error(`installing the .vsix failed: ${installed.stderr || installed.stdout}`);
@@ -108,7 +126,12 @@ function installPackagedExtension(editor: Editor, extensionsDir: string): void {
 function emptyHostExtension(folder: string): string {
   writeFileSync(
     join(folder, 'package.json'),
-    JSON.stringify({ name: 'installed-check-host', publisher: 'rollout-evidence-tests', version: '0.0.0', engines: { vscode: '*' } }),
+    JSON.stringify({
+      name: 'installed-check-host',
+      publisher: 'rollout-evidence-tests',
+      version: '0.0.0',
+      engines: { vscode: '*' },
+    }),
   );
   return folder;
 }
@@ -166,7 +189,12 @@ async function installedSuite(editor: Editor, scratch: string): Promise<SuiteCou
 }
 
 /** One check through the workbench UI, counted as one test; it drives the web workbench, so the server path only. */
-async function uiCheck(editor: Editor, what: string, screenshotName: string, check: (tools: VsCodeServerTools, screenshot: string) => Promise<StepTimings | void>): Promise<SuiteCounts> {
+async function uiCheck(
+  editor: Editor,
+  what: string,
+  screenshotName: string,
+  check: (tools: VsCodeServerTools, screenshot: string) => Promise<StepTimings | void>,
+): Promise<SuiteCounts> {
   if (editor.kind !== 'server') {
     say(`the check that ${what} drives the web workbench: it runs with the VS Code server only`);
     return { passed: 0, failed: 0 };
@@ -176,40 +204,57 @@ async function uiCheck(editor: Editor, what: string, screenshotName: string, che
   say(`check: ${what}`);
   try {
     const timings = await check(editor.tools, screenshot);
-    const steps = timings ? `, ${(Object.values(timings).reduce((sum, ms) => sum + ms, 0) / 1000).toFixed(1)} s in the workbench` : '';
+    const steps = timings
+      ? `, ${(Object.values(timings).reduce((sum, ms) => sum + ms, 0) / 1000).toFixed(1)} s in the workbench`
+      : '';
     say(`✔ ${what} (${((Date.now() - started) / 1000).toFixed(1)} s in all${steps}; screenshot: ${screenshot})`);
     return { passed: 1, failed: 0 };
   } catch (error) {
-    say(`✖ the check that ${what} failed after ${((Date.now() - started) / 1000).toFixed(1)} s (screenshot: ${screenshot}): ${errorDetail(error)}`);
+    say(
+      `✖ the check that ${what} failed after ${((Date.now() - started) / 1000).toFixed(1)} s (screenshot: ${screenshot}): ${errorDetail(error)}`,
+    );
     return { passed: 0, failed: 1 };
   }
 }
 
 function problemsPanelCheck(editor: Editor, scratch: string): Promise<SuiteCounts> {
-  return uiCheck(editor, 'the Problems panel shows the diagnostic, and the language status the verdict, the validation time and its budget warning', 'problems-panel.png', (tools, screenshot) =>
-    checkProblemsPanel({
-      tools,
-      extensionPath: repoRoot,
-      workspace: withSettings(copyOfExamples(scratch, 'workspace-ui'), { 'rolloutEvidence.timeBudget.validationMs': uiTimeBudgetMs }),
-      timeBudgetMs: uiTimeBudgetMs,
-      file: 'jobs/2026-08-22__10-00-00/regex-log__bab1cbf6/trajectory/acp_trajectory.jsonl',
-      expectedText: 'Trailing comma before',
-      expectedStatus: 'Rollout: untrusted',
-      screenshot,
-      log: say,
-    }),
+  return uiCheck(
+    editor,
+    'the Problems panel shows the diagnostic, and the language status the verdict, the validation time and its budget warning',
+    'problems-panel.png',
+    (tools, screenshot) =>
+      checkProblemsPanel({
+        tools,
+        extensionPath: repoRoot,
+        workspace: withSettings(copyOfExamples(scratch, 'workspace-ui'), {
+          'rolloutEvidence.timeBudget.validationMs': uiTimeBudgetMs,
+        }),
+        timeBudgetMs: uiTimeBudgetMs,
+        file: 'jobs/2026-08-22__10-00-00/regex-log__bab1cbf6/trajectory/acp_trajectory.jsonl',
+        expectedText: 'Trailing comma before',
+        expectedStatus: 'Rollout: untrusted',
+        screenshot,
+        log: say,
+      }),
   );
 }
 
 function probeCheck(editor: Editor, scratch: string): Promise<SuiteCounts> {
-  return uiCheck(editor, 'the quiescence probe runs from the command palette against a docker container and records its evidence', 'probe-quiescence.png', (tools, screenshot) =>
-    checkProbeThroughUi({ tools, extensionPath: repoRoot, scratch, screenshot, log: say }),
+  return uiCheck(
+    editor,
+    'the quiescence probe runs from the command palette against a docker container and records its evidence',
+    'probe-quiescence.png',
+    (tools, screenshot) => checkProbeThroughUi({ tools, extensionPath: repoRoot, scratch, screenshot, log: say }),
   );
 }
 
 function restrictedProbeCheck(editor: Editor, scratch: string): Promise<SuiteCounts> {
-  return uiCheck(editor, 'the quiescence probe refuses in Restricted Mode', 'probe-restricted-mode.png', (tools, screenshot) =>
-    checkProbeRefusedInRestrictedMode({ tools, extensionPath: repoRoot, scratch, screenshot, log: say }),
+  return uiCheck(
+    editor,
+    'the quiescence probe refuses in Restricted Mode',
+    'probe-restricted-mode.png',
+    (tools, screenshot) =>
+      checkProbeRefusedInRestrictedMode({ tools, extensionPath: repoRoot, scratch, screenshot, log: say }),
   );
 }
 
@@ -224,7 +269,11 @@ async function main(): Promise<number> {
       totals.failed += counts.failed;
     }
   } catch (error) {
-    say(error instanceof MissingSystemPackage ? error.message : `could not run the real-editor tests: ${errorDetail(error)}`);
+    say(
+      error instanceof MissingSystemPackage
+        ? error.message
+        : `could not run the real-editor tests: ${errorDetail(error)}`,
+    );
     totals.failed++;
   } finally {
     scratch.remove();

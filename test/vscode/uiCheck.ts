@@ -24,7 +24,12 @@ export async function checkProblemsPanel(options: {
   readonly screenshot: string;
   readonly log: (line: string) => void;
 }): Promise<void> {
-  const workbench = await openWorkbench({ tools: options.tools, folder: options.workspace, extensionDevelopmentPaths: [options.extensionPath], log: options.log });
+  const workbench = await openWorkbench({
+    tools: options.tools,
+    folder: options.workspace,
+    extensionDevelopmentPaths: [options.extensionPath],
+    log: options.log,
+  });
   const page = workbench.page;
   try {
     await page.locator('.monaco-workbench').waitFor({ timeout: stepTimeoutMs });
@@ -56,11 +61,20 @@ export async function checkProblemsPanel(options: {
     const status = page.locator('.monaco-hover', { hasText: options.expectedStatus });
     await status.first().waitFor({ timeout: stepTimeoutMs });
     const statusText = await status.first().innerText();
-    assert.match(statusText, /validated in \d+(\.\d)? m?s/, `the language status says how long the validation took: ${statusText}`);
-    assert.ok(statusText.includes(`over the ${options.timeBudgetMs} ms budget (rolloutEvidence.timeBudget.validationMs)`), `the language status warns past the time budget: ${statusText}`);
+    assert.match(
+      statusText,
+      /validated in \d+(\.\d)? m?s/,
+      `the language status says how long the validation took: ${statusText}`,
+    );
+    assert.ok(
+      statusText.includes(`over the ${options.timeBudgetMs} ms budget (rolloutEvidence.timeBudget.validationMs)`),
+      `the language status warns past the time budget: ${statusText}`,
+    );
   } finally {
     mkdirSync(dirname(options.screenshot), { recursive: true });
-    await page.screenshot({ path: options.screenshot }).catch((error: unknown) => options.log(`no screenshot: ${String(error)}`));
+    await page
+      .screenshot({ path: options.screenshot })
+      .catch((error: unknown) => options.log(`no screenshot: ${String(error)}`));
     await workbench.close();
   }
 }

@@ -77,7 +77,15 @@ export async function openWorkbench(options: WorkbenchOptions): Promise<Workbenc
         timeout: browserLaunchTimeoutMs,
         viewport: { width: 1400, height: 900 },
         // No background networking: this machine's closed network would refuse it at every start.
-        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
       })
       .catch((error: unknown) => {
         throw new Error(`the browser ${options.tools.chromium} could not be launched: ${errorMessage(error)}`);
@@ -139,7 +147,11 @@ function startServer(options: WorkbenchOptions, scratch: string): Promise<Runnin
     options.extensionsDir ?? join(scratch, 'extensions'),
   ];
   // Its own process group: the server forks an agent host and extension hosts that outlive it.
-  const child = spawn(options.tools.node, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  const child = spawn(options.tools.node, args, {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
   return new Promise((resolve, reject) => {
     let output = '';
     let listening = false;
@@ -161,7 +173,8 @@ function startServer(options: WorkbenchOptions, scratch: string): Promise<Runnin
         resolve({ process: child, port: Number(match[1]) });
       }
     };
-    const onEarlyExit = (code: number | null, signal: string | null) => fail(`it exited (${code ?? signal}) before listening`);
+    const onEarlyExit = (code: number | null, signal: string | null) =>
+      fail(`it exited (${code ?? signal}) before listening`);
     child.stdout!.on('data', scan);
     child.stderr!.on('data', scan);
     child.once('exit', onEarlyExit);

@@ -10,8 +10,16 @@ import { evaluateRollout } from '../../server/src/engine/rules/evaluate';
 import { discoverRollout } from '../support/rollout';
 
 /** `onBuild`: called once the rollout is read and evaluated, just before the picture is built (for timing). */
-export function pictureOfRollout(root: string, checker: ArtifactChecker, options: PictureOptions = {}, onBuild?: () => void): TimelinePicture {
-  const files = discoverRollout(root).files.map((file) => ({ ...file, report: checker.checkFile(file.path, file.kind, { maxFindings: 1000 }) }));
+export function pictureOfRollout(
+  root: string,
+  checker: ArtifactChecker,
+  options: PictureOptions = {},
+  onBuild?: () => void,
+): TimelinePicture {
+  const files = discoverRollout(root).files.map((file) => ({
+    ...file,
+    report: checker.checkFile(file.path, file.kind, { maxFindings: 1000 }),
+  }));
   const bundle = new RolloutBundle(root, files, readVerifierReward(root));
   const evaluation = evaluateRollout(bundle, defaultRuleOptions, new ModelCaches());
   onBuild?.();

@@ -23,7 +23,9 @@ const checker = new ArtifactChecker();
 
 /** The 0-based line of the first row of `file` that contains `text`. */
 function lineWith(file: string, text: string): number {
-  const line = readFileSync(file, 'utf8').split('\n').findIndex((row) => row.includes(text));
+  const line = readFileSync(file, 'utf8')
+    .split('\n')
+    .findIndex((row) => row.includes(text));
   assert.ok(line >= 0, `${text} in ${file}`);
   return line;
 }
@@ -54,7 +56,10 @@ describe('timeline webview', () => {
 
   it('draws the lanes, the timeout marker, the unresolved call and the reward, and saves a screenshot', async () => {
     const { page } = view;
-    assert.deepEqual(await page.locator('.lane').evaluateAll((lanes) => lanes.map((lane) => lane.getAttribute('data-lane'))), picture.lanes.map((lane) => lane.id));
+    assert.deepEqual(
+      await page.locator('.lane').evaluateAll((lanes) => lanes.map((lane) => lane.getAttribute('data-lane'))),
+      picture.lanes.map((lane) => lane.id),
+    );
     assert.equal(await page.locator('.element').count(), picture.elements.length);
     assert.equal(await page.locator('#title').textContent(), 'Timeline: native-timeout-pending-tool');
 
@@ -69,8 +74,10 @@ describe('timeline webview', () => {
 
     const reward = page.locator('.lane[data-lane="reward"] .element.kind-reward');
     assert.match((await reward.getAttribute('aria-label')) ?? '', /^Reward: 0\. result\.json line \d+$/);
-    for (const kind of ['kill', 'observation']) assert.ok((await page.locator(`.lane[data-lane="hardening"] .kind-${kind}`).count()) >= 1, kind);
-    for (const kind of ['sidecar-start', 'setup', 'grading']) assert.equal(await page.locator(`.lane[data-lane="verifier"] .kind-${kind}`).count(), 1, kind);
+    for (const kind of ['kill', 'observation'])
+      assert.ok((await page.locator(`.lane[data-lane="hardening"] .kind-${kind}`).count()) >= 1, kind);
+    for (const kind of ['sidecar-start', 'setup', 'grading'])
+      assert.equal(await page.locator(`.lane[data-lane="verifier"] .kind-${kind}`).count(), 1, kind);
     assert.match((await page.locator('#notices').textContent()) ?? '', /spread in line order/);
     assert.ok((await page.locator('#legend li').count()) >= 10, 'a legend');
 
@@ -82,8 +89,16 @@ describe('timeline webview', () => {
     assert.deepEqual(await view.violations(), [], 'nothing was refused by the content security policy');
   });
 
-  it('names each element\'s kind once in what a screen reader says, and its status at most once', async () => {
-    const labels = await view.page.locator('.element').evaluateAll((nodes) => nodes.map((node) => ({ kind: node.className.split(' ').find((name: string) => name.startsWith('kind-')).slice(5) as string, aria: node.getAttribute('aria-label') as string })));
+  it("names each element's kind once in what a screen reader says, and its status at most once", async () => {
+    const labels = await view.page.locator('.element').evaluateAll((nodes) =>
+      nodes.map((node) => ({
+        kind: node.className
+          .split(' ')
+          .find((name: string) => name.startsWith('kind-'))
+          .slice(5) as string,
+        aria: node.getAttribute('aria-label') as string,
+      })),
+    );
     assert.equal(labels.length, picture.elements.length);
     for (const { kind, aria } of labels) {
       const name = kindNames[kind as TimelineElementKind];
@@ -104,17 +119,29 @@ describe('timeline webview', () => {
     const { page } = view;
     await page.locator('.lane[data-lane="agent"] .element.kind-prompt').focus();
     await page.keyboard.press('Enter');
-    assert.deepEqual((await view.posted()).at(-1), { type: 'jump', file: trajectory, line: lineWith(trajectory, '"user_message"') });
+    assert.deepEqual((await view.posted()).at(-1), {
+      type: 'jump',
+      file: trajectory,
+      line: lineWith(trajectory, '"user_message"'),
+    });
 
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('Enter');
-    assert.deepEqual((await view.posted()).at(-1), { type: 'jump', file: trajectory, line: lineWith(trajectory, '"agent_timeout"') });
+    assert.deepEqual((await view.posted()).at(-1), {
+      type: 'jump',
+      file: trajectory,
+      line: lineWith(trajectory, '"agent_timeout"'),
+    });
 
     // Down from the timeout marker to the tool call nearest it: the last one, left in progress.
     await page.keyboard.press('ArrowDown');
     assert.match(await page.evaluate<string>('document.activeElement.className'), /status-unresolved/);
     await page.keyboard.press('Enter');
-    assert.deepEqual((await view.posted()).at(-1), { type: 'jump', file: trajectory, line: lineWith(trajectory, '"in_progress"') });
+    assert.deepEqual((await view.posted()).at(-1), {
+      type: 'jump',
+      file: trajectory,
+      line: lineWith(trajectory, '"in_progress"'),
+    });
 
     const focusRing = await page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle');
     assert.equal(focusRing, 'solid', 'the focused element shows a focus ring');
@@ -145,9 +172,20 @@ describe('timeline webview', () => {
     const scratch = temporaryFolder('rollout-evidence-timeline-view-');
     try {
       const rows = Array.from({ length: 100_000 }, (_, index) =>
-        index % 10 === 0 ? { type: 'user_message', text: `step ${index}` } : { type: 'tool_call', tool_call_id: `call_${index}`, title: `ls ${index}`, status: index % 5000 === 1 ? 'pending' : 'completed', content: [] },
+        index % 10 === 0
+          ? { type: 'user_message', text: `step ${index}` }
+          : {
+              type: 'tool_call',
+              tool_call_id: `call_${index}`,
+              title: `ls ${index}`,
+              status: index % 5000 === 1 ? 'pending' : 'completed',
+              content: [],
+            },
       );
-      writeTree(scratch.path, { 'trajectory/acp_trajectory.jsonl': jsonl(...rows), 'result.json': JSON.stringify({ rewards: { reward: 1 } }) });
+      writeTree(scratch.path, {
+        'trajectory/acp_trajectory.jsonl': jsonl(...rows),
+        'result.json': JSON.stringify({ rewards: { reward: 1 } }),
+      });
       const huge = pictureOfRollout(scratch.path, checker);
       const { drawn } = await view.show(huge);
       const nodes = await view.page.locator('.element, .bin').count();
@@ -205,7 +243,12 @@ interface Look {
 }
 interface Layout {
   readonly legend: readonly Look[];
-  readonly elements: readonly (Look & { readonly lane: string; readonly box: Box; readonly text: Box | undefined; readonly aria: string })[];
+  readonly elements: readonly (Look & {
+    readonly lane: string;
+    readonly box: Box;
+    readonly text: Box | undefined;
+    readonly aria: string;
+  })[];
   readonly bins: readonly { readonly lane: string; readonly box: Box }[];
   readonly ticks: readonly { readonly x: number; readonly label: string; readonly box: Box }[];
   readonly gridlines: readonly (readonly number[])[];
@@ -224,24 +267,50 @@ function measureLayout(): Layout {
     const style = getComputedStyle(node);
     // Hollow: no fill but an outline. Neither is a kind left without a colour, which the checks catch.
     const hollow = /^rgba\(\d+, \d+, \d+, 0\)$/.test(style.backgroundColor) && parseFloat(style.borderTopWidth) > 0;
-    return { classes: node.className, colour: hollow ? style.borderTopColor : style.backgroundColor, hollow, swatch: style.getPropertyValue('--swatch').trim(), borderStyle: style.borderTopStyle, pattern: style.backgroundImage };
+    return {
+      classes: node.className,
+      colour: hollow ? style.borderTopColor : style.backgroundColor,
+      hollow,
+      swatch: style.getPropertyValue('--swatch').trim(),
+      borderStyle: style.borderTopStyle,
+      pattern: style.backgroundImage,
+    };
   };
   const shown = (node: PageNode) => getComputedStyle(node).display !== 'none';
   const labels = [
     ...all('.tick-label').map((node) => ({ what: `tick ${node.textContent}`, box: boxOf(node) })),
     ...all('.lane-label').map((node) => ({ what: `lane ${node.textContent}`, box: boxOf(node) })),
-    ...all('.element-text').filter(shown).map((node) => ({ what: `element ${node.textContent}`, box: boxOf(node) })),
+    ...all('.element-text')
+      .filter(shown)
+      .map((node) => ({ what: `element ${node.textContent}`, box: boxOf(node) })),
     ...all('#legend li').map((node) => ({ what: `legend ${node.textContent}`, box: boxOf(node) })),
   ];
   return {
     legend: all('#legend .swatch').map(lookOf),
     elements: all('.element').map((node) => {
       const text = all('.element-text').find((candidate) => candidate.closest('.element') === node);
-      return { ...lookOf(node), lane: node.closest('.lane')?.getAttribute('data-lane') ?? '', box: boxOf(node), text: text && shown(text) ? boxOf(text) : undefined, aria: node.getAttribute('aria-label') ?? '' };
+      return {
+        ...lookOf(node),
+        lane: node.closest('.lane')?.getAttribute('data-lane') ?? '',
+        box: boxOf(node),
+        text: text && shown(text) ? boxOf(text) : undefined,
+        aria: node.getAttribute('aria-label') ?? '',
+      };
     }),
-    bins: all('.bin').map((node) => ({ lane: node.closest('.lane')?.getAttribute('data-lane') ?? '', box: boxOf(node) })),
-    ticks: all('.tick').map((node, index) => ({ x: boxOf(node).x, label: all('.tick-label')[index]?.textContent ?? '', box: boxOf(all('.tick-label')[index]!) })),
-    gridlines: all('.track').map((track) => all('.gridline').filter((line) => line.closest('.track') === track).map((line) => boxOf(line).x)),
+    bins: all('.bin').map((node) => ({
+      lane: node.closest('.lane')?.getAttribute('data-lane') ?? '',
+      box: boxOf(node),
+    })),
+    ticks: all('.tick').map((node, index) => ({
+      x: boxOf(node).x,
+      label: all('.tick-label')[index]?.textContent ?? '',
+      box: boxOf(all('.tick-label')[index]!),
+    })),
+    gridlines: all('.track').map((track) =>
+      all('.gridline')
+        .filter((line) => line.closest('.track') === track)
+        .map((line) => boxOf(line).x),
+    ),
     scale: boxOf(all('#scale')[0]!),
     tracks: all('.track').map(boxOf),
     labels,
@@ -260,14 +329,18 @@ function seenOver(colour: string, background: readonly number[]): number[] {
 
 function overlaps(a: Box, b: Box): boolean {
   // Half a pixel either way: boxes that only touch, rounded, do not overlap.
-  return Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) > 0.5 && Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) > 0.5;
+  return (
+    Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) > 0.5 &&
+    Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) > 0.5
+  );
 }
 
 /** The first pair of boxes that overlap, named, or undefined. */
 function overlapping<T>(items: readonly T[], boxOf: (item: T) => Box, name: (item: T) => string): string | undefined {
   for (let first = 0; first < items.length; first++) {
     for (let second = first + 1; second < items.length; second++) {
-      if (overlaps(boxOf(items[first]!), boxOf(items[second]!))) return `${name(items[first]!)} ${JSON.stringify(boxOf(items[first]!))} and ${name(items[second]!)} ${JSON.stringify(boxOf(items[second]!))}`;
+      if (overlaps(boxOf(items[first]!), boxOf(items[second]!)))
+        return `${name(items[first]!)} ${JSON.stringify(boxOf(items[first]!))} and ${name(items[second]!)} ${JSON.stringify(boxOf(items[second]!))}`;
     }
   }
   return undefined;
@@ -289,28 +362,78 @@ function tickValue(label: string): number {
 function busyRollout(root: string, timed: boolean): void {
   cpSync(fixture, root, { recursive: true });
   const trajectoryPath = join(root, 'trajectory/acp_trajectory.jsonl');
-  const [prompt, completed, inProgress, timeout] = readFileSync(trajectoryPath, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
-  const commands = ['ls -la', 'cat README.md', 'python3 -m pytest -q tests/test_hello.py', 'grep -rn "Hello" .', 'printf "Hello, world!" > hello.txt', 'git status --short', 'make build', 'cat hello.txt'];
+  const [prompt, completed, inProgress, timeout] = readFileSync(trajectoryPath, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const commands = [
+    'ls -la',
+    'cat README.md',
+    'python3 -m pytest -q tests/test_hello.py',
+    'grep -rn "Hello" .',
+    'printf "Hello, world!" > hello.txt',
+    'git status --short',
+    'make build',
+    'cat hello.txt',
+  ];
   const rows: unknown[] = [];
   for (let turn = 0; turn < 6; turn++) {
     rows.push({ ...prompt, text: `Step ${turn + 1}: ${String(prompt!['text'])}` });
-    commands.forEach((command, index) => rows.push({ ...completed, tool_call_id: `call_${turn}_${index}`, title: command, status: (turn * commands.length + index) % 7 === 3 ? 'failed' : 'completed' }));
+    commands.forEach((command, index) =>
+      rows.push({
+        ...completed,
+        tool_call_id: `call_${turn}_${index}`,
+        title: command,
+        status: (turn * commands.length + index) % 7 === 3 ? 'failed' : 'completed',
+      }),
+    );
   }
   rows.push(inProgress, timeout);
   writeFileSync(trajectoryPath, jsonl(...rows));
 
   const actionsPath = join(root, 'benchguard/action_records.jsonl');
-  const records = readFileSync(actionsPath, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const records = readFileSync(actionsPath, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   const [kill, observation, sidecar, setup, ...rest] = records;
   const at = (second: number) => `2026-08-22T10:00:${String(second).padStart(2, '0')}Z`;
   const extra = [
-    ...['pkill -u agent', 'pkill -9 -u agent || true', 'kill -9 -1 || true'].map((command, index) => ({ ...kill, action_id: `b-${index}`, command_preview: command, started_at: at(41 + index), finished_at: at(42 + index) })),
-    { ...observation, action_id: 'b-3', mode: 'observe', final: false, return_code: 1, survivors: [{ pid: 1234, state: 'S', ruid: 1001, euid: 1001, name: 'python3' }], started_at: at(45), finished_at: at(46), observed_at: at(46) },
+    ...['pkill -u agent', 'pkill -9 -u agent || true', 'kill -9 -1 || true'].map((command, index) => ({
+      ...kill,
+      action_id: `b-${index}`,
+      command_preview: command,
+      started_at: at(41 + index),
+      finished_at: at(42 + index),
+    })),
+    {
+      ...observation,
+      action_id: 'b-3',
+      mode: 'observe',
+      final: false,
+      return_code: 1,
+      survivors: [{ pid: 1234, state: 'S', ruid: 1001, euid: 1001, name: 'python3' }],
+      started_at: at(45),
+      finished_at: at(46),
+      observed_at: at(46),
+    },
   ];
-  const failedSetup = { ...setup, action_id: 'b-4', command_preview: 'mkdir -p /logs/verifier/extra', return_code: 1, started_at: at(53), finished_at: at(53) };
+  const failedSetup = {
+    ...setup,
+    action_id: 'b-4',
+    command_preview: 'mkdir -p /logs/verifier/extra',
+    return_code: 1,
+    started_at: at(53),
+    finished_at: at(53),
+  };
   const all = [...extra, kill, observation, sidecar, setup, failedSetup, ...rest].map((record) => {
     if (timed) return record;
-    const { started_at: _started, finished_at: _finished, observed_at: _observed, ...untimed } = record as Record<string, unknown>;
+    const {
+      started_at: _started,
+      finished_at: _finished,
+      observed_at: _observed,
+      ...untimed
+    } = record as Record<string, unknown>;
     return untimed;
   });
   writeFileSync(actionsPath, jsonl(...all));
@@ -338,16 +461,26 @@ describe('timeline webview layout', () => {
       for (const [name, theme] of Object.entries(themes)) {
         await view.setTheme(theme);
         const layout = await view.page.evaluate(measureLayout);
-        const background = seenOver((await view.page.evaluate(() => getComputedStyle(document.querySelectorAll('body')[0]!).backgroundColor)), [0, 0, 0]);
+        const background = seenOver(
+          await view.page.evaluate(() => getComputedStyle(document.querySelectorAll('body')[0]!).backgroundColor),
+          [0, 0, 0],
+        );
         const looks = layout.legend.filter((look) => !look.classes.includes('pattern'));
         assert.equal(looks.length, Object.keys(kindNames).length + 1, name);
-        for (const look of looks) assert.ok(!/^rgba\(\d+, \d+, \d+, 0\)$/.test(look.colour), `${name}: ${look.classes} has a colour (${look.swatch || 'none'})`);
+        for (const look of looks)
+          assert.ok(
+            !/^rgba\(\d+, \d+, \d+, 0\)$/.test(look.colour),
+            `${name}: ${look.classes} has a colour (${look.swatch || 'none'})`,
+          );
         const seen = looks.map((look) => ({ classes: look.classes, rgb: seenOver(look.colour, background) }));
         // Apart by a distance an eye tells at a glance, not just unequal: 40 of the 441 from black to white.
         for (const [index, first] of seen.entries()) {
           for (const second of seen.slice(index + 1)) {
             const distance = Math.hypot(...first.rgb.map((value, channel) => value - second.rgb[channel]!));
-            assert.ok(distance >= 40, `${name}: ${first.classes} and ${second.classes} are ${distance.toFixed(0)} apart`);
+            assert.ok(
+              distance >= 40,
+              `${name}: ${first.classes} and ${second.classes} are ${distance.toFixed(0)} apart`,
+            );
           }
         }
         await view.page.screenshot({ path: join(outputFolder, `timeline-theme-${name}.png`), fullPage: true });
@@ -376,7 +509,9 @@ describe('timeline webview layout', () => {
       // Narrowest last but one: the resizes after the first drawing are laid out again by the page itself.
       for (const width of [...widths].reverse()) {
         await view.page.setViewportSize({ width, height: 900 });
-        await view.page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+        await view.page.evaluate(
+          () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+        );
         const layout = await view.page.evaluate(measureLayout);
         const at = `${axis} axis, ${width} px`;
 
@@ -384,25 +519,41 @@ describe('timeline webview layout', () => {
         const colours = layout.legend.filter((look) => !look.classes.includes('pattern')).map((look) => look.colour);
         assert.equal(colours.length, Object.keys(kindNames).length + 1, at);
         assert.equal(new Set(colours).size, colours.length, `${at}: ${colours.join(' ')}`);
-        assert.ok(colours.every((colour) => !/^rgba\(\d+, \d+, \d+, 0\)$/.test(colour)), `${at}: no kind is left without a colour`);
+        assert.ok(
+          colours.every((colour) => !/^rgba\(\d+, \d+, \d+, 0\)$/.test(colour)),
+          `${at}: no kind is left without a colour`,
+        );
         const legendOf = (classes: string) => layout.legend.find((look) => look.classes.split(' ').includes(classes))!;
         assert.equal(layout.elements.length, busy.elements.length);
         const problem = legendOf('problem');
         for (const element of layout.elements) {
           const kind = element.classes.split(' ').find((name) => name.startsWith('kind-'))!;
           assert.equal(element.swatch, legendOf(kind).swatch, `${at}: ${element.aria}`);
-          assert.equal(element.hollow, legendOf(kind).hollow, `${at}: ${element.aria} is ${element.hollow ? '' : 'not '}hollow`);
+          assert.equal(
+            element.hollow,
+            legendOf(kind).hollow,
+            `${at}: ${element.aria} is ${element.hollow ? '' : 'not '}hollow`,
+          );
           const bad = /status-(unresolved|failed|survivors)\b/.test(element.classes);
           // Bad news is a pattern, the same on every kind and in the legend; the fill stays the kind's.
           if (bad) {
-            assert.deepEqual([element.borderStyle, element.pattern.startsWith('repeating-linear-gradient')], [problem.borderStyle, true], `${at}: ${element.aria}`);
+            assert.deepEqual(
+              [element.borderStyle, element.pattern.startsWith('repeating-linear-gradient')],
+              [problem.borderStyle, true],
+              `${at}: ${element.aria}`,
+            );
             if (!kind.endsWith('exec')) assert.equal(element.colour, legendOf(kind).colour, `${at}: ${element.aria}`);
           } else {
             assert.equal(element.pattern, 'none', `${at}: ${element.aria}`);
             assert.equal(element.colour, legendOf(kind).colour, `${at}: ${element.aria}`);
           }
           assert.ok(element.box.width >= 7, `${at}: ${element.aria} is ${element.box.width} px wide`);
-          if (element.text) assert.ok(element.text.x >= element.box.x - 0.5 && element.text.x + element.text.width <= element.box.x + element.box.width + 0.5, `${at}: the label of ${element.aria} stays in its box`);
+          if (element.text)
+            assert.ok(
+              element.text.x >= element.box.x - 0.5 &&
+                element.text.x + element.text.width <= element.box.x + element.box.width + 0.5,
+              `${at}: the label of ${element.aria} stays in its box`,
+            );
         }
 
         // Ticks: at least three, a constant step apart in pixels and in value, the step 1, 2 or 5 times a power of ten (or 15 or 30 of a unit of time).
@@ -411,25 +562,61 @@ describe('timeline webview layout', () => {
         assert.ok(Math.max(...gaps) - Math.min(...gaps) <= 1, `${at}: tick gaps ${gaps.join(', ')}`);
         const values = layout.ticks.map((tick) => tickValue(tick.label));
         const steps = values.slice(1).map((value, index) => value - values[index]!);
-        assert.ok(steps.every((step) => Math.abs(step - steps[0]!) < 1e-9), `${at}: ticks ${layout.ticks.map((tick) => tick.label).join(', ')}`);
+        assert.ok(
+          steps.every((step) => Math.abs(step - steps[0]!) < 1e-9),
+          `${at}: ticks ${layout.ticks.map((tick) => tick.label).join(', ')}`,
+        );
         const mantissa = steps[0]! / 10 ** Math.floor(Math.log10(steps[0]!) + 1e-9);
-        assert.ok([1, 2, 5].some((round) => Math.abs(mantissa - round) < 1e-9) || (axis === 'time' && [15, 30].includes(steps[0]!)), `${at}: step ${steps[0]}`);
-        if (axis === 'order') assert.ok(layout.ticks.every((tick) => /^#\d+$/.test(tick.label)), at);
-        else assert.ok(layout.ticks.every((tick) => / (s|min|h)$/.test(tick.label)), at);
+        assert.ok(
+          [1, 2, 5].some((round) => Math.abs(mantissa - round) < 1e-9) ||
+            (axis === 'time' && [15, 30].includes(steps[0]!)),
+          `${at}: step ${steps[0]}`,
+        );
+        if (axis === 'order')
+          assert.ok(
+            layout.ticks.every((tick) => /^#\d+$/.test(tick.label)),
+            at,
+          );
+        else
+          assert.ok(
+            layout.ticks.every((tick) => / (s|min|h)$/.test(tick.label)),
+            at,
+          );
 
         // The tracks have the axis's width, its grid lines fall on its ticks, and a narrow panel still gives the axis most of its width.
         for (const [index, track] of layout.tracks.entries()) {
-          assert.ok(Math.abs(track.x - layout.scale.x) <= 1 && Math.abs(track.width - layout.scale.width) <= 1, `${at}: track ${index} ${JSON.stringify(track)} under the scale ${JSON.stringify(layout.scale)}`);
-          assert.deepEqual(layout.gridlines[index]!.map((x, line) => Math.abs(x - layout.ticks[line]!.x) <= 1), layout.ticks.map(() => true), `${at}: grid lines of track ${index}`);
+          assert.ok(
+            Math.abs(track.x - layout.scale.x) <= 1 && Math.abs(track.width - layout.scale.width) <= 1,
+            `${at}: track ${index} ${JSON.stringify(track)} under the scale ${JSON.stringify(layout.scale)}`,
+          );
+          assert.deepEqual(
+            layout.gridlines[index]!.map((x, line) => Math.abs(x - layout.ticks[line]!.x) <= 1),
+            layout.ticks.map(() => true),
+            `${at}: grid lines of track ${index}`,
+          );
         }
         // Beside an editor the lane names go above the tracks; wide, they take a column of 180 px.
-        assert.ok(layout.scale.width >= width - (width < 600 ? 0 : 180) - 60, `${at}: the axis is ${layout.scale.width} px wide`);
+        assert.ok(
+          layout.scale.width >= width - (width < 600 ? 0 : 180) - 60,
+          `${at}: the axis is ${layout.scale.width} px wide`,
+        );
 
         // No label over another, and no element or bin over another.
-        const labelClash = overlapping(layout.labels, (label) => label.box, (label) => label.what);
+        const labelClash = overlapping(
+          layout.labels,
+          (label) => label.box,
+          (label) => label.what,
+        );
         assert.equal(labelClash, undefined, `${at}: ${labelClash}`);
-        const boxes = [...layout.elements.map((element) => ({ what: element.aria, box: element.box })), ...layout.bins.map((bin) => ({ what: `bin in ${bin.lane}`, box: bin.box }))];
-        const boxClash = overlapping(boxes, (item) => item.box, (item) => item.what);
+        const boxes = [
+          ...layout.elements.map((element) => ({ what: element.aria, box: element.box })),
+          ...layout.bins.map((bin) => ({ what: `bin in ${bin.lane}`, box: bin.box })),
+        ];
+        const boxClash = overlapping(
+          boxes,
+          (item) => item.box,
+          (item) => item.what,
+        );
         assert.equal(boxClash, undefined, `${at}: ${boxClash}`);
 
         await view.page.screenshot({ path: join(outputFolder, `timeline-${axis}-${width}.png`), fullPage: true });

@@ -27,7 +27,12 @@ interface PageWindow {
 declare const window: PageWindow;
 declare const document: {
   addEventListener(type: string, listener: (event: PageEvent) => void, options?: { once: boolean }): void;
-  readonly documentElement: { readonly style: Iterable<string> & { setProperty(name: string, value: string): void; removeProperty(name: string): void } };
+  readonly documentElement: {
+    readonly style: Iterable<string> & {
+      setProperty(name: string, value: string): void;
+      removeProperty(name: string): void;
+    };
+  };
 };
 declare function requestAnimationFrame(callback: () => void): number;
 
@@ -41,7 +46,9 @@ const font = { 'font-family': 'system-ui, sans-serif', 'font-size': '13px' };
  * theme-defaults extension resolve them. A colour a theme leaves undefined is absent, as VS Code leaves
  * its variable out: charts.orange, which high-contrast themes do not define, is absent there.
  */
-export const themes: Readonly<Record<'darkModern' | 'lightModern' | 'highContrastDark' | 'highContrastLight', WebviewTheme>> = {
+export const themes: Readonly<
+  Record<'darkModern' | 'lightModern' | 'highContrastDark' | 'highContrastLight', WebviewTheme>
+> = {
   darkModern: {
     ...font,
     foreground: '#cccccc',
@@ -166,16 +173,31 @@ export interface TimelinePage {
 
 export async function openTimelinePage(): Promise<TimelinePage> {
   const executablePath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-  if (!existsSync(executablePath)) throw new Error(`Chromium is not installed at ${executablePath}: install the Debian package "chromium", or set CHROMIUM_PATH.`);
-  const browser: Browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
+  if (!existsSync(executablePath))
+    throw new Error(
+      `Chromium is not installed at ${executablePath}: install the Debian package "chromium", or set CHROMIUM_PATH.`,
+    );
+  const browser: Browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 700 } });
-    const html = timelinePageHtml({ cspSource: origin, scriptUri: `${origin}/media/timeline.js`, styleUri: `${origin}/media/timeline.css`, nonce: 'dGVzdC1ub25jZQ' });
+    const html = timelinePageHtml({
+      cspSource: origin,
+      scriptUri: `${origin}/media/timeline.js`,
+      styleUri: `${origin}/media/timeline.css`,
+      nonce: 'dGVzdC1ub25jZQ',
+    });
     await page.route(`${origin}/**`, (route) => {
       const path = new URL(route.request().url()).pathname;
       if (path === '/') return route.fulfill({ contentType: 'text/html', body: html });
       if (path === '/media/timeline.js' || path === '/media/timeline.css') {
-        return route.fulfill({ contentType: path.endsWith('.js') ? 'text/javascript' : 'text/css', body: readFileSync(join(repoRoot, path), 'utf8') });
+        return route.fulfill({
+          contentType: path.endsWith('.js') ? 'text/javascript' : 'text/css',
+          body: readFileSync(join(repoRoot, path), 'utf8'),
+        });
       }
       return route.fulfill({ status: 404, body: '' });
     });
@@ -184,12 +206,19 @@ export async function openTimelinePage(): Promise<TimelinePage> {
       const record = window;
       record.posted = [];
       record.violations = [];
-      record.acquireVsCodeApi = () => ({ postMessage: (message: TimelineViewMessage) => record.posted.push(message), getState: () => undefined, setState: () => undefined });
+      record.acquireVsCodeApi = () => ({
+        postMessage: (message: TimelineViewMessage) => record.posted.push(message),
+        getState: () => undefined,
+        setState: () => undefined,
+      });
       // VS Code sets its theme's colours on the page's root element; Dark Modern's to begin with.
       document.addEventListener('DOMContentLoaded', () => {
-        for (const [name, value] of Object.entries(theme)) document.documentElement.style.setProperty(`--vscode-${name}`, value);
+        for (const [name, value] of Object.entries(theme))
+          document.documentElement.style.setProperty(`--vscode-${name}`, value);
       });
-      document.addEventListener('securitypolicyviolation', (event) => record.violations.push(`${event.violatedDirective ?? ''} ${event.blockedURI ?? ''}`));
+      document.addEventListener('securitypolicyviolation', (event) =>
+        record.violations.push(`${event.violatedDirective ?? ''} ${event.blockedURI ?? ''}`),
+      );
     }, themes.darkModern);
     await page.goto(`${origin}/`);
     await page.waitForFunction(() => window.posted.some((message) => message.type === 'ready'));
@@ -205,7 +234,9 @@ export async function openTimelinePage(): Promise<TimelinePage> {
                 (event) => {
                   const drawn = event.detail?.drawn ?? 0;
                   // The next frame after the one that drew it: the picture is on screen.
-                  requestAnimationFrame(() => setTimeout(() => resolve({ milliseconds: performance.now() - started, drawn }), 0));
+                  requestAnimationFrame(() =>
+                    setTimeout(() => resolve({ milliseconds: performance.now() - started, drawn }), 0),
+                  );
                 },
                 { once: true },
               );
@@ -217,7 +248,8 @@ export async function openTimelinePage(): Promise<TimelinePage> {
       setTheme: (theme) =>
         page.evaluate((next) => {
           const style = document.documentElement.style;
-          for (const name of Array.from(style).filter((property) => property.startsWith('--vscode-'))) style.removeProperty(name);
+          for (const name of Array.from(style).filter((property) => property.startsWith('--vscode-')))
+            style.removeProperty(name);
           for (const [name, value] of Object.entries(next)) style.setProperty(`--vscode-${name}`, value);
         }, theme),
       violations: () => page.evaluate(() => window.violations),

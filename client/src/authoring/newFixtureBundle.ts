@@ -10,7 +10,12 @@ import * as vscode from 'vscode';
 import { ResponseError } from 'vscode-languageclient/node';
 import { errorMessage } from '../../../shared/src/errors';
 import { scaffoldFilesRequest, scaffoldScenariosRequest } from '../../../shared/src/protocol';
-import { benchflowStyleRolloutName, rolloutNameProblem, type ScaffoldFiles, type ScenarioSummary } from '../../../shared/src/scaffold';
+import {
+  benchflowStyleRolloutName,
+  rolloutNameProblem,
+  type ScaffoldFiles,
+  type ScenarioSummary,
+} from '../../../shared/src/scaffold';
 import { settingsSection } from '../../../shared/src/settings';
 import type { ServerController } from '../serverController';
 import { exists, writeScaffold } from './writeScaffold';
@@ -30,7 +35,11 @@ interface FixtureArguments {
 }
 
 /** Returns the new rollout folder, or undefined when nothing was written. */
-export async function newFixtureBundle(server: ServerController, output: vscode.LogOutputChannel, rawArguments?: unknown): Promise<vscode.Uri | undefined> {
+export async function newFixtureBundle(
+  server: ServerController,
+  output: vscode.LogOutputChannel,
+  rawArguments?: unknown,
+): Promise<vscode.Uri | undefined> {
   const given = readArguments(rawArguments);
   if (typeof given === 'string') {
     void vscode.window.showErrorMessage(`Rollout Evidence: ${title}: ${given}`);
@@ -38,7 +47,9 @@ export async function newFixtureBundle(server: ServerController, output: vscode.
   }
   const client = server.runningClient;
   if (!client) {
-    void vscode.window.showErrorMessage('Rollout Evidence: fixture bundles are made by the language server, which is not running. Restart it (Rollout Evidence: Restart Server) and try again.');
+    void vscode.window.showErrorMessage(
+      'Rollout Evidence: fixture bundles are made by the language server, which is not running. Restart it (Rollout Evidence: Restart Server) and try again.',
+    );
     return undefined;
   }
   let scenarios: readonly ScenarioSummary[];
@@ -48,9 +59,15 @@ export async function newFixtureBundle(server: ServerController, output: vscode.
     explainFailure('the scenarios could not be listed', error, output);
     return undefined;
   }
-  const scenario = given.scenario !== undefined ? scenarios.find((candidate) => candidate.id === given.scenario) : await pickScenario(scenarios);
+  const scenario =
+    given.scenario !== undefined
+      ? scenarios.find((candidate) => candidate.id === given.scenario)
+      : await pickScenario(scenarios);
   if (!scenario) {
-    if (given.scenario !== undefined) void vscode.window.showErrorMessage(`Rollout Evidence: ${title}: unknown scenario "${given.scenario}"; the scenarios are ${scenarios.map((s) => s.id).join(', ')}.`);
+    if (given.scenario !== undefined)
+      void vscode.window.showErrorMessage(
+        `Rollout Evidence: ${title}: unknown scenario "${given.scenario}"; the scenarios are ${scenarios.map((s) => s.id).join(', ')}.`,
+      );
     return undefined;
   }
   const folder = given.folder ?? (await pickFolder());
@@ -70,7 +87,9 @@ export async function newFixtureBundle(server: ServerController, output: vscode.
     const written = writeScaffold(root, scaffold.files);
     if (written.kind !== 'written') {
       const what = written.kind === 'symlink' ? 'is a symbolic link' : 'already exists';
-      void vscode.window.showWarningMessage(`Rollout Evidence: ${root.fsPath} ${what}, so nothing was written. Choose another name or folder.`);
+      void vscode.window.showWarningMessage(
+        `Rollout Evidence: ${root.fsPath} ${what}, so nothing was written. Choose another name or folder.`,
+      );
       return undefined;
     }
   } catch (error) {
@@ -80,8 +99,12 @@ export async function newFixtureBundle(server: ServerController, output: vscode.
   output.info(`Wrote the "${scenario.label}" fixture (${scaffold.files.length} files) to ${root.fsPath}.`);
   const focus = vscode.Uri.joinPath(root, ...scaffold.focusFile.split('/'));
   // The files are written either way: a file that cannot be shown is said, not thrown.
-  await vscode.window.showTextDocument(focus, { preview: false }).then(undefined, (error: unknown) => output.warn(`Could not open ${focus.fsPath}: ${errorMessage(error)}`));
-  void vscode.window.showInformationMessage(`Rollout Evidence: created ${vscode.workspace.asRelativePath(root)} (${scenario.label}). ${expectation(scenario)}.`);
+  await vscode.window
+    .showTextDocument(focus, { preview: false })
+    .then(undefined, (error: unknown) => output.warn(`Could not open ${focus.fsPath}: ${errorMessage(error)}`));
+  void vscode.window.showInformationMessage(
+    `Rollout Evidence: created ${vscode.workspace.asRelativePath(root)} (${scenario.label}). ${expectation(scenario)}.`,
+  );
   warnOfSettingsOff(scenario, root);
   return root;
 }
@@ -110,8 +133,18 @@ interface ScenarioItem extends vscode.QuickPickItem {
 }
 
 async function pickScenario(scenarios: readonly ScenarioSummary[]): Promise<ScenarioSummary | undefined> {
-  const items: ScenarioItem[] = scenarios.map((scenario) => ({ label: scenario.label, description: scenario.description, detail: expectation(scenario), scenario }));
-  const picked = await vscode.window.showQuickPick(items, { title: `${title} (1/3): scenario`, placeHolder: 'What should the rollout show?', matchOnDescription: true, matchOnDetail: true });
+  const items: ScenarioItem[] = scenarios.map((scenario) => ({
+    label: scenario.label,
+    description: scenario.description,
+    detail: expectation(scenario),
+    scenario,
+  }));
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `${title} (1/3): scenario`,
+    placeHolder: 'What should the rollout show?',
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
   return picked?.scenario;
 }
 
@@ -133,15 +166,28 @@ async function pickFolder(): Promise<vscode.Uri | undefined> {
     return chosen;
   }
   const items: FolderItem[] = [
-    ...folders.map((workspaceFolder) => ({ label: `$(root-folder) ${workspaceFolder.name}`, description: workspaceFolder.uri.fsPath, folder: workspaceFolder.uri })),
+    ...folders.map((workspaceFolder) => ({
+      label: `$(root-folder) ${workspaceFolder.name}`,
+      description: workspaceFolder.uri.fsPath,
+      folder: workspaceFolder.uri,
+    })),
     { label: '$(folder-opened) Choose a folder…', description: 'a job folder, say' },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: `${title} (2/3): where`, placeHolder: 'The folder to create the rollout folder in' });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `${title} (2/3): where`,
+    placeHolder: 'The folder to create the rollout folder in',
+  });
   if (!picked) return undefined;
   if (picked.folder) return picked.folder;
   const [chosen] =
-    (await vscode.window.showOpenDialog({ title: 'Choose the folder to create the rollout folder in', openLabel: 'Create Rollout Here', defaultUri: folders[0]!.uri, canSelectFiles: false, canSelectFolders: true, canSelectMany: false })) ??
-    [];
+    (await vscode.window.showOpenDialog({
+      title: 'Choose the folder to create the rollout folder in',
+      openLabel: 'Create Rollout Here',
+      defaultUri: folders[0]!.uri,
+      canSelectFiles: false,
+      canSelectFolders: true,
+      canSelectMany: false,
+    })) ?? [];
   return chosen;
 }
 
@@ -153,7 +199,11 @@ async function askName(folder: vscode.Uri): Promise<string | undefined> {
     value: suggestion,
     valueSelection: [0, suggestedTask.length],
     // A folder that cannot be looked into is found out, and said, when the files are written.
-    validateInput: async (value) => rolloutNameProblem(value) ?? ((await exists(vscode.Uri.joinPath(folder, value)).catch(() => false)) ? `${value} already exists in ${folder.fsPath}` : undefined),
+    validateInput: async (value) =>
+      rolloutNameProblem(value) ??
+      ((await exists(vscode.Uri.joinPath(folder, value)).catch(() => false))
+        ? `${value} already exists in ${folder.fsPath}`
+        : undefined),
   });
 }
 
@@ -164,7 +214,10 @@ function warnOfSettingsOff(scenario: ScenarioSummary, root: vscode.Uri): void {
   if (off.length === 0) return;
   const names = off.map((setting) => `${settingsSection}.${setting}`);
   void vscode.window
-    .showWarningMessage(`Rollout Evidence: "${scenario.label}" is judged ${scenario.verdict} only with ${names.join(' and ')} on; it is off here, so the rules judge it otherwise.`, 'Open Settings')
+    .showWarningMessage(
+      `Rollout Evidence: "${scenario.label}" is judged ${scenario.verdict} only with ${names.join(' and ')} on; it is off here, so the rules judge it otherwise.`,
+      'Open Settings',
+    )
     .then((choice) => choice && vscode.commands.executeCommand('workbench.action.openSettings', names[0]));
 }
 
@@ -172,5 +225,7 @@ function explainFailure(what: string, error: unknown, output: vscode.LogOutputCh
   // A refusal from the server is a message for the user as it stands.
   const reason = error instanceof ResponseError ? error.message : errorMessage(error);
   output.error(`${title}: ${what}: ${reason}`);
-  void vscode.window.showErrorMessage(`Rollout Evidence: ${what}: ${reason}`, 'Show Output').then((choice) => choice && output.show(true));
+  void vscode.window
+    .showErrorMessage(`Rollout Evidence: ${what}: ${reason}`, 'Show Output')
+    .then((choice) => choice && output.show(true));
 }

@@ -16,7 +16,10 @@ export function appendRecordToFile(path: string, line: string): number {
   try {
     descriptor = openSync(path, appendFlags, 0o644);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new Error(`${path} is a symbolic link; the observation is recorded only in a regular file, never through a link`);
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new Error(
+        `${path} is a symbolic link; the observation is recorded only in a regular file, never through a link`,
+      );
     throw error;
   }
   try {
@@ -36,7 +39,7 @@ function newlinesAndLastByte(descriptor: number, size: number): { newlines: numb
   const chunk = Buffer.alloc(Math.min(size, 1 << 20));
   let newlines = 0;
   let lastCharacter = '';
-  for (let offset = 0; offset < size; ) {
+  for (let offset = 0; offset < size;) {
     const count = readSync(descriptor, chunk, 0, Math.min(chunk.length, size - offset), offset);
     if (count === 0) break;
     for (let index = chunk.indexOf(10); index !== -1 && index < count; index = chunk.indexOf(10, index + 1)) newlines++;

@@ -15,7 +15,13 @@ import {
   type ProbeMode,
   type ProbeTarget,
 } from '../../../shared/src/probe';
-import { probeContextRequest, probeTargetsRequest, runProbeRequest, type ProbeContext, type RunProbeResult } from '../../../shared/src/protocol';
+import {
+  probeContextRequest,
+  probeTargetsRequest,
+  runProbeRequest,
+  type ProbeContext,
+  type RunProbeResult,
+} from '../../../shared/src/protocol';
 import type { ServerController } from '../serverController';
 import { readProbeSettings } from './probeSettings';
 import { appendRecordLine, pickRecordFile } from './recordObservation';
@@ -34,8 +40,13 @@ export async function probeQuiescence(server: ServerController, output: vscode.L
   }
   const client = server.runningClient;
   if (!client) {
-    const choice = await vscode.window.showErrorMessage('Rollout Evidence: the probe runs in the language server, which is not running.', 'Restart Server', 'Show Output');
-    if (choice === 'Restart Server') await server.restart().catch((error: unknown) => output.error(`Restart failed: ${errorMessage(error)}`));
+    const choice = await vscode.window.showErrorMessage(
+      'Rollout Evidence: the probe runs in the language server, which is not running.',
+      'Restart Server',
+      'Show Output',
+    );
+    if (choice === 'Restart Server')
+      await server.restart().catch((error: unknown) => output.error(`Restart failed: ${errorMessage(error)}`));
     if (choice === 'Show Output') output.show(true);
     return;
   }
@@ -44,9 +55,12 @@ export async function probeQuiescence(server: ServerController, output: vscode.L
   let context: ProbeContext;
   let listing: ContainerListing;
   try {
-    context = await client.sendRequest(probeContextRequest, { uri: vscode.window.activeTextEditor?.document.uri.toString() });
-    listing = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Listing running containers' }, () =>
-      client.sendRequest(probeTargetsRequest, { dockerAccess: settings.docker }),
+    context = await client.sendRequest(probeContextRequest, {
+      uri: vscode.window.activeTextEditor?.document.uri.toString(),
+    });
+    listing = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'Listing running containers' },
+      () => client.sendRequest(probeTargetsRequest, { dockerAccess: settings.docker }),
     );
   } catch (error) {
     explainFailure('the probe could not start', error, output);
@@ -68,8 +82,27 @@ export async function probeQuiescence(server: ServerController, output: vscode.L
   let result: RunProbeResult;
   try {
     result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Rollout Evidence: probing "${user}" in ${describeTarget(target)}`, cancellable: true },
-      (_progress, token) => client.sendRequest(runProbeRequest, { transcriptId, request: { target, user, mode, timeoutSeconds: settings.timeoutSeconds, graceSeconds: settings.graceSeconds, dockerAccess: settings.docker } }, token),
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Rollout Evidence: probing "${user}" in ${describeTarget(target)}`,
+        cancellable: true,
+      },
+      (_progress, token) =>
+        client.sendRequest(
+          runProbeRequest,
+          {
+            transcriptId,
+            request: {
+              target,
+              user,
+              mode,
+              timeoutSeconds: settings.timeoutSeconds,
+              graceSeconds: settings.graceSeconds,
+              dockerAccess: settings.docker,
+            },
+          },
+          token,
+        ),
     );
   } catch (error) {
     explainFailure('the probe did not run', error, output);
@@ -84,14 +117,25 @@ function explainFailure(what: string, error: unknown, output: vscode.LogOutputCh
   // A refusal from the server is a message for the user as it stands.
   const reason = error instanceof ResponseError ? error.message : errorMessage(error);
   output.error(`${what}: ${reason}`);
-  void vscode.window.showErrorMessage(`Rollout Evidence: ${what}: ${reason}`, 'Show Output').then((choice) => choice && output.show(true));
+  void vscode.window
+    .showErrorMessage(`Rollout Evidence: ${what}: ${reason}`, 'Show Output')
+    .then((choice) => choice && output.show(true));
 }
 
-async function reportOutcome(result: RunProbeResult, context: ProbeContext, output: vscode.LogOutputChannel): Promise<void> {
+async function reportOutcome(
+  result: RunProbeResult,
+  context: ProbeContext,
+  output: vscode.LogOutputChannel,
+): Promise<void> {
   const { outcome } = result;
   const summary = summarizeOutcome(outcome);
   output.info(summary);
-  const show = outcome.returnCode === 0 ? vscode.window.showInformationMessage : outcome.returnCode === 1 ? vscode.window.showWarningMessage : vscode.window.showErrorMessage;
+  const show =
+    outcome.returnCode === 0
+      ? vscode.window.showInformationMessage
+      : outcome.returnCode === 1
+        ? vscode.window.showWarningMessage
+        : vscode.window.showErrorMessage;
   const choice = await show(`Rollout Evidence: ${summary}`, 'Record as Evidence', 'Show Details');
   if (choice === 'Show Details') output.show(true);
   if (choice !== 'Record as Evidence') return;
@@ -100,7 +144,10 @@ async function reportOutcome(result: RunProbeResult, context: ProbeContext, outp
   try {
     const line = await appendRecordLine(file, result.recordLine);
     output.info(`Recorded the observation in ${file.fsPath}, line ${line}.`);
-    const open = await vscode.window.showInformationMessage(`Rollout Evidence: recorded the observation in ${vscode.workspace.asRelativePath(file)}, line ${line}.`, 'Open');
+    const open = await vscode.window.showInformationMessage(
+      `Rollout Evidence: recorded the observation in ${vscode.workspace.asRelativePath(file)}, line ${line}.`,
+      'Open',
+    );
     if (open) await vscode.window.showTextDocument(file, { selection: new vscode.Range(line - 1, 0, line - 1, 0) });
   } catch (error) {
     void vscode.window.showErrorMessage(`Rollout Evidence: the observation was not recorded: ${errorMessage(error)}`);
@@ -119,12 +166,20 @@ async function pickTarget(listing: ContainerListing): Promise<ProbeTarget | unde
     target: { kind: container.engine, name: container.name },
   }));
   items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
-  items.push({ label: '$(device-desktop) Local machine', description: 'here, or the dev container this window runs in', target: { kind: 'local' } });
+  items.push({
+    label: '$(device-desktop) Local machine',
+    description: 'here, or the dev container this window runs in',
+    target: { kind: 'local' },
+  });
   // Engines that could not be asked are listed with what was looked for, so an empty list explains itself.
-  for (const missing of listing.unavailable) items.push({ label: `$(warning) ${missing.engine}: ${missing.reason}`, description: 'unavailable' });
+  for (const missing of listing.unavailable)
+    items.push({ label: `$(warning) ${missing.engine}: ${missing.reason}`, description: 'unavailable' });
   const picked = await vscode.window.showQuickPick(items, {
     title: `${title} (1/3): target`,
-    placeHolder: listing.containers.length > 0 ? 'Pick a running container, or the local machine' : 'No running container was found: pick the local machine, or start a container',
+    placeHolder:
+      listing.containers.length > 0
+        ? 'Pick a running container, or the local machine'
+        : 'No running container was found: pick the local machine, or start a container',
     matchOnDescription: true,
     matchOnDetail: true,
   });
@@ -136,7 +191,8 @@ async function pickTarget(listing: ContainerListing): Promise<ProbeTarget | unde
 }
 
 async function pickUser(context: ProbeContext, fallback: string): Promise<string | undefined> {
-  const fromConfig = sandboxUserProblem(context.sandboxUser) === undefined ? (context.sandboxUser as string) : undefined;
+  const fromConfig =
+    sandboxUserProblem(context.sandboxUser) === undefined ? (context.sandboxUser as string) : undefined;
   const source =
     fromConfig !== undefined
       ? "from the active rollout's config, the user the rules judge"
@@ -153,8 +209,18 @@ async function pickUser(context: ProbeContext, fallback: string): Promise<string
 
 async function pickMode(): Promise<ProbeMode | undefined> {
   const modes: (vscode.QuickPickItem & { mode: ProbeMode })[] = [
-    { label: 'observe', description: 'look only', detail: 'One checked observation of the user’s processes; no signal is sent.', mode: 'observe' },
-    { label: 'harden', description: 'end them, then look', detail: 'TERM, a grace period, KILL, in rounds; then the final observation. Kills processes.', mode: 'harden' },
+    {
+      label: 'observe',
+      description: 'look only',
+      detail: 'One checked observation of the user’s processes; no signal is sent.',
+      mode: 'observe',
+    },
+    {
+      label: 'harden',
+      description: 'end them, then look',
+      detail: 'TERM, a grace period, KILL, in rounds; then the final observation. Kills processes.',
+      mode: 'harden',
+    },
   ];
   return (await vscode.window.showQuickPick(modes, { title: `${title} (3/3): mode` }))?.mode;
 }
@@ -163,7 +229,11 @@ async function confirmHarden(target: ProbeTarget, user: string): Promise<boolean
   const kill = 'Kill and Observe';
   const choice = await vscode.window.showWarningMessage(
     `Kill every process of sandbox user "${user}" in ${describeTarget(target)}?`,
-    { modal: true, detail: 'The probe sends TERM, waits, then KILL to each of the user’s processes, in rounds, and then checks that none is left.' },
+    {
+      modal: true,
+      detail:
+        'The probe sends TERM, waits, then KILL to each of the user’s processes, in rounds, and then checks that none is left.',
+    },
     kill,
   );
   return choice === kill;

@@ -10,18 +10,37 @@ import { appendRecordToFile } from './appendRecord';
 
 /** The action records to offer: the active rollout's first, then the others in the workspace. */
 export async function pickRecordFile(defaultPath: string | null): Promise<vscode.Uri | undefined> {
-  const found = await vscode.workspace.findFiles(anywhere(rolloutFiles.actionRecords), `**/{${[...skippedFolders].join(',')}}/**`, 200);
+  const found = await vscode.workspace.findFiles(
+    anywhere(rolloutFiles.actionRecords),
+    `**/{${[...skippedFolders].join(',')}}/**`,
+    200,
+  );
   const defaultUri = defaultPath === null ? undefined : vscode.Uri.file(defaultPath);
-  const candidates = [...(defaultUri ? [defaultUri] : []), ...found.filter((uri) => uri.toString() !== defaultUri?.toString())];
+  const candidates = [
+    ...(defaultUri ? [defaultUri] : []),
+    ...found.filter((uri) => uri.toString() !== defaultUri?.toString()),
+  ];
   const other = { label: '$(folder-opened) Another file…', uri: undefined };
   const items = [
-    ...candidates.map((uri, index) => ({ label: vscode.workspace.asRelativePath(uri), description: index === 0 && defaultUri ? 'the active rollout' : undefined, uri })),
+    ...candidates.map((uri, index) => ({
+      label: vscode.workspace.asRelativePath(uri),
+      description: index === 0 && defaultUri ? 'the active rollout' : undefined,
+      uri,
+    })),
     other,
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: 'Record the observation as evidence', placeHolder: 'Append one SandboxUserQuiescence line to…' });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Record the observation as evidence',
+    placeHolder: 'Append one SandboxUserQuiescence line to…',
+  });
   if (!picked) return undefined;
   if (picked.uri) return picked.uri;
-  return vscode.window.showSaveDialog({ defaultUri, filters: { 'JSON Lines': ['jsonl'] }, saveLabel: 'Append Here', title: 'Append the observation to (the file is never rewritten)' });
+  return vscode.window.showSaveDialog({
+    defaultUri,
+    filters: { 'JSON Lines': ['jsonl'] },
+    saveLabel: 'Append Here',
+    title: 'Append the observation to (the file is never rewritten)',
+  });
 }
 
 /** Appends `line` to the file on disk. Returns the new line's number. */

@@ -18,16 +18,23 @@ export function registerTimelineCommand(context: vscode.ExtensionContext, server
   const command = vscode.commands.registerCommand(commandIds.showTimeline, async (target?: unknown) => {
     const given = uriOf(target) ?? vscode.window.activeTextEditor?.document.uri;
     if (!given) {
-      void vscode.window.showInformationMessage('Rollout Evidence: open a file of a rollout (or pick a rollout in the Rollouts view) to show its timeline.');
+      void vscode.window.showInformationMessage(
+        'Rollout Evidence: open a file of a rollout (or pick a rollout in the Rollouts view) to show its timeline.',
+      );
       return;
     }
     const root = await rolloutFolderOf(given);
     if (!root) {
-      void vscode.window.showInformationMessage(`Rollout Evidence: ${vscode.workspace.asRelativePath(given)} is not in a rollout folder (one holding ${rolloutFiles.result}, ${rolloutFolders.trajectory}/ or ${rolloutFolders.benchguard}/), so there is no timeline to show.`);
+      void vscode.window.showInformationMessage(
+        `Rollout Evidence: ${vscode.workspace.asRelativePath(given)} is not in a rollout folder (one holding ${rolloutFiles.result}, ${rolloutFolders.trajectory}/ or ${rolloutFolders.benchguard}/), so there is no timeline to show.`,
+      );
       return;
     }
     if (!server.runningClient) {
-      const choice = await vscode.window.showErrorMessage('Rollout Evidence: the timeline is drawn by the language server, which is not running.', 'Restart Server');
+      const choice = await vscode.window.showErrorMessage(
+        'Rollout Evidence: the timeline is drawn by the language server, which is not running.',
+        'Restart Server',
+      );
       if (choice === 'Restart Server') await vscode.commands.executeCommand(commandIds.restartServer);
       if (!server.runningClient) return;
     }
@@ -38,13 +45,20 @@ export function registerTimelineCommand(context: vscode.ExtensionContext, server
       open.refresh();
       return;
     }
-    panels.set(key, TimelinePanel.open(context.extensionUri, root, server, () => panels.delete(key)));
+    panels.set(
+      key,
+      TimelinePanel.open(context.extensionUri, root, server, () => panels.delete(key)),
+    );
   });
   // The settings change what the server finds and how it judges it.
-  const settings = vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(settingsSection) && refreshAll());
+  const settings = vscode.workspace.onDidChangeConfiguration(
+    (event) => event.affectsConfiguration(settingsSection) && refreshAll(),
+  );
   // The panels' error text promises a redraw once the server is back.
   const serverBack = server.onDidChangeState((state) => state === 'running' && refreshAll());
-  return vscode.Disposable.from(command, settings, serverBack, { dispose: () => [...panels.values()].forEach((panel) => panel.dispose()) });
+  return vscode.Disposable.from(command, settings, serverBack, {
+    dispose: () => [...panels.values()].forEach((panel) => panel.dispose()),
+  });
 }
 
 function uriOf(target: unknown): vscode.Uri | undefined {

@@ -14,7 +14,12 @@ export interface TimelinePageSources {
 }
 
 export function timelinePageHtml({ cspSource, scriptUri, styleUri, nonce }: TimelinePageSources): string {
-  const policy = [`default-src 'none'`, `style-src ${cspSource}`, `script-src 'nonce-${nonce}'`, `img-src ${cspSource}`].join('; ');
+  const policy = [
+    `default-src 'none'`,
+    `style-src ${cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+    `img-src ${cspSource}`,
+  ].join('; ');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -28,9 +28,19 @@ export class TimelinePanel implements vscode.Disposable {
   private request: vscode.CancellationTokenSource | undefined;
   private disposed = false;
 
-  static open(extensionUri: vscode.Uri, root: vscode.Uri, server: ServerController, onDispose: () => void): TimelinePanel {
+  static open(
+    extensionUri: vscode.Uri,
+    root: vscode.Uri,
+    server: ServerController,
+    onDispose: () => void,
+  ): TimelinePanel {
     const media = vscode.Uri.joinPath(extensionUri, 'media');
-    const panel = vscode.window.createWebviewPanel(viewType, `Timeline: ${basename(root.fsPath)}`, vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [media] });
+    const panel = vscode.window.createWebviewPanel(
+      viewType,
+      `Timeline: ${basename(root.fsPath)}`,
+      vscode.ViewColumn.Active,
+      { enableScripts: true, localResourceRoots: [media] },
+    );
     panel.iconPath = vscode.Uri.joinPath(media, 'rollouts.svg');
     const webview = panel.webview;
     webview.html = timelinePageHtml({
@@ -57,7 +67,12 @@ export class TimelinePanel implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((event) => this.contains(event.document.uri) && this.refresh()),
     );
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, '**/*'));
-    this.disposables.push(watcher, watcher.onDidChange(() => this.refresh()), watcher.onDidCreate(() => this.refresh()), watcher.onDidDelete(() => this.refresh()));
+    this.disposables.push(
+      watcher,
+      watcher.onDidChange(() => this.refresh()),
+      watcher.onDidCreate(() => this.refresh()),
+      watcher.onDidDelete(() => this.refresh()),
+    );
   }
 
   reveal(): void {
@@ -84,7 +99,13 @@ export class TimelinePanel implements vscode.Disposable {
     const fields = message as Record<string, unknown>;
     if (fields['type'] === 'ready') {
       await this.load();
-    } else if (fields['type'] === 'zoom' && isFiniteNumber(fields['from']) && isFiniteNumber(fields['to']) && fields['from'] < fields['to'] && isTimelineAxis(fields['axis'])) {
+    } else if (
+      fields['type'] === 'zoom' &&
+      isFiniteNumber(fields['from']) &&
+      isFiniteNumber(fields['to']) &&
+      fields['from'] < fields['to'] &&
+      isTimelineAxis(fields['axis'])
+    ) {
       this.zoom.zoomTo({ from: fields['from'], to: fields['to'] }, fields['axis']);
       await this.load();
     } else if (fields['type'] === 'reset') {
@@ -98,7 +119,11 @@ export class TimelinePanel implements vscode.Disposable {
   private async load(): Promise<void> {
     const client = this.server.runningClient;
     if (!client) {
-      await this.post({ type: 'error', message: 'The language server is not running, so the timeline cannot be drawn. Run "Rollout Evidence: Restart Server" and it will be drawn again.' });
+      await this.post({
+        type: 'error',
+        message:
+          'The language server is not running, so the timeline cannot be drawn. Run "Rollout Evidence: Restart Server" and it will be drawn again.',
+      });
       return;
     }
     this.request?.cancel();
@@ -107,7 +132,11 @@ export class TimelinePanel implements vscode.Disposable {
     this.request = request;
     try {
       const range = this.zoom.range;
-      const picture = await client.sendRequest(timelineRequest, { root: this.root.fsPath, ...(range ? { range } : {}) }, request.token);
+      const picture = await client.sendRequest(
+        timelineRequest,
+        { root: this.root.fsPath, ...(range ? { range } : {}) },
+        request.token,
+      );
       if (request.token.isCancellationRequested) return;
       // A range picked on the other axis is dropped: ask again for the whole rollout (once: no range now).
       if (this.zoom.accepts(picture)) await this.post({ type: 'picture', picture });
@@ -126,9 +155,15 @@ export class TimelinePanel implements vscode.Disposable {
     const column = this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Beside : vscode.ViewColumn.One;
     try {
       const position = new vscode.Position(line, 0);
-      await vscode.window.showTextDocument(uri, { viewColumn: column, selection: new vscode.Range(position, position), preview: true });
+      await vscode.window.showTextDocument(uri, {
+        viewColumn: column,
+        selection: new vscode.Range(position, position),
+        preview: true,
+      });
     } catch (error) {
-      void vscode.window.showErrorMessage(`Rollout Evidence: ${vscode.workspace.asRelativePath(uri)} could not be opened at line ${line + 1}: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(
+        `Rollout Evidence: ${vscode.workspace.asRelativePath(uri)} could not be opened at line ${line + 1}: ${errorMessage(error)}`,
+      );
     }
   }
 

@@ -3,7 +3,13 @@
  * JSON (build output, an agent's own files) does not make the server walk the workspace again.
  */
 import { basename, dirname, relative, sep } from 'node:path';
-import { rolloutFiles, rolloutFolders, rolloutLayoutDepth, skippedFolders, verifierRewardFiles } from '../../../shared/src/layout';
+import {
+  rolloutFiles,
+  rolloutFolders,
+  rolloutLayoutDepth,
+  skippedFolders,
+  verifierRewardFiles,
+} from '../../../shared/src/layout';
 import { isInside } from '../../../shared/src/paths';
 
 /**
@@ -22,7 +28,9 @@ function inRolloutLayout(pathInRollout: string): boolean {
   const parts = pathInRollout === '' ? [] : pathInRollout.split(sep);
   const foldersDown = parts.length - 1;
   // What the agent collected in a rollout: discovery does not read it, so its writes change nothing.
-  return foldersDown < rolloutLayoutDepth || (foldersDown === rolloutLayoutDepth && parts[0] !== rolloutFolders.agentOutput);
+  return (
+    foldersDown < rolloutLayoutDepth || (foldersDown === rolloutLayoutDepth && parts[0] !== rolloutFolders.agentOutput)
+  );
 }
 
 function namedLikeRolloutArtifact(path: string): boolean {

@@ -4,7 +4,14 @@
  */
 import { basename, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
-import { rolloutVerdicts, type JobSummary, type ProblemCounts, type RolloutFileSummary, type RolloutSummary, type RolloutVerdict } from '../../../shared/src/rollouts';
+import {
+  rolloutVerdicts,
+  type JobSummary,
+  type ProblemCounts,
+  type RolloutFileSummary,
+  type RolloutSummary,
+  type RolloutVerdict,
+} from '../../../shared/src/rollouts';
 import type { ViewOptions } from './viewOptions';
 
 export interface JobNode {
@@ -86,7 +93,6 @@ const verdictMeanings: Readonly<Record<RolloutVerdict, string>> = {
   trusted: 'nothing found against it',
 };
 
-
 export function jobItem(node: JobNode): vscode.TreeItem {
   const item = new vscode.TreeItem(basename(node.job.folder), vscode.TreeItemCollapsibleState.Expanded);
   item.id = `job:${node.job.folder}`;
@@ -108,7 +114,9 @@ export function rolloutItem(rollout: RolloutSummary): vscode.TreeItem {
   item.description = describeCounts(rollout.problems);
   const tooltip = new vscode.MarkdownString();
   tooltip.appendMarkdown(`**${rollout.verdict}**: ${verdictMeanings[rollout.verdict]}.\n\n`);
-  tooltip.appendMarkdown(`${describeCountsInFull(rollout.problems)}${rollout.trainingReady ? ' · training-ready' : ''}\n\n`);
+  tooltip.appendMarkdown(
+    `${describeCountsInFull(rollout.problems)}${rollout.trainingReady ? ' · training-ready' : ''}\n\n`,
+  );
   tooltip.appendText(rollout.root);
   item.tooltip = tooltip;
   item.contextValue = 'rollout';

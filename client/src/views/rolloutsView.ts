@@ -8,12 +8,26 @@ import { errorMessage } from '../../../shared/src/errors';
 import { anywhere, rolloutFolders, verifierRewardFiles } from '../../../shared/src/layout';
 import { isInside } from '../../../shared/src/paths';
 import { rolloutsRequest } from '../../../shared/src/protocol';
-import { rolloutVerdicts, type RolloutsResult, type RolloutSummary, type RolloutVerdict } from '../../../shared/src/rollouts';
+import {
+  rolloutVerdicts,
+  type RolloutsResult,
+  type RolloutSummary,
+  type RolloutVerdict,
+} from '../../../shared/src/rollouts';
 import { settingsSection } from '../../../shared/src/settings';
 import { commandIds } from '../commandIds';
 import type { ServerController } from '../serverController';
 import { mayChangeListing } from './listingChanges';
-import { arrangeJobs, fileItem, jobItem, rolloutItem, type FileNode, type JobNode, type RolloutEntry, type RolloutsNode } from './rolloutItems';
+import {
+  arrangeJobs,
+  fileItem,
+  jobItem,
+  rolloutItem,
+  type FileNode,
+  type JobNode,
+  type RolloutEntry,
+  type RolloutsNode,
+} from './rolloutItems';
 import { Throttle } from '../throttle';
 import { sortArgument, sortLabels, rolloutSorts, verdictsArgument, ViewOptionsStore } from './viewOptions';
 
@@ -49,8 +63,12 @@ export function registerRolloutsView(context: vscode.ExtensionContext, server: S
   context.subscriptions.push(
     rollouts,
     vscode.commands.registerCommand(commandIds.refreshRollouts, () => rollouts.refresh()),
-    vscode.commands.registerCommand(commandIds.filterRollouts, (verdicts?: unknown) => rollouts.chooseVerdicts(verdictsArgument(verdicts))),
-    vscode.commands.registerCommand(commandIds.sortRollouts, (sort?: unknown) => rollouts.chooseSort(sortArgument(sort))),
+    vscode.commands.registerCommand(commandIds.filterRollouts, (verdicts?: unknown) =>
+      rollouts.chooseVerdicts(verdictsArgument(verdicts)),
+    ),
+    vscode.commands.registerCommand(commandIds.sortRollouts, (sort?: unknown) =>
+      rollouts.chooseSort(sortArgument(sort)),
+    ),
   );
   return rollouts;
 }
@@ -76,7 +94,9 @@ export class RolloutsView implements vscode.TreeDataProvider<RolloutsNode>, Roll
     this.view = vscode.window.createTreeView(rolloutsViewId, { treeDataProvider: this, showCollapseAll: true });
     this.setStateContext();
     const artifacts = vscode.workspace.createFileSystemWatcher('**/*.{json,jsonl}');
-    const rewards = vscode.workspace.createFileSystemWatcher(anywhere(`${rolloutFolders.verifier}/{${Object.values(verifierRewardFiles).join(',')}}`));
+    const rewards = vscode.workspace.createFileSystemWatcher(
+      anywhere(`${rolloutFolders.verifier}/{${Object.values(verifierRewardFiles).join(',')}}`),
+    );
     // A removed rollout or job folder: file watchers may report only the folder itself.
     const removals = vscode.workspace.createFileSystemWatcher('**/*', true, true, false);
     const onArtifact = (uri: vscode.Uri) => {
@@ -129,8 +149,17 @@ export class RolloutsView implements vscode.TreeDataProvider<RolloutsNode>, Roll
       const shown = new Set(this.options.get().verdicts);
       const counts = this.verdictCounts();
       const picked = await vscode.window.showQuickPick(
-        rolloutVerdicts.map((verdict) => ({ label: verdict, description: counts ? `${counts.byVerdict[verdict]} ${counts.among}` : undefined, picked: shown.has(verdict), verdict })),
-        { canPickMany: true, title: 'Rollouts: show the verdicts', placeHolder: 'The rollouts with these verdicts are shown' },
+        rolloutVerdicts.map((verdict) => ({
+          label: verdict,
+          description: counts ? `${counts.byVerdict[verdict]} ${counts.among}` : undefined,
+          picked: shown.has(verdict),
+          verdict,
+        })),
+        {
+          canPickMany: true,
+          title: 'Rollouts: show the verdicts',
+          placeHolder: 'The rollouts with these verdicts are shown',
+        },
       );
       if (!picked) return;
       verdicts = picked.map((item) => item.verdict);
@@ -144,7 +173,11 @@ export class RolloutsView implements vscode.TreeDataProvider<RolloutsNode>, Roll
     if (!sort) {
       const current = this.options.get().sort;
       const picked = await vscode.window.showQuickPick(
-        rolloutSorts.map((candidate) => ({ label: sortLabels[candidate], description: candidate === current ? 'current' : undefined, sort: candidate })),
+        rolloutSorts.map((candidate) => ({
+          label: sortLabels[candidate],
+          description: candidate === current ? 'current' : undefined,
+          sort: candidate,
+        })),
         { title: 'Rollouts: sort' },
       );
       if (!picked) return;
@@ -184,14 +217,18 @@ export class RolloutsView implements vscode.TreeDataProvider<RolloutsNode>, Roll
   }
 
   private async load(): Promise<void> {
-    const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
+    const folders = (vscode.workspace.workspaceFolders ?? [])
+      .filter((folder) => folder.uri.scheme === 'file')
+      .map((folder) => folder.uri.fsPath);
     if (folders.length === 0) return this.show({ kind: 'noFolder' });
     const client = this.server.runningClient;
     if (!client) return this.show({ kind: 'serverDown' });
     const cancel = new vscode.CancellationTokenSource();
     this.inFlight = cancel;
     try {
-      const result = await vscode.window.withProgress({ location: { viewId: rolloutsViewId } }, () => client.sendRequest(rolloutsRequest, { folders, maxRollouts }, cancel.token));
+      const result = await vscode.window.withProgress({ location: { viewId: rolloutsViewId } }, () =>
+        client.sendRequest(rolloutsRequest, { folders, maxRollouts }, cancel.token),
+      );
       this.show({ kind: 'listed', result });
     } catch (error) {
       if (cancel.token.isCancellationRequested) return;
@@ -213,11 +250,22 @@ export class RolloutsView implements vscode.TreeDataProvider<RolloutsNode>, Roll
     if (state.kind === 'listed') {
       const found = state.result.found;
       const shown = this.entries.size;
-      const filter = options.verdicts.length === rolloutVerdicts.length ? 'all verdicts' : options.verdicts.length === 0 ? 'no verdict' : options.verdicts.join(', ');
-      this.view.description = found === 0 ? undefined : `${shown} of ${found} · ${filter} · ${sortLabels[options.sort]}`;
+      const filter =
+        options.verdicts.length === rolloutVerdicts.length
+          ? 'all verdicts'
+          : options.verdicts.length === 0
+            ? 'no verdict'
+            : options.verdicts.join(', ');
+      this.view.description =
+        found === 0 ? undefined : `${shown} of ${found} · ${filter} · ${sortLabels[options.sort]}`;
       const listedCount = state.result.jobs.reduce((sum, job) => sum + job.rollouts.length, 0);
-      const hiddenAll = listedCount > 0 && shown === 0 ? [`All ${listedCount} rollouts are hidden by the verdict filter.`] : [];
-      const lines = [...hiddenAll, ...(state.result.notice ? [state.result.notice] : []), ...state.result.ioErrors.map((line) => `Not searched: ${line}`)];
+      const hiddenAll =
+        listedCount > 0 && shown === 0 ? [`All ${listedCount} rollouts are hidden by the verdict filter.`] : [];
+      const lines = [
+        ...hiddenAll,
+        ...(state.result.notice ? [state.result.notice] : []),
+        ...state.result.ioErrors.map((line) => `Not searched: ${line}`),
+      ];
       this.view.message = lines.length > 0 ? lines.join('\n') : undefined;
     } else {
       this.view.description = undefined;
@@ -259,6 +307,8 @@ export class RolloutsView implements vscode.TreeDataProvider<RolloutsNode>, Roll
   /** Whether a listed rollout or job lies in (or is) the folder at `path`. */
   private listsSomethingIn(path: string): boolean {
     if (this.state.kind !== 'listed') return false;
-    return this.state.result.jobs.some((job) => isInside(job.folder, path) || job.rollouts.some((rollout) => isInside(rollout.root, path)));
+    return this.state.result.jobs.some(
+      (job) => isInside(job.folder, path) || job.rollouts.some((rollout) => isInside(rollout.root, path)),
+    );
   }
 }

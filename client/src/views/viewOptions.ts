@@ -32,7 +32,9 @@ export class ViewOptionsStore {
     const verdicts = this.state.get<unknown>(verdictsKey);
     return {
       sort: rolloutSorts.find((candidate) => candidate === sort) ?? 'verdict',
-      verdicts: Array.isArray(verdicts) ? rolloutVerdicts.filter((verdict) => verdicts.includes(verdict)) : rolloutVerdicts,
+      verdicts: Array.isArray(verdicts)
+        ? rolloutVerdicts.filter((verdict) => verdicts.includes(verdict))
+        : rolloutVerdicts,
     };
   }
 
@@ -41,7 +43,10 @@ export class ViewOptionsStore {
   }
 
   async setVerdicts(verdicts: readonly RolloutVerdict[]): Promise<void> {
-    await this.state.update(verdictsKey, rolloutVerdicts.filter((verdict) => verdicts.includes(verdict)));
+    await this.state.update(
+      verdictsKey,
+      rolloutVerdicts.filter((verdict) => verdicts.includes(verdict)),
+    );
   }
 }
 

@@ -21,7 +21,12 @@ export interface CompletionProposal {
   readonly sortText: string;
 }
 
-export function completeRecord(kind: ArtifactKind, guide: SchemaGuide, line: string, character: number): CompletionProposal[] {
+export function completeRecord(
+  kind: ArtifactKind,
+  guide: SchemaGuide,
+  line: string,
+  character: number,
+): CompletionProposal[] {
   if (line.trim() === '') return recordSnippets(kind, guide, character, line.length);
   const location = getLocation(line, character);
   const record: unknown = parse(line);
@@ -29,7 +34,8 @@ export function completeRecord(kind: ArtifactKind, guide: SchemaGuide, line: str
   const replace = replacedRange(at, character, line);
   if (location.isAtPropertyKey) {
     const parentPath = location.path.slice(0, -1);
-    const typed = typeof location.path[location.path.length - 1] === 'string' ? location.path[location.path.length - 1] : undefined;
+    const typed =
+      typeof location.path[location.path.length - 1] === 'string' ? location.path[location.path.length - 1] : undefined;
     const parent = valueAt(record, parentPath);
     const present = new Set(isJsonObject(parent) ? Object.keys(parent) : []);
     if (typeof typed === 'string') present.delete(typed);
@@ -65,12 +71,28 @@ function recordSnippets(kind: ArtifactKind, guide: SchemaGuide, start: number, e
   const replace = { start: 0, end: Math.max(start, end) };
   if (shapes.length === 0) {
     const required = guide.properties({}, []).filter((property) => property.required);
-    const body = required.map((property, index) => `${JSON.stringify(property.name)}: ${valueSnippet(property, index + 1)}`).join(', ');
-    return [{ label: `${kind} record`, kind: 'record', snippet: `{${body}}`, replace, detail: 'a record with its required properties', sortText: '0' }];
+    const body = required
+      .map((property, index) => `${JSON.stringify(property.name)}: ${valueSnippet(property, index + 1)}`)
+      .join(', ');
+    return [
+      {
+        label: `${kind} record`,
+        kind: 'record',
+        snippet: `{${body}}`,
+        replace,
+        detail: 'a record with its required properties',
+        sortText: '0',
+      },
+    ];
   }
   return shapes.map((shape, index) => {
-    const properties = shape.required.map((property, position) => `${JSON.stringify(property.name)}: ${valueSnippet(property, position + 1)}`);
-    const body = [`${JSON.stringify(shape.discriminator)}: ${escapeSnippet(JSON.stringify(shape.value))}`, ...properties].join(', ');
+    const properties = shape.required.map(
+      (property, position) => `${JSON.stringify(property.name)}: ${valueSnippet(property, position + 1)}`,
+    );
+    const body = [
+      `${JSON.stringify(shape.discriminator)}: ${escapeSnippet(JSON.stringify(shape.value))}`,
+      ...properties,
+    ].join(', ');
     return {
       label: shape.value,
       kind: 'record',
@@ -108,7 +130,13 @@ function valueSnippet(property: PropertyGuide, stop: number): string {
 
 /** The token the cursor is in (a half-typed key or value), or an empty range at the cursor. */
 function replacedRange(node: SyntaxNode | undefined, character: number, line: string): { start: number; end: number } {
-  if (node && node.type !== 'object' && node.type !== 'array' && node.offset <= character && character <= node.offset + node.length) {
+  if (
+    node &&
+    node.type !== 'object' &&
+    node.type !== 'array' &&
+    node.offset <= character &&
+    character <= node.offset + node.length
+  ) {
     return { start: node.offset, end: node.offset + node.length };
   }
   // A string still open at the cursor is no node yet: replace from its opening quote.

@@ -14,7 +14,10 @@ export class FixtureFolders {
 
   constructor(readonly globs: readonly string[]) {
     // A glob without `/` names a folder anywhere, as `files.associations` names a file.
-    this.matchers = globs.map((glob) => new Minimatch(glob, { dot: true, matchBase: !glob.includes('/'), nocase: process.platform === 'win32' }));
+    this.matchers = globs.map(
+      (glob) =>
+        new Minimatch(glob, { dot: true, matchBase: !glob.includes('/'), nocase: process.platform === 'win32' }),
+    );
   }
 
   /** The folder, or one above it, matches a glob. */

@@ -36,7 +36,11 @@ export interface QuickFix {
 export type TextOf = (path: string) => string | undefined;
 
 /** What a recorded observation after the last kill answers; a masked exit status stays on its exec. */
-const quiescenceCodes: ReadonlySet<DiagnosticCode> = new Set(['quiescence-unproven', 'quiescence-stale', 'verifier-before-quiescence']);
+const quiescenceCodes: ReadonlySet<DiagnosticCode> = new Set([
+  'quiescence-unproven',
+  'quiescence-stale',
+  'verifier-before-quiescence',
+]);
 
 /** For a fixture whose bundle has none on record: the fix's title names each placeholder it writes. */
 const placeholderUid = 1000;
@@ -50,7 +54,14 @@ const terminalizableCodes: ReadonlySet<DiagnosticCode> = new Set(['tool-terminal
  * The fixes for the diagnostics `codes` found at 0-based `lines` of `file`. Only what the rollout's
  * evaluation supports is offered: nothing here guesses at evidence the rules did not read.
  */
-export function quickFixesFor(bundle: RolloutBundle, evaluation: RolloutEvaluation, fixtureBundle: boolean, file: string, diagnostics: readonly { code: DiagnosticCode; line: number }[], textOf: TextOf): QuickFix[] {
+export function quickFixesFor(
+  bundle: RolloutBundle,
+  evaluation: RolloutEvaluation,
+  fixtureBundle: boolean,
+  file: string,
+  diagnostics: readonly { code: DiagnosticCode; line: number }[],
+  textOf: TextOf,
+): QuickFix[] {
   if (!fixtureBundle) return [];
   const fixes: QuickFix[] = [];
   const codes = new Set(diagnostics.map((diagnostic) => diagnostic.code));
@@ -74,7 +85,12 @@ function addPendingIds(bundle: RolloutBundle, textOf: TextOf): QuickFix[] {
   const text = textOf(file);
   if (!facts || !timeout || text === undefined) return [];
   const listed = new Set(arrayOrEmpty(timeout.pendingIds));
-  const open = facts.toolCalls.filter((call) => (call.status === 'pending' || call.status === 'in_progress') && typeof call.id === 'string' && !listed.has(call.id));
+  const open = facts.toolCalls.filter(
+    (call) =>
+      (call.status === 'pending' || call.status === 'in_progress') &&
+      typeof call.id === 'string' &&
+      !listed.has(call.id),
+  );
   const ids = [...new Set(open.map((call) => call.id as string))];
   const layout = layoutOf(text);
   if (timeout.ref.line >= lineCount(layout)) return [];
@@ -85,9 +101,21 @@ function addPendingIds(bundle: RolloutBundle, textOf: TextOf): QuickFix[] {
     const title = `Add "${id}" to pending_tool_call_ids of the agent_timeout row (line ${timeout.ref.line + 1})`;
     if (list?.type === 'array') {
       const at = list.offset + list.length - 1;
-      return { title, answers: pendingCodes, file, edits: [insertAt(timeout.ref.line, at, `${(list.children?.length ?? 0) > 0 ? ',' : ''}${JSON.stringify(id)}`)] };
+      return {
+        title,
+        answers: pendingCodes,
+        file,
+        edits: [insertAt(timeout.ref.line, at, `${(list.children?.length ?? 0) > 0 ? ',' : ''}${JSON.stringify(id)}`)],
+      };
     }
-    return { title, answers: pendingCodes, file, edits: [insertAt(timeout.ref.line, tree.offset + tree.length - 1, `,"pending_tool_call_ids":[${JSON.stringify(id)}]`)] };
+    return {
+      title,
+      answers: pendingCodes,
+      file,
+      edits: [
+        insertAt(timeout.ref.line, tree.offset + tree.length - 1, `,"pending_tool_call_ids":[${JSON.stringify(id)}]`),
+      ],
+    };
   });
 }
 
@@ -104,13 +132,26 @@ function insertObservation(bundle: RolloutBundle, evaluation: RolloutEvaluation,
   const uid = knownUidOfUser ?? placeholderUid;
   const kill = lastKill.action.record;
   // The kill's own time, else the latest time on a record before it: the observation follows the kill.
-  const knownTime = [lastKill, ...steps.slice(0, steps.indexOf(lastKill)).reverse()].map((step) => timeOf(step.action.record)).find((found) => found !== undefined);
+  const knownTime = [lastKill, ...steps.slice(0, steps.indexOf(lastKill)).reverse()]
+    .map((step) => timeOf(step.action.record))
+    .find((found) => found !== undefined);
   const resultValue = bundle.facts('result', 'result')?.value;
-  const time = knownTime ?? [resultValue?.['finished_at'], config?.['started_at']].find((found): found is string => typeof found === 'string') ?? placeholderTime;
-  const placeholders = [...(knownUidOfUser === undefined ? ['uid'] : []), ...(knownTime === undefined ? ['observed_at'] : [])];
+  const time =
+    knownTime ??
+    [resultValue?.['finished_at'], config?.['started_at']].find(
+      (found): found is string => typeof found === 'string',
+    ) ??
+    placeholderTime;
+  const placeholders = [
+    ...(knownUidOfUser === undefined ? ['uid'] : []),
+    ...(knownTime === undefined ? ['observed_at'] : []),
+  ];
   const record = {
     event_type: 'SandboxUserQuiescence',
-    action_id: uniqueActionId(steps, typeof kill.actionId === 'string' ? `${kill.actionId}-observed` : `observation-${lastKill.action.ref.line + 2}`),
+    action_id: uniqueActionId(
+      steps,
+      typeof kill.actionId === 'string' ? `${kill.actionId}-observed` : `observation-${lastKill.action.ref.line + 2}`,
+    ),
     ...(typeof kill.phase === 'string' ? { phase: kill.phase } : {}),
     ...(typeof kill.service === 'string' ? { service: kill.service } : {}),
     status: 'ok',
@@ -128,7 +169,9 @@ function insertObservation(bundle: RolloutBundle, evaluation: RolloutEvaluation,
   const line = lastKill.action.ref.line;
   const layout = layoutOf(text);
   if (line >= lineCount(layout)) return undefined;
-  const edit = isTerminated(layout, line) ? insertAt(line + 1, 0, `${JSON.stringify(record)}\n`) : insertAt(line, lineText(layout, line).length, `\n${JSON.stringify(record)}`);
+  const edit = isTerminated(layout, line)
+    ? insertAt(line + 1, 0, `${JSON.stringify(record)}\n`)
+    : insertAt(line, lineText(layout, line).length, `\n${JSON.stringify(record)}`);
   return {
     title: `Insert a quiescent SandboxUserQuiescence observation of "${user.name}" after the kill attempt on line ${line + 1}${placeholders.length > 0 ? ` (placeholders to set: ${placeholders.join(', ')})` : ''}`,
     answers: quiescenceCodes,
@@ -137,15 +180,30 @@ function insertObservation(bundle: RolloutBundle, evaluation: RolloutEvaluation,
   };
 }
 
-function endByFramework(bundle: RolloutBundle, evaluation: RolloutEvaluation, file: string, line: number, textOf: TextOf): QuickFix | undefined {
+function endByFramework(
+  bundle: RolloutBundle,
+  evaluation: RolloutEvaluation,
+  file: string,
+  line: number,
+  textOf: TextOf,
+): QuickFix | undefined {
   const proof = evaluation.quiescence.proof;
   const facts = bundle.facts('trajectory', 'acp-trajectory');
   const call = facts?.toolCalls.find((candidate) => candidate.ref.line === line);
   const text = textOf(file);
-  if (!proof || !call || typeof call.id !== 'string' || file !== bundle.pathOf('trajectory') || text === undefined) return undefined;
+  if (!proof || !call || typeof call.id !== 'string' || file !== bundle.pathOf('trajectory') || text === undefined)
+    return undefined;
   const actionId = proof.action.record.actionId;
   const reference = typeof actionId === 'string' || typeof actionId === 'number' ? actionId : proof.action.ref.line + 1;
-  const row = { type: 'tool_call_lifecycle', tool_call_id: call.id, lifecycle: 'ended_by_framework', effects: 'unknown', source: 'benchflow', quiescence_ref: reference, provenance: authored };
+  const row = {
+    type: 'tool_call_lifecycle',
+    tool_call_id: call.id,
+    lifecycle: 'ended_by_framework',
+    effects: 'unknown',
+    source: 'benchflow',
+    quiescence_ref: reference,
+    provenance: authored,
+  };
   return {
     title: `Mark "${call.id}" as ended by the framework, effects unknown (append a tool_call_lifecycle row citing observation ${JSON.stringify(reference)})`,
     answers: terminalizableCodes,
@@ -163,7 +221,11 @@ function knownUid(steps: readonly Step[], name: string): number | undefined {
 }
 
 function timeOf(record: Step['action']['record']): string | undefined {
-  return typeof record.finishedAt === 'string' ? record.finishedAt : typeof record.startedAt === 'string' ? record.startedAt : undefined;
+  return typeof record.finishedAt === 'string'
+    ? record.finishedAt
+    : typeof record.startedAt === 'string'
+      ? record.startedAt
+      : undefined;
 }
 
 function uniqueActionId(steps: readonly Step[], wanted: string): string {

@@ -75,7 +75,8 @@ export function runCheck(request: CheckRequest, progress: ProgressLine, check: B
         maxFindings: request.maxProblems,
         rules: { ...request.rules, fixtureBundle: !bundle.loose && isFixtureBundle(bundle.root, fixtureFolders) },
         caches,
-        onFileStart: (path) => progress.update(`checking ${displayPath(request.cwd, path)} (file ${++started} of ${fileCount})`),
+        onFileStart: (path) =>
+          progress.update(`checking ${displayPath(request.cwd, path)} (file ${++started} of ${fileCount})`),
         onBytesRead: () => progress.tick(),
       });
       return { ...checked, listed: listedFindings(checked, request.maxProblems) };
@@ -102,12 +103,19 @@ export function runCheck(request: CheckRequest, progress: ProgressLine, check: B
       for (const finding of bundle.evaluation.findings) counts[finding.severity]++;
     }
     for (const file of bundle.files) {
-      if (file.ioError !== undefined) ioErrors.push(`cannot read ${displayPath(request.cwd, file.path)}: ${file.ioError}`);
+      if (file.ioError !== undefined)
+        ioErrors.push(`cannot read ${displayPath(request.cwd, file.path)}: ${file.ioError}`);
       if (!file.report) continue;
-      for (const severity of ['error', 'warning', 'information', 'hint'] as const) counts[severity] += file.report.counts[severity];
+      for (const severity of ['error', 'warning', 'information', 'hint'] as const)
+        counts[severity] += file.report.counts[severity];
     }
   }
-  return { request, bundles, ioErrors, totals: { ...counts, rollouts, looseFiles, files: fileCount, omitted, verdicts: verdictCounts } };
+  return {
+    request,
+    bundles,
+    ioErrors,
+    totals: { ...counts, rollouts, looseFiles, files: fileCount, omitted, verdicts: verdictCounts },
+  };
 }
 
 /**
@@ -127,7 +135,13 @@ function failedBundle(bundle: DiscoveredBundle, error: unknown): ListedBundle {
   };
   const listed = { findings: [finding], omitted: new Map<string, number>() };
   if (bundle.loose) return { root: bundle.root, loose: true, files, listed };
-  return { root: bundle.root, loose: false, files, evaluation: { findings: [finding], verdict: 'incomplete', trainingReady: false }, listed };
+  return {
+    root: bundle.root,
+    loose: false,
+    files,
+    evaluation: { findings: [finding], verdict: 'incomplete', trainingReady: false },
+    listed,
+  };
 }
 
 /** A path as a person in the terminal wants it: relative to where they stand, with forward slashes. */
@@ -156,10 +170,16 @@ export interface CheckFailure {
 export function runFailure(run: CheckRun): CheckFailure | undefined {
   if (run.ioErrors.length > 0) {
     const count = run.ioErrors.length;
-    return { kind: 'unreadable', message: `${count} path${count === 1 ? '' : 's'} could not be read (everything readable was checked): ${run.ioErrors.join('; ')}` };
+    return {
+      kind: 'unreadable',
+      message: `${count} path${count === 1 ? '' : 's'} could not be read (everything readable was checked): ${run.ioErrors.join('; ')}`,
+    };
   }
   if (run.bundles.length > 0 && run.bundles.every(checkerFailed)) {
-    return { kind: 'checker-failed', message: `The checker failed on ${run.bundles.length === 1 ? 'the one bundle' : `every one of the ${run.bundles.length} bundles`} found, so nothing was checked; see the internal-error finding${run.bundles.length === 1 ? '' : 's'}.` };
+    return {
+      kind: 'checker-failed',
+      message: `The checker failed on ${run.bundles.length === 1 ? 'the one bundle' : `every one of the ${run.bundles.length} bundles`} found, so nothing was checked; see the internal-error finding${run.bundles.length === 1 ? '' : 's'}.`,
+    };
   }
   return undefined;
 }
@@ -169,7 +189,10 @@ export function exitStatusOf(run: CheckRun): ExitStatus {
   if (runFailure(run)) return 2;
   const failing: readonly Verdict[] = run.request.failOn === 'untrusted' ? ['untrusted'] : ['untrusted', 'incomplete'];
   const rolloutFails = run.bundles.some((bundle) => bundle.evaluation && failing.includes(bundle.evaluation.verdict));
-  const looseErrors = run.bundles.some((bundle) => bundle.loose && (checkerFailed(bundle) || bundle.files.some((file) => (file.report?.counts.error ?? 0) > 0)));
+  const looseErrors = run.bundles.some(
+    (bundle) =>
+      bundle.loose && (checkerFailed(bundle) || bundle.files.some((file) => (file.report?.counts.error ?? 0) > 0)),
+  );
   return rolloutFails || looseErrors ? 1 : 0;
 }
 

@@ -32,7 +32,10 @@ export function fingerprintsOf(bundle: ListedBundle): Map<BundleFinding, string>
     const file = pathInBundle(bundle, finding.file);
     const { line, character } = finding.range.start;
     const text = lines.lineOf(finding.file, line);
-    const place = text === undefined ? `line ${line}` : `${text.trim()}\u0000${character - (text.length - text.trimStart().length)}`;
+    const place =
+      text === undefined
+        ? `line ${line}`
+        : `${text.trim()}\u0000${character - (text.length - text.trimStart().length)}`;
     const hash = createHash('sha256').update([finding.code, file, place].join('\u0000')).digest('hex').slice(0, 32);
     const key = `${file}\u0000${hash}`;
     const occurrence = (occurrences.get(key) ?? 0) + 1;
@@ -55,7 +58,9 @@ class FileLines {
 
   private read(path: string): LineReader | undefined {
     try {
-      const bytes = readInside(path, this.boundary, (file) => (file.size <= maxBytesReread ? readPrefixBytes(file, file.size) : undefined));
+      const bytes = readInside(path, this.boundary, (file) =>
+        file.size <= maxBytesReread ? readPrefixBytes(file, file.size) : undefined,
+      );
       return bytes instanceof Buffer ? new LineReader(bytes) : undefined;
     } catch {
       // Unreadable now (it may have been unreadable in the check too): the line number stands in.

@@ -85,7 +85,14 @@ export async function main(argv: readonly string[]): Promise<ExitStatus> {
 }
 
 function isExpectedFailure(error: unknown): error is Error {
-  return error instanceof UsageError || error instanceof DiscoveryUsageError || error instanceof ProbeUsageError || error instanceof ContainerEngineUnavailableError || error instanceof ScaffoldUsageError || isParseArgsError(error);
+  return (
+    error instanceof UsageError ||
+    error instanceof DiscoveryUsageError ||
+    error instanceof ProbeUsageError ||
+    error instanceof ContainerEngineUnavailableError ||
+    error instanceof ScaffoldUsageError ||
+    isParseArgsError(error)
+  );
 }
 
 /**
@@ -99,7 +106,12 @@ function check(argv: readonly string[]): ExitStatus {
   } catch (error) {
     const format: Format | undefined = requested ? formats[requested] : undefined;
     if (format?.failure && isExpectedFailure(error)) {
-      process.stdout.write(format.failure({ kind: error instanceof NothingToCheckError ? 'nothing-to-check' : 'usage', message: error.message }));
+      process.stdout.write(
+        format.failure({
+          kind: error instanceof NothingToCheckError ? 'nothing-to-check' : 'usage',
+          message: error.message,
+        }),
+      );
     }
     throw error;
   }
@@ -108,7 +120,12 @@ function check(argv: readonly string[]): ExitStatus {
 /** The format the arguments ask for, read leniently so that it is known even when other arguments are wrong. */
 function requestedFormat(argv: readonly string[]): FormatName | undefined {
   try {
-    const { values } = parseArgs({ args: [...argv], allowPositionals: true, strict: false, options: { format: { type: 'string' } } });
+    const { values } = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: false,
+      options: { format: { type: 'string' } },
+    });
     return typeof values.format === 'string' && isFormatName(values.format) ? values.format : undefined;
   } catch {
     return undefined;
@@ -142,12 +159,16 @@ function checkAs(argv: readonly string[]): ExitStatus {
     return 0;
   }
   const [command, ...paths] = positionals;
-  if (command === undefined) throw new UsageError('missing command: use "rollout-evidence check [PATH ...]", "rollout-evidence probe" or "rollout-evidence new-fixture"');
+  if (command === undefined)
+    throw new UsageError(
+      'missing command: use "rollout-evidence check [PATH ...]", "rollout-evidence probe" or "rollout-evidence new-fixture"',
+    );
   if (command === 'help') {
     process.stdout.write(`${usage}\n`);
     return 0;
   }
-  if (command !== 'check') throw new UsageError(`unknown command "${command}": the commands are "check", "probe" and "new-fixture"`);
+  if (command !== 'check')
+    throw new UsageError(`unknown command "${command}": the commands are "check", "probe" and "new-fixture"`);
 
   const format = parseFormat(values.format);
   const quiet = values.quiet === true;
@@ -170,7 +191,9 @@ function checkAs(argv: readonly string[]): ExitStatus {
   );
   for (const message of run.ioErrors) process.stderr.write(`rollout-evidence: ${message}\n`);
   if (run.bundles.length === 0) {
-    throw new NothingToCheckError(`no rollout or artifact found under ${paths.length > 0 ? paths.join(', ') : 'the current folder'}`);
+    throw new NothingToCheckError(
+      `no rollout or artifact found under ${paths.length > 0 ? paths.join(', ') : 'the current folder'}`,
+    );
   }
   process.stdout.write(formats[format].report(run, { quiet }));
   return exitStatusOf(run);
@@ -195,7 +218,8 @@ function parseFailOn(raw: string | undefined): 'incomplete' | 'untrusted' {
 function parseMaxProblems(raw: string | undefined): number {
   if (raw === undefined) return defaultSettings.maxNumberOfProblems;
   const count = Number(raw);
-  if (!/^\d+$/.test(raw) || count < 1) throw new UsageError(`--max-problems must be a whole number of at least 1, not "${raw}"`);
+  if (!/^\d+$/.test(raw) || count < 1)
+    throw new UsageError(`--max-problems must be a whole number of at least 1, not "${raw}"`);
   return count;
 }
 

@@ -58,7 +58,8 @@ export function newFixtureCommand(argv: readonly string[]): ExitStatus {
   }
   const ids = scenarioSummaries().map((scenario) => scenario.id);
   if (values.scenario === undefined) throw new ScaffoldUsageError(`--scenario is required: ${ids.join(', ')}`);
-  if (values.out === undefined || values.out === '') throw new ScaffoldUsageError('--out is required: the folder to create the rollout folder in');
+  if (values.out === undefined || values.out === '')
+    throw new ScaffoldUsageError('--out is required: the folder to create the rollout folder in');
   const name = values.name ?? benchflowStyleRolloutName(defaultTask, randomBytes(4).toString('hex'));
   const scaffold = scaffoldRollout(values.scenario, name, new Date());
   const scenario = scenarioSummaries().find((candidate) => candidate.id === values.scenario)!;
@@ -72,8 +73,10 @@ export function newFixtureCommand(argv: readonly string[]): ExitStatus {
     process.stderr.write(`rollout-evidence: could not write ${root}: ${errorMessage(error)}\n`);
     return 2;
   }
-  if (written.kind === 'symlink') throw new ScaffoldUsageError(`${root} is a symbolic link: nothing was written (choose another --name or --out)`);
-  if (written.kind === 'exists') throw new ScaffoldUsageError(`${root} already exists: nothing was written (choose another --name or --out)`);
+  if (written.kind === 'symlink')
+    throw new ScaffoldUsageError(`${root} is a symbolic link: nothing was written (choose another --name or --out)`);
+  if (written.kind === 'exists')
+    throw new ScaffoldUsageError(`${root} already exists: nothing was written (choose another --name or --out)`);
   const shown = quoteForDisplay(root);
   const flags = scenario.requiredSettings.map((setting) => ` --${kebabCase(setting)}`).join('');
   process.stdout.write(

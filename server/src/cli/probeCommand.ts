@@ -4,7 +4,14 @@
  */
 import { parseArgs } from 'node:util';
 import { rolloutFiles } from '../../../shared/src/layout';
-import { describeTranscriptEntry, dockerAccesses, probeSettingDefaults, summarizeOutcome, type DockerAccess, type ProbeOutcome } from '../../../shared/src/probe';
+import {
+  describeTranscriptEntry,
+  dockerAccesses,
+  probeSettingDefaults,
+  summarizeOutcome,
+  type DockerAccess,
+  type ProbeOutcome,
+} from '../../../shared/src/probe';
 import { errorMessage } from '../../../shared/src/errors';
 import { appendRecord, quiescenceRecord } from '../probe/observationRecord';
 import { runProbe } from '../probe/runProbe';
@@ -57,7 +64,8 @@ export async function probeCommand(argv: readonly string[]): Promise<ExitStatus>
   if (values.target === undefined) throw new ProbeUsageError('--target is required: docker:NAME, podman:NAME or local');
   if (values.user === undefined) throw new ProbeUsageError('--user is required: the sandbox user to observe');
   const format = values.format;
-  if (format !== 'text' && format !== 'json') throw new ProbeUsageError(`--format must be text or json, not "${format}"`);
+  if (format !== 'text' && format !== 'json')
+    throw new ProbeUsageError(`--format must be text or json, not "${format}"`);
 
   const cancel = new AbortController();
   const onInterrupt = (): void => cancel.abort();
@@ -78,7 +86,8 @@ export async function probeCommand(argv: readonly string[]): Promise<ExitStatus>
         env: process.env,
         signal: cancel.signal,
         // The transcript follows the probe as it runs; stdout keeps only the answer.
-        onTranscript: format === 'text' ? (entry) => process.stderr.write(`${describeTranscriptEntry(entry)}\n`) : undefined,
+        onTranscript:
+          format === 'text' ? (entry) => process.stderr.write(`${describeTranscriptEntry(entry)}\n`) : undefined,
       },
     );
   } finally {
@@ -88,12 +97,18 @@ export async function probeCommand(argv: readonly string[]): Promise<ExitStatus>
 
   const record = quiescenceRecord(outcome);
   // The answer first: a harden that already killed processes must be reported even if recording fails.
-  process.stdout.write(format === 'json' ? `${JSON.stringify({ summary: summarizeOutcome(outcome), outcome, record }, null, 2)}\n` : `${summarizeOutcome(outcome)}\n`);
+  process.stdout.write(
+    format === 'json'
+      ? `${JSON.stringify({ summary: summarizeOutcome(outcome), outcome, record }, null, 2)}\n`
+      : `${summarizeOutcome(outcome)}\n`,
+  );
   if (values.record !== undefined) {
     try {
       await appendRecord(values.record, record);
     } catch (error) {
-      process.stderr.write(`rollout-evidence: could not record the observation in ${values.record}: ${errorMessage(error)}\n`);
+      process.stderr.write(
+        `rollout-evidence: could not record the observation in ${values.record}: ${errorMessage(error)}\n`,
+      );
       return 2;
     }
     if (format === 'text') process.stderr.write(`recorded as evidence in ${values.record}\n`);
@@ -104,12 +119,18 @@ export async function probeCommand(argv: readonly string[]): Promise<ExitStatus>
 function seconds(option: string, raw: string | undefined, whole: boolean): number {
   const value = Number(raw);
   const valid = whole ? /^\d+$/.test(raw ?? '') : /^\d+(\.\d+)?$/.test(raw ?? '') && value > 0;
-  if (!valid) throw new ProbeUsageError(`${option} must be ${whole ? 'a whole number of seconds' : 'a positive number of seconds'}, not "${raw}"`);
+  if (!valid)
+    throw new ProbeUsageError(
+      `${option} must be ${whole ? 'a whole number of seconds' : 'a positive number of seconds'}, not "${raw}"`,
+    );
   return value;
 }
 
 function parseDockerAccess(raw: string | undefined): DockerAccess {
   const access = dockerAccesses.find((candidate) => candidate === raw);
-  if (access === undefined) throw new ProbeUsageError(`--docker must be ${dockerAccesses.slice(0, -1).join(', ')} or ${dockerAccesses.at(-1)}, not "${raw}"`);
+  if (access === undefined)
+    throw new ProbeUsageError(
+      `--docker must be ${dockerAccesses.slice(0, -1).join(', ')} or ${dockerAccesses.at(-1)}, not "${raw}"`,
+    );
   return access;
 }

@@ -24,18 +24,27 @@ export function verdictCause(bundle: ListedBundle): string | undefined {
 
 function causeOf(bundle: ListedBundle, verdict: Verdict): string {
   if (verdict === 'trusted') return 'no finding with effect untrusted or incomplete';
-  if (verdict === 'trusted-timeout') return 'an accepted timeout, and no finding with effect untrusted or incomplete: countable, not a success, never training-ready';
+  if (verdict === 'trusted-timeout')
+    return 'an accepted timeout, and no finding with effect untrusted or incomplete: countable, not a success, never training-ready';
   const codes = codeEntries(bundle, verdict);
   const more = codes.length - codesShown;
-  const entries = [...codes.slice(0, codesShown), ...(more > 0 ? [`${more} more code${more === 1 ? '' : 's'}`] : []), ...(verdict === 'incomplete' ? unreadEntries(bundle) : [])];
+  const entries = [
+    ...codes.slice(0, codesShown),
+    ...(more > 0 ? [`${more} more code${more === 1 ? '' : 's'}`] : []),
+    ...(verdict === 'incomplete' ? unreadEntries(bundle) : []),
+  ];
   return entries.length > 0 ? `because of ${entries.join(', ')}` : 'no finding names it';
 }
 
 /** `code (file:line:column)`, or `code ×count (first file:line:column)`, for each code of the deciding findings. */
 function codeEntries(bundle: ListedBundle, verdict: 'untrusted' | 'incomplete'): string[] {
   const fromRules = ruleFindingsOf(bundle);
-  const ownFindings = bundle.files.flatMap((file) => (file.report?.findings ?? []).map((finding): BundleFinding => ({ ...finding, file: file.path })));
-  const deciding = [...(bundle.evaluation?.findings ?? []), ...ownFindings].filter((finding) => effectOf(finding) === verdict);
+  const ownFindings = bundle.files.flatMap((file) =>
+    (file.report?.findings ?? []).map((finding): BundleFinding => ({ ...finding, file: file.path })),
+  );
+  const deciding = [...(bundle.evaluation?.findings ?? []), ...ownFindings].filter(
+    (finding) => effectOf(finding) === verdict,
+  );
   const byCode = new Map<DiagnosticCode, { first: BundleFinding; count: number; fromRules: boolean }>();
   for (const finding of deciding) {
     const entry = byCode.get(finding.code);
@@ -43,7 +52,10 @@ function codeEntries(bundle: ListedBundle, verdict: 'untrusted' | 'incomplete'):
     else byCode.set(finding.code, { first: finding, count: 1, fromRules: fromRules.has(finding) });
   }
   return [...byCode.entries()]
-    .sort(([codeA, a], [codeB, b]) => Number(b.fromRules) - Number(a.fromRules) || declarationOrder.get(codeA)! - declarationOrder.get(codeB)!)
+    .sort(
+      ([codeA, a], [codeB, b]) =>
+        Number(b.fromRules) - Number(a.fromRules) || declarationOrder.get(codeA)! - declarationOrder.get(codeB)!,
+    )
     .map(([code, { first, count }]) => {
       const place = `${pathInBundle(bundle, first.file)}:${first.range.start.line + 1}:${first.range.start.character + 1}`;
       return count === 1 ? `${code} (${place})` : `${code} ×${count} (first ${place})`;
@@ -55,6 +67,8 @@ function unreadEntries(bundle: ListedBundle): string[] {
   return bundle.files.flatMap((file) => {
     if (file.ioError !== undefined) return [`${pathInBundle(bundle, file.path)} unreadable (${file.ioError})`];
     const omitted = file.report?.omitted ?? 0;
-    return omitted > 0 ? [`${omitted} unlisted problem${omitted === 1 ? '' : 's'} in ${pathInBundle(bundle, file.path)}`] : [];
+    return omitted > 0
+      ? [`${omitted} unlisted problem${omitted === 1 ? '' : 's'} in ${pathInBundle(bundle, file.path)}`]
+      : [];
   });
 }

@@ -56,7 +56,8 @@ function assemble<const Contracts extends readonly CodeContracts[]>(...contracts
   for (const contract of contracts) {
     for (const [code, info] of Object.entries(contract)) {
       // A second declaration would silently replace the first, and with it the code's place in the order.
-      if (Object.prototype.hasOwnProperty.call(assembled, code)) throw new Error(`The code ${code} is declared by two contracts.`);
+      if (Object.prototype.hasOwnProperty.call(assembled, code))
+        throw new Error(`The code ${code} is declared by two contracts.`);
       assembled[code] = { ...info, anchor: code };
     }
   }
@@ -64,7 +65,12 @@ function assemble<const Contracts extends readonly CodeContracts[]>(...contracts
   return assembled as unknown as Assembled<Contracts>;
 }
 
-type Merged<Contracts extends readonly object[]> = Contracts extends readonly [infer First, ...infer Rest extends readonly object[]] ? First & Merged<Rest> : unknown;
+type Merged<Contracts extends readonly object[]> = Contracts extends readonly [
+  infer First,
+  ...infer Rest extends readonly object[],
+]
+  ? First & Merged<Rest>
+  : unknown;
 
 type Assembled<Contracts extends readonly CodeContracts[]> = {
   readonly [Code in keyof Merged<Contracts> & string]: Merged<Contracts>[Code] & { readonly anchor: Code };

@@ -53,7 +53,12 @@ export function comparePositions(a: TextPosition, b: TextPosition): number {
  * A file's findings as they are listed: its own and the rules', in position order, at most `max` of
  * them; `omitted` counts the rest with those its own check already left out.
  */
-export function listFindings<T extends Finding>(own: readonly T[], ownOmitted: number, rules: readonly T[], max: number): { listed: T[]; omitted: number } {
+export function listFindings<T extends Finding>(
+  own: readonly T[],
+  ownOmitted: number,
+  rules: readonly T[],
+  max: number,
+): { listed: T[]; omitted: number } {
   const all = [...own, ...rules].sort((a, b) => comparePositions(a.range.start, b.range.start));
   return { listed: all.slice(0, max), omitted: ownOmitted + Math.max(0, all.length - max) };
 }

@@ -44,7 +44,11 @@ export type FileRead = Pick<BundleFile, 'report' | 'ioError'>;
  * Decides where each file of the rollout in `root` is read from, and reads the verifier's reward: what
  * the server keys its cached evaluations by before reading anything else.
  */
-export function prepareLoad<Document extends OpenDocument>(root: string, files: readonly ArtifactFile[], source: RolloutSource<Document>): RolloutLoad<Document> {
+export function prepareLoad<Document extends OpenDocument>(
+  root: string,
+  files: readonly ArtifactFile[],
+  source: RolloutSource<Document>,
+): RolloutLoad<Document> {
   const boundary = boundaryOf(root);
   const sourced = files.map((file): SourcedFile<Document> => {
     // The editor follows links: an open file that leads out of the rollout is read from disk instead,
@@ -56,8 +60,14 @@ export function prepareLoad<Document extends OpenDocument>(root: string, files: 
 }
 
 /** The bundle the rules read, each file read by `read` (the CLI's check, once and synchronously). */
-export function loadRollout<Document extends OpenDocument>(load: RolloutLoad<Document>, read: (file: SourcedFile<Document>) => FileRead): RolloutBundle {
-  return bundleOf(load, load.files.map((file) => ({ ...file, ...read(file) })));
+export function loadRollout<Document extends OpenDocument>(
+  load: RolloutLoad<Document>,
+  read: (file: SourcedFile<Document>) => FileRead,
+): RolloutBundle {
+  return bundleOf(
+    load,
+    load.files.map((file) => ({ ...file, ...read(file) })),
+  );
 }
 
 /** As `loadRollout`, for reads that give the event loop a turn; resolves to undefined when a read was cancelled. */
@@ -74,9 +84,21 @@ export async function loadRolloutCancellable<Document extends OpenDocument>(
   return bundleOf(load, files);
 }
 
-function bundleOf<Document extends OpenDocument>(load: RolloutLoad<Document>, files: readonly (SourcedFile<Document> & FileRead)[]): RolloutBundle {
+function bundleOf<Document extends OpenDocument>(
+  load: RolloutLoad<Document>,
+  files: readonly (SourcedFile<Document> & FileRead)[],
+): RolloutBundle {
   // The bundle holds what was read, not where from: the rules judge a file the same either way.
-  return new RolloutBundle(load.root, files.map(({ path, kind, report, ioError }) => ({ path, kind, ...(report ? { report } : {}), ...(ioError !== undefined ? { ioError } : {}) })), load.reward);
+  return new RolloutBundle(
+    load.root,
+    files.map(({ path, kind, report, ioError }) => ({
+      path,
+      kind,
+      ...(report ? { report } : {}),
+      ...(ioError !== undefined ? { ioError } : {}),
+    })),
+    load.reward,
+  );
 }
 
 /** Read of verifier/reward.*: a reward is a number, and the file may be anything. */

@@ -67,7 +67,8 @@ export class RecentlyUsedCache<Value, Version extends string | number = string |
     const { maxEntries, isPinned, onEvict } = this.options;
     if (this.entries.size <= maxEntries) return;
     // Pinned entries do not count against the bound; without any, no key needs asking about.
-    let excess = (isPinned ? [...this.entries.keys()].filter((key) => !isPinned(key)).length : this.entries.size) - maxEntries;
+    let excess =
+      (isPinned ? [...this.entries.keys()].filter((key) => !isPinned(key)).length : this.entries.size) - maxEntries;
     // Deleting the entry a Map iteration is at is safe: the iteration goes on with the next.
     for (const [key, entry] of this.entries) {
       if (excess <= 0) return;

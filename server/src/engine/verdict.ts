@@ -18,7 +18,10 @@ export function effectOf(finding: Finding): Effect {
   return finding.effect ?? codeInfo(finding.code).effect;
 }
 
-export function verdictOf(findings: Iterable<Finding>, options: { readonly incompleteEvidence: boolean; readonly acceptedTimeout: boolean }): Verdict {
+export function verdictOf(
+  findings: Iterable<Finding>,
+  options: { readonly incompleteEvidence: boolean; readonly acceptedTimeout: boolean },
+): Verdict {
   let incomplete = options.incompleteEvidence;
   for (const finding of findings) {
     const effect = effectOf(finding);

@@ -149,7 +149,10 @@ export class ChunkedDocument implements TextDocument {
     const last = Math.min(line, this.lineCount - 1);
     const start = this.lineStart(last);
     const next = last + 1 < this.lineCount ? this.lineStart(last + 1) : this.length;
-    return { start: { line: last, character: 0 }, end: { line: last, character: this.beforeLineEnd(next, start) - start } };
+    return {
+      start: { line: last, character: 0 },
+      end: { line: last, character: this.beforeLineEnd(next, start) - start },
+    };
   }
 
   getEOLCharacters(line: number): string {
@@ -173,10 +176,13 @@ export class ChunkedDocument implements TextDocument {
         continue;
       }
       const { start, end } = ordered(change.range);
-      if (end.line >= document.lineCount) throw new ChangeOutsideDocument(`line ${end.line} is past the document's last line, ${document.lineCount - 1}`);
+      if (end.line >= document.lineCount)
+        throw new ChangeOutsideDocument(`line ${end.line} is past the document's last line, ${document.lineCount - 1}`);
       document = document.replaced(document.offsetAt(start), document.offsetAt(end), change.text, version);
     }
-    return document.version === version ? document : new ChunkedDocument(this.uri, this.languageId, version, document.pages);
+    return document.version === version
+      ? document
+      : new ChunkedDocument(this.uri, this.languageId, version, document.pages);
   }
 
   /** Characters [start, end) replaced by `text`: only the chunks that hold them, and their page, are rebuilt. */
@@ -191,10 +197,18 @@ export class ChunkedDocument implements TextDocument {
     for (;;) {
       const before = first > 0 ? this.chunk(first - 1).text : undefined;
       const after = last + 1 < this.chunkCount ? this.chunk(last + 1).text : undefined;
-      if (before !== undefined && endsWith(before, carriageReturn) && (region.length === 0 || region.charCodeAt(0) === lineFeed)) {
+      if (
+        before !== undefined &&
+        endsWith(before, carriageReturn) &&
+        (region.length === 0 || region.charCodeAt(0) === lineFeed)
+      ) {
         region = before + region;
         first--;
-      } else if (after !== undefined && after.charCodeAt(0) === lineFeed && (region.length === 0 || endsWith(region, carriageReturn))) {
+      } else if (
+        after !== undefined &&
+        after.charCodeAt(0) === lineFeed &&
+        (region.length === 0 || endsWith(region, carriageReturn))
+      ) {
         region += after;
         last++;
       } else if (after !== undefined && region.length < chunkTarget / 2) {
@@ -244,7 +258,11 @@ export class ChunkedDocument implements TextDocument {
     const chunks = this.pages[page]!;
     const local = line - 1 - this.pageBreaksBefore[page]!;
     const index = lastAtMost(chunks.breaksBefore, chunks.chunks.length - 1, local);
-    return this.pageStarts[page]! + chunks.starts[index]! + chunks.chunks[index]!.breaks[local - chunks.breaksBefore[index]!]!;
+    return (
+      this.pageStarts[page]! +
+      chunks.starts[index]! +
+      chunks.chunks[index]!.breaks[local - chunks.breaksBefore[index]!]!
+    );
   }
 
   /** The line that holds `offset`: the number of line breaks at or before it. */
@@ -281,7 +299,11 @@ export class ChunkedDocument implements TextDocument {
     const pieces: string[] = [];
     const first = this.chunkAt(start);
     let chunkStart = first.start;
-    for (let index = this.pageChunksBefore[first.page]! + first.index; index < this.chunkCount && chunkStart < end; index++) {
+    for (
+      let index = this.pageChunksBefore[first.page]! + first.index;
+      index < this.chunkCount && chunkStart < end;
+      index++
+    ) {
       const text = this.chunk(index).text;
       pieces.push(text.slice(Math.max(0, start - chunkStart), end - chunkStart));
       chunkStart += text.length;
@@ -309,7 +331,7 @@ function lastAtMost(values: readonly number[], highest: number, target: number):
 /** Chunks grouped into pages of pageTarget (a last one of up to twice that). */
 function pagesOf(chunks: readonly Chunk[]): Page[] {
   const pages: Page[] = [];
-  for (let start = 0; start < chunks.length; ) {
+  for (let start = 0; start < chunks.length;) {
     const end = chunks.length - start <= 2 * pageTarget ? chunks.length : start + pageTarget;
     pages.push(new Page(chunks.slice(start, end)));
     start = end;
@@ -339,7 +361,8 @@ function lineBreaksIn(text: string): number[] {
   }
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if (code === lineFeed || (code === carriageReturn && text.charCodeAt(index + 1) !== lineFeed)) breaks.push(index + 1);
+    if (code === lineFeed || (code === carriageReturn && text.charCodeAt(index + 1) !== lineFeed))
+      breaks.push(index + 1);
   }
   return breaks;
 }
@@ -354,5 +377,7 @@ function endsWith(text: string, code: number): boolean {
 
 function ordered(range: Range): Range {
   const { start, end } = range;
-  return start.line > end.line || (start.line === end.line && start.character > end.character) ? { start: end, end: start } : range;
+  return start.line > end.line || (start.line === end.line && start.character > end.character)
+    ? { start: end, end: start }
+    : range;
 }

@@ -30,13 +30,22 @@ export interface DiagnosticsDelivery {
 /** Refreshes coalesce: an edit that changes a rollout asks once, not once per document. */
 const refreshDelayMs = 100;
 
-export function registerPullDiagnostics(connection: Connection, store: DocumentStore, validator: DocumentValidator, clientCanRefresh: boolean): DiagnosticsDelivery {
+export function registerPullDiagnostics(
+  connection: Connection,
+  store: DocumentStore,
+  validator: DocumentValidator,
+  clientCanRefresh: boolean,
+): DiagnosticsDelivery {
   const emptyReport: DocumentDiagnosticReport = { kind: DocumentDiagnosticReportKind.Full, items: [] };
   const { documents } = store;
   connection.languages.diagnostics.on((params, token) => {
     // Checked here, since the parameters come from the client as they are.
     const uri = (params as { textDocument?: { uri?: unknown } } | null)?.textDocument?.uri;
-    if (typeof uri !== 'string') return new ResponseError(ErrorCodes.InvalidParams, 'textDocument/diagnostic needs params.textDocument.uri, a string.');
+    if (typeof uri !== 'string')
+      return new ResponseError(
+        ErrorCodes.InvalidParams,
+        'textDocument/diagnostic needs params.textDocument.uri, a string.',
+      );
     return runSafeAsync<DocumentDiagnosticReport, DiagnosticServerCancellationData>(
       async () => {
         const isCancelled = () => token.isCancellationRequested;
@@ -55,7 +64,11 @@ export function registerPullDiagnostics(connection: Connection, store: DocumentS
           if (params.previousResultId === validation.resultId) {
             return { kind: DocumentDiagnosticReportKind.Unchanged, resultId: validation.resultId };
           }
-          return { kind: DocumentDiagnosticReportKind.Full, resultId: validation.resultId, items: validation.diagnostics };
+          return {
+            kind: DocumentDiagnosticReportKind.Full,
+            resultId: validation.resultId,
+            items: validation.diagnostics,
+          };
         }
       },
       // Stale problems must not stay on screen when validation itself failed.
@@ -101,7 +114,8 @@ export function registerPushDiagnostics(
         const isStale = () => documents.get(document.uri)?.version !== version;
         validator.validate(document, isStale).then(
           (validation) => {
-            if (validation && !isStale()) void connection.sendDiagnostics({ uri: document.uri, version, diagnostics: validation.diagnostics });
+            if (validation && !isStale())
+              void connection.sendDiagnostics({ uri: document.uri, version, diagnostics: validation.diagnostics });
           },
           (error: unknown) => connection.console.error(`Validating ${document.uri} failed: ${errorDetail(error)}`),
         );

@@ -68,8 +68,17 @@ export function createDocumentStore(connection: Connection, logger: Logger): Doc
  * The connection as TextDocuments listens to it, with every synchronisation notification checked first;
  * `onEdited` hears of each accepted change.
  */
-function checkedSync(connection: Connection, documents: TextDocuments<TextDocument>, logger: Logger, onEdited: (uri: string) => void): SyncConnection {
-  const guard = <P>(method: string, problemOf: (params: P) => string | undefined, handler: NotificationHandler<P>): NotificationHandler<P> => {
+function checkedSync(
+  connection: Connection,
+  documents: TextDocuments<TextDocument>,
+  logger: Logger,
+  onEdited: (uri: string) => void,
+): SyncConnection {
+  const guard = <P>(
+    method: string,
+    problemOf: (params: P) => string | undefined,
+    handler: NotificationHandler<P>,
+  ): NotificationHandler<P> => {
     return (params: P) => {
       const problem = problemOf(params);
       if (problem !== undefined) {
@@ -80,7 +89,8 @@ function checkedSync(connection: Connection, documents: TextDocuments<TextDocume
     };
   };
   return {
-    onDidOpenTextDocument: (handler) => connection.onDidOpenTextDocument(guard('textDocument/didOpen', openProblem, handler)),
+    onDidOpenTextDocument: (handler) =>
+      connection.onDidOpenTextDocument(guard('textDocument/didOpen', openProblem, handler)),
     onDidChangeTextDocument: (handler) =>
       connection.onDidChangeTextDocument(
         guard(
@@ -92,26 +102,44 @@ function checkedSync(connection: Connection, documents: TextDocuments<TextDocume
           },
         ),
       ),
-    onDidCloseTextDocument: (handler) => connection.onDidCloseTextDocument(guard('textDocument/didClose', identifierProblem<DidCloseTextDocumentParams>, handler)),
-    onWillSaveTextDocument: (handler) => connection.onWillSaveTextDocument(guard('textDocument/willSave', identifierProblem<WillSaveTextDocumentParams>, handler)),
+    onDidCloseTextDocument: (handler) =>
+      connection.onDidCloseTextDocument(
+        guard('textDocument/didClose', identifierProblem<DidCloseTextDocumentParams>, handler),
+      ),
+    onWillSaveTextDocument: (handler) =>
+      connection.onWillSaveTextDocument(
+        guard('textDocument/willSave', identifierProblem<WillSaveTextDocumentParams>, handler),
+      ),
     onWillSaveTextDocumentWaitUntil: (handler) =>
-      connection.onWillSaveTextDocumentWaitUntil((params, token) => (identifierProblem(params) === undefined ? handler(params, token) : [])),
-    onDidSaveTextDocument: (handler) => connection.onDidSaveTextDocument(guard('textDocument/didSave', identifierProblem<DidSaveTextDocumentParams>, handler)),
+      connection.onWillSaveTextDocumentWaitUntil((params, token) =>
+        identifierProblem(params) === undefined ? handler(params, token) : [],
+      ),
+    onDidSaveTextDocument: (handler) =>
+      connection.onDidSaveTextDocument(
+        guard('textDocument/didSave', identifierProblem<DidSaveTextDocumentParams>, handler),
+      ),
   };
 }
 
 function openProblem(params: DidOpenTextDocumentParams): string | undefined {
   const document = objectAt(params, 'textDocument');
   if (!document) return 'params.textDocument is not an object';
-  if (typeof document['uri'] !== 'string' || document['uri'] === '') return `textDocument.uri is ${described(document['uri'])}, not a uri`;
-  if (typeof document['languageId'] !== 'string') return `textDocument.languageId of ${document['uri']} is ${described(document['languageId'])}, not a string`;
-  if (!Number.isSafeInteger(document['version'])) return `textDocument.version of ${document['uri']} is ${described(document['version'])}, not an integer`;
-  if (typeof document['text'] !== 'string') return `textDocument.text of ${document['uri']} is ${described(document['text'])}, not a string`;
+  if (typeof document['uri'] !== 'string' || document['uri'] === '')
+    return `textDocument.uri is ${described(document['uri'])}, not a uri`;
+  if (typeof document['languageId'] !== 'string')
+    return `textDocument.languageId of ${document['uri']} is ${described(document['languageId'])}, not a string`;
+  if (!Number.isSafeInteger(document['version']))
+    return `textDocument.version of ${document['uri']} is ${described(document['version'])}, not an integer`;
+  if (typeof document['text'] !== 'string')
+    return `textDocument.text of ${document['uri']} is ${described(document['text'])}, not a string`;
   return undefined;
 }
 
 /** The whole notification is refused when one of its changes is bad: applying only some would garble the text. */
-function changeProblem(params: DidChangeTextDocumentParams, documents: TextDocuments<TextDocument>): string | undefined {
+function changeProblem(
+  params: DidChangeTextDocumentParams,
+  documents: TextDocuments<TextDocument>,
+): string | undefined {
   const identifier = objectAt(params, 'textDocument');
   if (!identifier) return 'params.textDocument is not an object';
   const uri = identifier['uri'];
@@ -120,7 +148,8 @@ function changeProblem(params: DidChangeTextDocumentParams, documents: TextDocum
   if (!Number.isSafeInteger(version)) return `textDocument.version of ${uri} is ${described(version)}, not an integer`;
   const document = documents.get(uri);
   if (!(document instanceof ChunkedDocument)) return `${uri} is not open`;
-  if ((version as number) <= document.version) return `version ${String(version)} of ${uri} is not after its version ${document.version}`;
+  if ((version as number) <= document.version)
+    return `version ${String(version)} of ${uri} is not after its version ${document.version}`;
   const changes = (params as { contentChanges?: unknown }).contentChanges;
   if (!Array.isArray(changes)) return `contentChanges of ${uri} is ${described(changes)}, not an array`;
   for (const [index, change] of changes.entries()) {
@@ -137,7 +166,8 @@ function changeProblem(params: DidChangeTextDocumentParams, documents: TextDocum
 }
 
 function contentChangeProblem(change: unknown): string | undefined {
-  if (typeof change !== 'object' || change === null || Array.isArray(change)) return `${described(change)}, not an object`;
+  if (typeof change !== 'object' || change === null || Array.isArray(change))
+    return `${described(change)}, not an object`;
   const fields = change as Record<string, unknown>;
   if (typeof fields['text'] !== 'string') return `text is ${described(fields['text'])}, not a string`;
   if (fields['range'] === undefined) return undefined;
@@ -152,7 +182,9 @@ function contentChangeProblem(change: unknown): string | undefined {
 function identifierProblem<P>(params: P): string | undefined {
   const identifier = objectAt(params, 'textDocument');
   if (!identifier) return 'params.textDocument is not an object';
-  return typeof identifier['uri'] === 'string' ? undefined : `textDocument.uri is ${described(identifier['uri'])}, not a uri`;
+  return typeof identifier['uri'] === 'string'
+    ? undefined
+    : `textDocument.uri is ${described(identifier['uri'])}, not a uri`;
 }
 
 function isPosition(value: unknown): value is Position {
@@ -169,7 +201,9 @@ function isCount(value: unknown): boolean {
 function objectAt(params: unknown, key: string): Record<string, unknown> | undefined {
   if (typeof params !== 'object' || params === null) return undefined;
   const value = (params as Record<string, unknown>)[key];
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** What a bad value was, short enough for a log line whatever was sent. */
@@ -177,7 +211,8 @@ function described(value: unknown): string {
   if (value === undefined) return 'missing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${String(value)}`;
 }

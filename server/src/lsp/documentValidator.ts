@@ -74,7 +74,10 @@ export class DocumentValidator {
     }
   }
 
-  private async validateChecked(document: TextDocument, isCancelled: () => boolean): Promise<DocumentValidation | undefined> {
+  private async validateChecked(
+    document: TextDocument,
+    isCancelled: () => boolean,
+  ): Promise<DocumentValidation | undefined> {
     const settings = await this.settings.get(document.uri);
     const classifier = this.classifierFor(settings);
     const path = pathOfUri(document.uri);
@@ -91,8 +94,16 @@ export class DocumentValidator {
         const cached = this.cache.get(document.uri, resultId);
         if (cached) return cached;
         const rules = rollout.evaluation.findings.filter((finding) => finding.file === path);
-        const { listed, omitted } = listFindings<Finding>(file.report.findings, file.report.omitted, rules, settings.maxNumberOfProblems);
-        return this.finish(document, kind, settings, listed, omitted, resultId, startedAt, { rollout: discovered.root, verdict: rollout.evaluation.verdict });
+        const { listed, omitted } = listFindings<Finding>(
+          file.report.findings,
+          file.report.omitted,
+          rules,
+          settings.maxNumberOfProblems,
+        );
+        return this.finish(document, kind, settings, listed, omitted, resultId, startedAt, {
+          rollout: discovered.root,
+          verdict: rollout.evaluation.verdict,
+        });
       }
     }
 
@@ -100,10 +111,14 @@ export class DocumentValidator {
     const resultId = `${document.version}.${this.settingsGeneration}`;
     const cached = this.cache.get(document.uri, resultId);
     if (cached) return cached;
-    if (!kind) return this.finish(document, null, settings, [], 0, resultId, startedAt, { rollout: null, verdict: null });
+    if (!kind)
+      return this.finish(document, null, settings, [], 0, resultId, startedAt, { rollout: null, verdict: null });
     const checked = await this.evaluator.checkDocument(document, kind, settings.maxNumberOfProblems, isCancelled);
     if (!checked) return undefined;
-    return this.finish(document, kind, settings, checked.report.findings, checked.report.omitted, resultId, startedAt, { rollout: null, verdict: null });
+    return this.finish(document, kind, settings, checked.report.findings, checked.report.omitted, resultId, startedAt, {
+      rollout: null,
+      verdict: null,
+    });
   }
 
   /**
@@ -123,7 +138,12 @@ export class DocumentValidator {
     const settings = await this.settings.get(pathToFileURL(path).href);
     const report = rollout.bundle.files.find((candidate) => candidate.path === path)?.report;
     const rules = rollout.evaluation.findings.filter((finding) => finding.file === path);
-    const { listed, omitted } = listFindings<Finding>(report?.findings ?? [], report?.omitted ?? 0, rules, settings.maxNumberOfProblems);
+    const { listed, omitted } = listFindings<Finding>(
+      report?.findings ?? [],
+      report?.omitted ?? 0,
+      rules,
+      settings.maxNumberOfProblems,
+    );
     const diagnostics = listed.map((finding) => this.toDiagnostic(finding));
     if (omitted > 0) diagnostics.push(limitDiagnostic(omitted, settings.maxNumberOfProblems));
     return diagnostics;
@@ -137,7 +157,17 @@ export class DocumentValidator {
     const settings = await this.settings.get(pathToFileURL(root).href);
     const classifier = this.classifierFor(settings);
     const rollout = { root, files: filesOfRollout(root, classifier) };
-    return { key: this.evaluator.keyOf(root, settings, classifier, this.settingsGeneration, this.hooks.openDocument, rollout.files), rollout };
+    return {
+      key: this.evaluator.keyOf(
+        root,
+        settings,
+        classifier,
+        this.settingsGeneration,
+        this.hooks.openDocument,
+        rollout.files,
+      ),
+      rollout,
+    };
   }
 
   /**
@@ -145,7 +175,10 @@ export class DocumentValidator {
    * and, when it lies in a rollout, the rollout evaluated as for its diagnostics. Resolves to undefined
    * when cancelled.
    */
-  async artifactOf(document: TextDocument, isCancelled: () => boolean): Promise<{ kind?: ArtifactKind; rollout?: EvaluatedRollout } | undefined> {
+  async artifactOf(
+    document: TextDocument,
+    isCancelled: () => boolean,
+  ): Promise<{ kind?: ArtifactKind; rollout?: EvaluatedRollout } | undefined> {
     const settings = await this.settings.get(document.uri);
     const classifier = this.classifierFor(settings);
     const kind = classifier.kindOf(pathOfUri(document.uri));
@@ -170,9 +203,23 @@ export class DocumentValidator {
    * hover): the first to see a rollout's new state tells the other open documents of the rollout.
    * `by`: the document being validated, which needs no telling.
    */
-  private async evaluate(rollout: RolloutFolder, settings: RolloutEvidenceSettings, classifier: ArtifactClassifier, isCancelled: () => boolean, by?: string): Promise<EvaluatedRollout | undefined> {
+  private async evaluate(
+    rollout: RolloutFolder,
+    settings: RolloutEvidenceSettings,
+    classifier: ArtifactClassifier,
+    isCancelled: () => boolean,
+    by?: string,
+  ): Promise<EvaluatedRollout | undefined> {
     const files = typeof rollout === 'string' ? undefined : rollout.files;
-    const evaluated = await this.evaluator.evaluate(rootOf(rollout), settings, classifier, this.settingsGeneration, this.hooks.openDocument, isCancelled, files);
+    const evaluated = await this.evaluator.evaluate(
+      rootOf(rollout),
+      settings,
+      classifier,
+      this.settingsGeneration,
+      this.hooks.openDocument,
+      isCancelled,
+      files,
+    );
     if (evaluated?.fresh) this.hooks.onRolloutChanged(evaluated, by);
     return evaluated;
   }

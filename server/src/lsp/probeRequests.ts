@@ -61,7 +61,10 @@ export function registerProbeRequests(connection: Connection, options: ProbeRequ
       const root = uri === undefined ? undefined : rolloutRootOfUri(uri);
       if (root === undefined) return { rolloutRoot: null, actionRecords: null };
       if (!options.workspace.mayRead(root)) {
-        return new ResponseError(ErrorCodes.InvalidParams, `"uri" must be a document in a workspace folder, or one the editor has open; ${root} is neither`);
+        return new ResponseError(
+          ErrorCodes.InvalidParams,
+          `"uri" must be a document in a workspace folder, or one the editor has open; ${root} is neither`,
+        );
       }
       return probeContextOf(root, await options.sandboxUserOf(root, () => token.isCancellationRequested));
     }),
@@ -88,12 +91,14 @@ export function registerProbeRequests(connection: Connection, options: ProbeRequ
         const outcome = await runProbe(request as Parameters<typeof runProbe>[0], {
           env: process.env,
           signal: cancel.signal,
-          onTranscript: (entry) => void connection.sendNotification(probeTranscriptNotification, { transcriptId, entry }),
+          onTranscript: (entry) =>
+            void connection.sendNotification(probeTranscriptNotification, { transcriptId, entry }),
         });
         return { outcome, recordLine: JSON.stringify(quiescenceRecord(outcome)) };
       } catch (error) {
         // Refused before anything ran: the message is for the user, as it stands.
-        if (error instanceof ProbeUsageError || error instanceof ContainerEngineUnavailableError) return new ResponseError(ErrorCodes.InvalidParams, error.message);
+        if (error instanceof ProbeUsageError || error instanceof ContainerEngineUnavailableError)
+          return new ResponseError(ErrorCodes.InvalidParams, error.message);
         throw error;
       }
     }),
@@ -124,5 +129,13 @@ class ProbeTrust {
 /** A user the rules know offers its name, `sandbox_user: null` says there is none; an unknown or unreadable one offers nothing. */
 function probeContextOf(root: string, state: SandboxUserState | undefined): ProbeContext {
   const actionRecords = join(root, rolloutFiles.actionRecords);
-  return { rolloutRoot: root, actionRecords, ...(state?.kind === 'user' ? { sandboxUser: state.user.name } : state?.kind === 'none' ? { sandboxUser: null } : {}) };
+  return {
+    rolloutRoot: root,
+    actionRecords,
+    ...(state?.kind === 'user'
+      ? { sandboxUser: state.user.name }
+      : state?.kind === 'none'
+        ? { sandboxUser: null }
+        : {}),
+  };
 }

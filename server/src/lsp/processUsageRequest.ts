@@ -14,6 +14,11 @@ export function registerProcessUsageRequest(connection: Connection): void {
     }
     const memory = process.memoryUsage();
     const cpu = process.cpuUsage();
-    return { heapUsedBytes: memory.heapUsed, rssBytes: memory.rss, cpuMicroseconds: cpu.user + cpu.system, collected: typeof collect === 'function' };
+    return {
+      heapUsedBytes: memory.heapUsed,
+      rssBytes: memory.rss,
+      cpuMicroseconds: cpu.user + cpu.system,
+      collected: typeof collect === 'function',
+    };
   });
 }

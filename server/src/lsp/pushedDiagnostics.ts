@@ -59,7 +59,13 @@ export class PushedDiagnostics {
 
   /** Pushes what the rollout's evaluation says of its files no editor holds; cheap when nothing changed. */
   update(rollout: EvaluatedRollout): Promise<void> {
-    this.queue = this.queue.then(() => this.updateNow(rollout)).catch((error: unknown) => this.connection.console.error(`Pushing the diagnostics of ${rollout.bundle.root} failed: ${errorDetail(error)}`));
+    this.queue = this.queue
+      .then(() => this.updateNow(rollout))
+      .catch((error: unknown) =>
+        this.connection.console.error(
+          `Pushing the diagnostics of ${rollout.bundle.root} failed: ${errorDetail(error)}`,
+        ),
+      );
     return this.queue;
   }
 
@@ -73,7 +79,14 @@ export class PushedDiagnostics {
     this.shown = now;
     const changed = [...now].filter((path) => !before?.has(path));
     if (before) changed.push(...[...before].filter((path) => !now.has(path)));
-    else changed.push(...this.documents.all().flatMap((document) => (isFileUri(document.uri) && !now.has(pathOfUri(document.uri)) ? [pathOfUri(document.uri)] : [])));
+    else
+      changed.push(
+        ...this.documents
+          .all()
+          .flatMap((document) =>
+            isFileUri(document.uri) && !now.has(pathOfUri(document.uri)) ? [pathOfUri(document.uri)] : [],
+          ),
+      );
     const roots = new Set(changed.flatMap((path) => rolloutRootOf(path) ?? []));
     for (const root of roots) {
       if (this.isRolloutShown(root)) await this.filesChanged([root]);
@@ -83,7 +96,14 @@ export class PushedDiagnostics {
 
   /** Whether the editor shows a document of the rollout: then every file of it has its problems shown. */
   isRolloutShown(root: string): boolean {
-    return this.documents.all().some((document) => isFileUri(document.uri) && isInside(pathOfUri(document.uri), root) && (this.shown === undefined || this.shown.has(pathOfUri(document.uri))));
+    return this.documents
+      .all()
+      .some(
+        (document) =>
+          isFileUri(document.uri) &&
+          isInside(pathOfUri(document.uri), root) &&
+          (this.shown === undefined || this.shown.has(pathOfUri(document.uri))),
+      );
   }
 
   /** The rollout's last shown document closed: its pushed diagnostics go unless another reason keeps them. */
@@ -122,7 +142,9 @@ export class PushedDiagnostics {
    */
   async filesChanged(roots: Iterable<string>): Promise<void> {
     await this.dropVanished();
-    const pushedFor = [...new Set(roots)].filter((root) => existsSync(root) && (this.requested.has(root) || this.isRolloutShown(root)));
+    const pushedFor = [...new Set(roots)].filter(
+      (root) => existsSync(root) && (this.requested.has(root) || this.isRolloutShown(root)),
+    );
     await this.reevaluate(pushedFor);
   }
 
@@ -170,7 +192,8 @@ export class PushedDiagnostics {
       }
       const diagnostics = await this.validator.diagnosticsOnDisk(rollout, path);
       // A clean file needs no message, unless it showed problems before.
-      if (diagnostics.length > 0 || before?.shown) await this.connection.sendDiagnostics({ uri: pathToFileURL(path).href, diagnostics });
+      if (diagnostics.length > 0 || before?.shown)
+        await this.connection.sendDiagnostics({ uri: pathToFileURL(path).href, diagnostics });
       current.set(path, { key: rollout.key, shown: diagnostics.length > 0 });
     }
     for (const [path, file] of previous) if (!current.has(path) && file.shown) this.clear(path);
@@ -198,7 +221,8 @@ export class PushedDiagnostics {
     const everyFile = this.requested.has(root) || this.isRolloutShown(root);
     const paths = new Set<string>();
     for (const file of rollout.bundle.files) {
-      if (everyFile || (this.listedByView.has(root) && file.ioError === undefined && isOverEditorLimit(file.path))) paths.add(file.path);
+      if (everyFile || (this.listedByView.has(root) && file.ioError === undefined && isOverEditorLimit(file.path)))
+        paths.add(file.path);
     }
     // The rules also speak of files the rollout lacks (a missing llm_trajectory.jsonl), as the CLI does.
     if (everyFile) for (const finding of rollout.evaluation.findings) paths.add(finding.file);
@@ -207,7 +231,10 @@ export class PushedDiagnostics {
 
   /** Whether the editor holds the document and shows it, and so pulls its diagnostics. */
   private isOpen(path: string): boolean {
-    return (this.shown === undefined || this.shown.has(path)) && this.documents.all().some((document) => isFileUri(document.uri) && pathOfUri(document.uri) === path);
+    return (
+      (this.shown === undefined || this.shown.has(path)) &&
+      this.documents.all().some((document) => isFileUri(document.uri) && pathOfUri(document.uri) === path)
+    );
   }
 
   private clear(path: string): void {

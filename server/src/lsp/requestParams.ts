@@ -44,14 +44,16 @@ export const finiteNumber: Check<number> = (value, field) => {
 
 /** LSP's `uinteger`: lines, characters, counts. */
 export const wholeNumber: Check<number> = (value, field) => {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new ParamsError(field, 'a whole number, 0 or more', value);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw new ParamsError(field, 'a whole number, 0 or more', value);
   return value;
 };
 
 export function oneOf<const T extends string>(values: readonly T[]): Check<T> {
   return (value, field) => {
     const known = values.find((candidate) => candidate === value);
-    if (known === undefined) throw new ParamsError(field, `one of ${values.map((candidate) => JSON.stringify(candidate)).join(', ')}`, value);
+    if (known === undefined)
+      throw new ParamsError(field, `one of ${values.map((candidate) => JSON.stringify(candidate)).join(', ')}`, value);
     return known;
   };
 }
@@ -74,7 +76,8 @@ export function arrayOf<T>(item: Check<T>): Check<T[]> {
  */
 export function objectOf<S extends Shape>(shape: S): Check<ObjectOf<S>> {
   return (value, field) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ParamsError(field, 'an object', value);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new ParamsError(field, 'an object', value);
     const result: Record<string, unknown> = { ...value };
     for (const [key, check] of Object.entries(shape)) {
       const checked = check((value as Record<string, unknown>)[key], field === '' ? key : `${field}.${key}`);
@@ -104,16 +107,29 @@ export const position = objectOf({ line: wholeNumber, character: wholeNumber });
 export const range = objectOf({ start: position, end: position });
 export const textDocumentParams = objectOf({ textDocument: objectOf({ uri: string }) });
 export const textDocumentPositionParams = objectOf({ textDocument: objectOf({ uri: string }), position });
-export const referenceParams = objectOf({ textDocument: objectOf({ uri: string }), position, context: objectOf({ includeDeclaration: boolean }) });
+export const referenceParams = objectOf({
+  textDocument: objectOf({ uri: string }),
+  position,
+  context: objectOf({ includeDeclaration: boolean }),
+});
 export const textDocumentRangeParams = objectOf({ textDocument: objectOf({ uri: string }), range });
 const diagnosticCode: Check<string | number> = (value, field) => {
   if (typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value))) return value;
   throw new ParamsError(field, 'a string or an integer', value);
 };
-export const diagnostic = objectOf({ range, message: string, source: optional(string), code: optional(diagnosticCode) });
+export const diagnostic = objectOf({
+  range,
+  message: string,
+  source: optional(string),
+  code: optional(diagnosticCode),
+});
 export const didChangeWatchedFilesParams = objectOf({ changes: arrayOf(objectOf({ uri: string })) });
 export const shownDocumentsParams = objectOf({ uris: arrayOf(string) });
-export const codeActionParams = objectOf({ textDocument: objectOf({ uri: string }), range, context: objectOf({ diagnostics: arrayOf(diagnostic) }) });
+export const codeActionParams = objectOf({
+  textDocument: objectOf({ uri: string }),
+  range,
+  context: objectOf({ diagnostics: arrayOf(diagnostic) }),
+});
 
 type Answer<R> = R | ResponseError<void> | Promise<R | ResponseError<void>>;
 
@@ -122,7 +138,10 @@ type Answer<R> = R | ResponseError<void> | Promise<R | ResponseError<void>>;
  * with the check's message. Request types are declared by name (ParameterStructures.byName), so params
  * by position never get this far.
  */
-export function withCheckedParams<P, R>(check: Check<P>, handler: (params: P, token: CancellationToken) => Answer<R>): (params: unknown, token: CancellationToken) => Answer<R> {
+export function withCheckedParams<P, R>(
+  check: Check<P>,
+  handler: (params: P, token: CancellationToken) => Answer<R>,
+): (params: unknown, token: CancellationToken) => Answer<R> {
   return (params, token) => {
     let checked: P;
     try {
@@ -139,7 +158,12 @@ export function withCheckedParams<P, R>(check: Check<P>, handler: (params: P, to
  * The same for a notification, which has no answer to carry the error: it is logged and dropped, and
  * the handler never runs.
  */
-export function withCheckedNotification<P>(check: Check<P>, logger: { warn(message: string): void }, method: string, handler: (params: P) => void): (params: unknown) => void {
+export function withCheckedNotification<P>(
+  check: Check<P>,
+  logger: { warn(message: string): void },
+  method: string,
+  handler: (params: P) => void,
+): (params: unknown) => void {
   return (params) => {
     let checked: P;
     try {
@@ -162,8 +186,11 @@ export function withoutParams<R>(handler: (token: CancellationToken) => Answer<R
   return (...args) => {
     const token = args.at(-1) as CancellationToken;
     const params = args.length === 1 ? undefined : args[0];
-    const empty = params === undefined || (typeof params === 'object' && params !== null && !Array.isArray(params) && Object.keys(params).length === 0);
-    if (args.length > 2 || !empty) return new ResponseError(ErrorCodes.InvalidParams, `the request takes no params, not ${describe(params)}`);
+    const empty =
+      params === undefined ||
+      (typeof params === 'object' && params !== null && !Array.isArray(params) && Object.keys(params).length === 0);
+    if (args.length > 2 || !empty)
+      return new ResponseError(ErrorCodes.InvalidParams, `the request takes no params, not ${describe(params)}`);
     return handler(token);
   };
 }
@@ -173,6 +200,7 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return `a string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'string')
+    return `a string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   return `${typeof value} ${String(value)}`;
 }

@@ -69,7 +69,11 @@ export class RolloutEvaluator {
   ) {
     // Listing a thousand rollouts must not keep a thousand bundles: keep the few used last, and nothing
     // else of those evicted.
-    this.rollouts = new RecentlyUsedCache({ maxEntries: maxOtherRollouts, isPinned: hasOpenDocuments, onEvict: (root) => this.forgetKept(root) });
+    this.rollouts = new RecentlyUsedCache({
+      maxEntries: maxOtherRollouts,
+      isPinned: hasOpenDocuments,
+      onEvict: (root) => this.forgetKept(root),
+    });
   }
 
   /**
@@ -85,14 +89,28 @@ export class RolloutEvaluator {
     isCancelled: () => boolean,
     files?: readonly ArtifactFile[],
   ): Promise<EvaluatedRollout | undefined> {
-    const { key, load, stamps, fixtureBundle } = this.stateOf(root, settings, classifier, settingsGeneration, openDocument, files);
+    const { key, load, stamps, fixtureBundle } = this.stateOf(
+      root,
+      settings,
+      classifier,
+      settingsGeneration,
+      openDocument,
+      files,
+    );
     const cached = this.rollouts.get(root, key);
     if (cached) return { ...cached, fresh: false };
 
     const bundle = await loadRolloutCancellable(load, (file) =>
       file.document
         ? this.checkDocument(file.document, file.kind, settings.maxNumberOfProblems, isCancelled)
-        : this.checkDisk(file.path, stamps.get(file.path) ?? diskStamp(file.path), file.kind, settings.maxNumberOfProblems, load.boundary, isCancelled),
+        : this.checkDisk(
+            file.path,
+            stamps.get(file.path) ?? diskStamp(file.path),
+            file.kind,
+            settings.maxNumberOfProblems,
+            load.boundary,
+            isCancelled,
+          ),
     );
     if (!bundle) return undefined;
     const evaluation = evaluateRollout(bundle, { ...settings, fixtureBundle }, this.caches);
@@ -105,19 +123,46 @@ export class RolloutEvaluator {
    * What identifies the rollout's current state (every file's version or size and time, the verifier's
    * reward, the settings), without evaluating it: equal keys, equal evaluations.
    */
-  keyOf(root: string, settings: RolloutEvidenceSettings, classifier: ArtifactClassifier, settingsGeneration: number, openDocument: (path: string) => TextDocument | undefined, files?: readonly ArtifactFile[]): string {
+  keyOf(
+    root: string,
+    settings: RolloutEvidenceSettings,
+    classifier: ArtifactClassifier,
+    settingsGeneration: number,
+    openDocument: (path: string) => TextDocument | undefined,
+    files?: readonly ArtifactFile[],
+  ): string {
     return this.stateOf(root, settings, classifier, settingsGeneration, openDocument, files).key;
   }
 
-  private stateOf(root: string, settings: RolloutEvidenceSettings, classifier: ArtifactClassifier, settingsGeneration: number, openDocument: (path: string) => TextDocument | undefined, files = filesOfRollout(root, classifier)) {
+  private stateOf(
+    root: string,
+    settings: RolloutEvidenceSettings,
+    classifier: ArtifactClassifier,
+    settingsGeneration: number,
+    openDocument: (path: string) => TextDocument | undefined,
+    files = filesOfRollout(root, classifier),
+  ) {
     const load = prepareLoad(root, files, { openDocument });
     // A file read from disk is known by its size and time when the rollout was looked up.
-    const stamps = new Map(load.files.flatMap((file) => (file.document ? [] : [[file.path, diskStamp(file.path)] as const])));
-    const versions = load.files.map((file) => `${file.path}@${file.document ? file.document.version : `disk:${stamps.get(file.path)}`}`);
+    const stamps = new Map(
+      load.files.flatMap((file) => (file.document ? [] : [[file.path, diskStamp(file.path)] as const])),
+    );
+    const versions = load.files.map(
+      (file) => `${file.path}@${file.document ? file.document.version : `disk:${stamps.get(file.path)}`}`,
+    );
     const { reward } = load;
     // The scaffold's marker may be written or removed while the rollout's artifacts stay as they are.
     const fixtureBundle = isFixtureBundle(root, fixtureFoldersOf(settings.fixtureFolders));
-    const key = [settingsGeneration, settings.maxNumberOfProblems, settings.allowOracleWithoutLlm, settings.allowNativeSubscriptionWithoutLlm, fixtureBundle, ...versions, reward.text?.text ?? '', reward.json?.text ?? ''].join('\n');
+    const key = [
+      settingsGeneration,
+      settings.maxNumberOfProblems,
+      settings.allowOracleWithoutLlm,
+      settings.allowNativeSubscriptionWithoutLlm,
+      fixtureBundle,
+      ...versions,
+      reward.text?.text ?? '',
+      reward.json?.text ?? '',
+    ].join('\n');
     return { key, load, stamps, fixtureBundle };
   }
 
@@ -154,20 +199,43 @@ export class RolloutEvaluator {
    * Checks an open document on its own, re-analysing only the lines changed since its last check; for
    * a rollout's files and for artifacts outside any rollout alike. Resolves to undefined when cancelled.
    */
-  async checkDocument(document: TextDocument, kind: ArtifactKind, maxFindings: number, isCancelled: () => boolean): Promise<{ report: FileReport } | undefined> {
+  async checkDocument(
+    document: TextDocument,
+    kind: ArtifactKind,
+    maxFindings: number,
+    isCancelled: () => boolean,
+  ): Promise<{ report: FileReport } | undefined> {
     const current = this.documents.get(document.uri, document.version);
     if (current?.kind === kind && current.maxFindings === maxFindings) return { report: current.report };
     // Another version: its lines are reused where the text is the same.
     const previous = this.documents.latest(document.uri)?.value;
     const reusable = previous?.kind === kind && previous.maxFindings === maxFindings ? previous.kept : undefined;
-    const checked = await this.checker.checkTextCancellable(document.getText(), kind, { maxFindings }, isCancelled, reusable);
+    const checked = await this.checker.checkTextCancellable(
+      document.getText(),
+      kind,
+      { maxFindings },
+      isCancelled,
+      reusable,
+    );
     if (!checked) return undefined;
-    this.documents.set(document.uri, document.version, { kind, maxFindings, report: checked.report, ...(checked.kept ? { kept: checked.kept } : {}) });
+    this.documents.set(document.uri, document.version, {
+      kind,
+      maxFindings,
+      report: checked.report,
+      ...(checked.kept ? { kept: checked.kept } : {}),
+    });
     return { report: checked.report };
   }
 
   /** `stamp`: the file's size and time when the rollout was looked up, which its key holds. */
-  private async checkDisk(path: string, stamp: string, kind: ArtifactKind, maxFindings: number, boundary: string, isCancelled: () => boolean): Promise<{ report?: FileReport; ioError?: string } | undefined> {
+  private async checkDisk(
+    path: string,
+    stamp: string,
+    kind: ArtifactKind,
+    maxFindings: number,
+    boundary: string,
+    isCancelled: () => boolean,
+  ): Promise<{ report?: FileReport; ioError?: string } | undefined> {
     const previous = this.disk.get(path, stamp);
     if (previous?.kind === kind && previous.maxFindings === maxFindings) return previous;
     let entry: DiskEntry;

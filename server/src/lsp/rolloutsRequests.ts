@@ -27,12 +27,23 @@ import type { WorkspaceFolders } from './workspaceFolders';
 import { findRollouts, latestJobsFirst } from './workspaceRollouts';
 
 /** An error, not an empty listing: the view then says that listing failed rather than that there is nothing. */
-const failedListing = new ResponseError<void>(ErrorCodes.InternalError, 'The rollouts could not be listed: the output of Rollout Evidence says why.');
+const failedListing = new ResponseError<void>(
+  ErrorCodes.InternalError,
+  'The rollouts could not be listed: the output of Rollout Evidence says why.',
+);
 
-export function registerRolloutsRequests(connection: Connection, validator: DocumentValidator, pushed: PushedDiagnostics, workspace: WorkspaceFolders): void {
+export function registerRolloutsRequests(
+  connection: Connection,
+  validator: DocumentValidator,
+  pushed: PushedDiagnostics,
+  workspace: WorkspaceFolders,
+): void {
   const summaries = new SummaryCache();
   // Other editors call this request too. It walks every folder it is given, so only workspace folders.
-  const rolloutsParams: Check<RolloutsParams> = objectOf({ folders: arrayOf(workspace.walkableFolder), maxRollouts: wholeNumber });
+  const rolloutsParams: Check<RolloutsParams> = objectOf({
+    folders: arrayOf(workspace.walkableFolder),
+    maxRollouts: wholeNumber,
+  });
   connection.onRequest(
     rolloutsRequest,
     withCheckedParams(rolloutsParams, (params, token) =>
@@ -51,7 +62,13 @@ export function registerRolloutsRequests(connection: Connection, validator: Docu
 }
 
 /** Resolves to undefined when cancelled. */
-async function listRollouts(params: RolloutsParams, validator: DocumentValidator, pushed: PushedDiagnostics, summaries: SummaryCache, isCancelled: () => boolean): Promise<RolloutsResult | undefined> {
+async function listRollouts(
+  params: RolloutsParams,
+  validator: DocumentValidator,
+  pushed: PushedDiagnostics,
+  summaries: SummaryCache,
+  isCancelled: () => boolean,
+): Promise<RolloutsResult | undefined> {
   const found = await findRollouts(params.folders, isCancelled);
   if (!found) return undefined;
   const { roots, ioErrors } = found;
@@ -84,7 +101,11 @@ async function listRollouts(params: RolloutsParams, validator: DocumentValidator
   return {
     jobs: jobSummaries,
     found: roots.length,
-    ...(left > 0 ? { notice: `Listing ${listed.length} of ${roots.length} rollouts, those of the latest jobs by folder name; ${left} more were found but not evaluated. Open a narrower folder to see them.` } : {}),
+    ...(left > 0
+      ? {
+          notice: `Listing ${listed.length} of ${roots.length} rollouts, those of the latest jobs by folder name; ${left} more were found but not evaluated. Open a narrower folder to see them.`,
+        }
+      : {}),
     ioErrors,
   };
 }
@@ -137,7 +158,13 @@ function summarize(rollout: EvaluatedRollout): RolloutSummary {
   const known = new Set(files.map((file) => file.path));
   for (const [path, severities] of rulesByFile) {
     if (known.has(path)) continue;
-    files.push({ path, kind: null, problems: countsOf(severities), exists: existsSync(path), tooLargeForEditor: false });
+    files.push({
+      path,
+      kind: null,
+      problems: countsOf(severities),
+      exists: existsSync(path),
+      tooLargeForEditor: false,
+    });
   }
   files.sort((a, b) => a.path.localeCompare(b.path));
   return {
@@ -155,7 +182,12 @@ function zeroCounts(): ProblemCounts {
 }
 
 function addCounts(a: ProblemCounts, b: ProblemCounts): ProblemCounts {
-  return { error: a.error + b.error, warning: a.warning + b.warning, information: a.information + b.information, hint: a.hint + b.hint };
+  return {
+    error: a.error + b.error,
+    warning: a.warning + b.warning,
+    information: a.information + b.information,
+    hint: a.hint + b.hint,
+  };
 }
 
 /** `own`: a file's own check counts, which include the findings it left out. */

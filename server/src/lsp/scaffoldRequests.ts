@@ -8,10 +8,17 @@ import { scaffoldRollout, ScaffoldUsageError, scenarioSummaries } from '../autho
 import { objectOf, optional, string, withCheckedParams, withoutParams, type Check } from './requestParams';
 
 // Which scenarios exist, which rollout names are safe and which times are dates, the scaffold says.
-const scaffoldFilesParams: Check<ScaffoldFilesParams> = objectOf({ scenario: string, rolloutName: string, startedAt: optional(string) });
+const scaffoldFilesParams: Check<ScaffoldFilesParams> = objectOf({
+  scenario: string,
+  rolloutName: string,
+  startedAt: optional(string),
+});
 
 export function registerScaffoldRequests(connection: Connection): void {
-  connection.onRequest(scaffoldScenariosRequest.method, withoutParams(() => scenarioSummaries()));
+  connection.onRequest(
+    scaffoldScenariosRequest.method,
+    withoutParams(() => scenarioSummaries()),
+  );
 
   connection.onRequest(
     scaffoldFilesRequest,

@@ -3,7 +3,12 @@
  * client says they changed. Never global: a folder can configure its own artifact patterns.
  */
 import type { ConfigurationItem } from 'vscode-languageserver/node';
-import { sanitizeSettings, settingsSection, type RolloutEvidenceSettings, type SettingsProblem } from '../../../shared/src/settings';
+import {
+  sanitizeSettings,
+  settingsSection,
+  type RolloutEvidenceSettings,
+  type SettingsProblem,
+} from '../../../shared/src/settings';
 
 /** Where settings come from: the connection's `workspace` (an interface, so a test can stand in for the client). */
 export interface ConfigurationSource {
@@ -31,10 +36,12 @@ export class SettingsCache {
     let settings = this.byResource.get(key);
     if (!settings) {
       const raw = this.clientProvidesSettings
-        ? this.configuration.getConfiguration({ ...(resource !== undefined ? { scopeUri: resource } : {}), section: settingsSection }).then(
-            (value: unknown) => value,
-            () => undefined,
-          )
+        ? this.configuration
+            .getConfiguration({ ...(resource !== undefined ? { scopeUri: resource } : {}), section: settingsSection })
+            .then(
+              (value: unknown) => value,
+              () => undefined,
+            )
         : Promise.resolve(this.initialSettings);
       settings = raw.then((value) => this.sanitize(value));
       this.byResource.set(key, settings);

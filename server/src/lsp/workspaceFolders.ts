@@ -5,12 +5,19 @@
  * `/`, and read out what it found.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { DidChangeWorkspaceFoldersNotification, type Connection, type InitializeParams, type WorkspaceFolder } from 'vscode-languageserver/node';
+import {
+  DidChangeWorkspaceFoldersNotification,
+  type Connection,
+  type InitializeParams,
+  type WorkspaceFolder,
+} from 'vscode-languageserver/node';
 import { isInside } from '../../../shared/src/paths';
 import { arrayOf, mapped, objectOf, ParamsError, string, withCheckedNotification, type Check } from './requestParams';
 import { isFileUri, pathOfUri } from './uris';
 
-const workspaceFolderEvent = objectOf({ event: objectOf({ added: arrayOf(objectOf({ uri: string })), removed: arrayOf(objectOf({ uri: string })) }) });
+const workspaceFolderEvent = objectOf({
+  event: objectOf({ added: arrayOf(objectOf({ uri: string })), removed: arrayOf(objectOf({ uri: string })) }),
+});
 
 export class WorkspaceFolders {
   /** Absolute, resolved paths; only file URIs name folders on disk. */
@@ -23,9 +30,14 @@ export class WorkspaceFolders {
   ) {
     // LSP: workspaceFolders, when the client sends it (even empty), supersedes rootUri. Both come from
     // the client as JSON: entries that are not what LSP says are no folders.
-    const declared: unknown[] = Array.isArray(initialize.workspaceFolders) ? initialize.workspaceFolders : [{ uri: initialize.rootUri }];
+    const declared: unknown[] = Array.isArray(initialize.workspaceFolders)
+      ? initialize.workspaceFolders
+      : [{ uri: initialize.rootUri }];
     for (const folder of declared) {
-      const uri = typeof folder === 'object' && folder !== null ? (folder as Partial<Record<keyof WorkspaceFolder, unknown>>).uri : undefined;
+      const uri =
+        typeof folder === 'object' && folder !== null
+          ? (folder as Partial<Record<keyof WorkspaceFolder, unknown>>).uri
+          : undefined;
       if (typeof uri === 'string') this.add(uri);
     }
   }
@@ -51,7 +63,8 @@ export class WorkspaceFolders {
    */
   readonly walkableFolder: Check<string> = mapped(string, (path, field) => {
     const resolved = this.resolvedAbsolute(path, field);
-    if (!this.isInWorkspace(resolved)) throw new ParamsError(field, `inside a workspace folder the client declared (${this.describeFolders()})`, path);
+    if (!this.isInWorkspace(resolved))
+      throw new ParamsError(field, `inside a workspace folder the client declared (${this.describeFolders()})`, path);
     return resolved;
   });
 
@@ -61,7 +74,12 @@ export class WorkspaceFolders {
    */
   readonly readableFolder: Check<string> = mapped(string, (path, field) => {
     const resolved = this.resolvedAbsolute(path, field);
-    if (!this.mayRead(resolved)) throw new ParamsError(field, `inside a workspace folder the client declared (${this.describeFolders()}), or the folder of an open document`, path);
+    if (!this.mayRead(resolved))
+      throw new ParamsError(
+        field,
+        `inside a workspace folder the client declared (${this.describeFolders()}), or the folder of an open document`,
+        path,
+      );
     return resolved;
   });
 

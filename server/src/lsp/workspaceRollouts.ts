@@ -11,7 +11,10 @@ import { discoverBundles, DiscoveryUsageError } from '../engine/bundle/discover'
  * folders: each is evaluated with its own settings. Each folder's walk blocks the server, so between
  * folders it lets the cancellation (and other requests) in.
  */
-export async function findRollouts(folders: readonly string[], isCancelled: () => boolean): Promise<{ roots: string[]; ioErrors: string[] } | undefined> {
+export async function findRollouts(
+  folders: readonly string[],
+  isCancelled: () => boolean,
+): Promise<{ roots: string[]; ioErrors: string[] } | undefined> {
   const classifier = new ArtifactClassifier({});
   const roots = new Set<string>();
   const ioErrors: string[] = [];
@@ -29,7 +32,6 @@ export async function findRollouts(folders: readonly string[], isCancelled: () =
   }
   return { roots: [...roots], ioErrors };
 }
-
 
 /** BenchFlow names job folders by their start time: past a bound, the latest jobs' rollouts are the ones kept. */
 export function latestJobsFirst(roots: readonly string[]): string[] {

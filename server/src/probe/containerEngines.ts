@@ -11,7 +11,8 @@ import { processExec } from './exec/processExec';
 
 export class ContainerEngineUnavailableError extends Error {}
 
-export type DockerRoute = { readonly kind: 'cli'; readonly program: string } | { readonly kind: 'engine-api'; readonly socketPath: string };
+export type DockerRoute =
+  { readonly kind: 'cli'; readonly program: string } | { readonly kind: 'engine-api'; readonly socketPath: string };
 
 const defaultDockerSocket = '/var/run/docker.sock';
 
@@ -26,11 +27,17 @@ export function dockerRoute(access: DockerAccess, env: NodeJS.ProcessEnv): Docke
   const program = findProgram('docker', env);
   if (access === 'engine-api' || (access === 'auto' && hostSocket !== undefined)) {
     if (socket !== undefined) return { kind: 'engine-api', socketPath: socket };
-    throw new ContainerEngineUnavailableError(host === undefined ? `no Docker Engine socket: DOCKER_HOST is not set and ${defaultDockerSocket} does not exist` : `no Docker Engine socket: DOCKER_HOST is "${host}", not a unix socket`);
+    throw new ContainerEngineUnavailableError(
+      host === undefined
+        ? `no Docker Engine socket: DOCKER_HOST is not set and ${defaultDockerSocket} does not exist`
+        : `no Docker Engine socket: DOCKER_HOST is "${host}", not a unix socket`,
+    );
   }
   if (program !== undefined) return { kind: 'cli', program };
   if (access === 'auto' && socket !== undefined) return { kind: 'engine-api', socketPath: socket };
-  throw new ContainerEngineUnavailableError(`docker is not installed: looked for the docker CLI on PATH${access === 'auto' && host === undefined ? ` and for the Engine API socket ${defaultDockerSocket}` : ''}`);
+  throw new ContainerEngineUnavailableError(
+    `docker is not installed: looked for the docker CLI on PATH${access === 'auto' && host === undefined ? ` and for the Engine API socket ${defaultDockerSocket}` : ''}`,
+  );
 }
 
 /**
@@ -43,7 +50,8 @@ export const targetPath = '/usr/sbin:/usr/bin:/sbin:/bin';
 
 export function podmanProgram(env: NodeJS.ProcessEnv): string {
   const program = findProgram('podman', env);
-  if (program === undefined) throw new ContainerEngineUnavailableError('podman is not installed: looked for the podman CLI on PATH');
+  if (program === undefined)
+    throw new ContainerEngineUnavailableError('podman is not installed: looked for the podman CLI on PATH');
   return program;
 }
 
@@ -53,16 +61,34 @@ export function podmanProgram(env: NodeJS.ProcessEnv): string {
  * refuses to harden there without root). `shown` is the command as the transcript shows it (the probe's
  * script replaced by a placeholder). `env` is where the container engines are looked for.
  */
-export function execAsRoot(target: ProbeTarget, command: readonly string[], shown: readonly string[], access: DockerAccess, env: NodeJS.ProcessEnv): Exec {
+export function execAsRoot(
+  target: ProbeTarget,
+  command: readonly string[],
+  shown: readonly string[],
+  access: DockerAccess,
+  env: NodeJS.ProcessEnv,
+): Exec {
   if (target.kind === 'local') return processExec(command, shown, { PATH: targetPath });
   const execArgs = ['exec', '-u', '0', '-e', `PATH=${targetPath}`, target.name];
-  if (target.kind === 'podman') return processExec([podmanProgram(env), ...execArgs, ...command], ['podman', ...execArgs, ...shown], env);
+  if (target.kind === 'podman')
+    return processExec([podmanProgram(env), ...execArgs, ...command], ['podman', ...execArgs, ...shown], env);
   const route = dockerRoute(access, env);
-  if (route.kind === 'cli') return processExec([route.program, ...execArgs, ...command], ['docker', ...execArgs, ...shown], env);
-  return dockerEngineApiExec(route.socketPath, target.name, command, [`PATH=${targetPath}`], [`engine-api:${route.socketPath}`, ...execArgs, ...shown]);
+  if (route.kind === 'cli')
+    return processExec([route.program, ...execArgs, ...command], ['docker', ...execArgs, ...shown], env);
+  return dockerEngineApiExec(
+    route.socketPath,
+    target.name,
+    command,
+    [`PATH=${targetPath}`],
+    [`engine-api:${route.socketPath}`, ...execArgs, ...shown],
+  );
 }
 
-export function containerEngineRoute(engine: ContainerEngine, access: DockerAccess, env: NodeJS.ProcessEnv): DockerRoute {
+export function containerEngineRoute(
+  engine: ContainerEngine,
+  access: DockerAccess,
+  env: NodeJS.ProcessEnv,
+): DockerRoute {
   return engine === 'podman' ? { kind: 'cli', program: podmanProgram(env) } : dockerRoute(access, env);
 }
 

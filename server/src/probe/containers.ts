@@ -9,9 +9,15 @@ import { containerEngineRoute } from './containerEngines';
 /** Listing is quick when a container engine answers at all; a daemon that hangs must not hold the pick list. */
 const listingTimeoutMs = 10_000;
 
-export async function listRunningContainers(access: DockerAccess, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<ContainerListing> {
+export async function listRunningContainers(
+  access: DockerAccess,
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+): Promise<ContainerListing> {
   const engines: ContainerEngine[] = ['docker', 'podman'];
-  const bounded = signal ? AbortSignal.any([signal, AbortSignal.timeout(listingTimeoutMs)]) : AbortSignal.timeout(listingTimeoutMs);
+  const bounded = signal
+    ? AbortSignal.any([signal, AbortSignal.timeout(listingTimeoutMs)])
+    : AbortSignal.timeout(listingTimeoutMs);
   const results = await Promise.all(
     engines.map(async (engine) => {
       try {
@@ -23,26 +29,49 @@ export async function listRunningContainers(access: DockerAccess, env: NodeJS.Pr
   );
   return {
     containers: results.flatMap((result) => result.containers ?? []),
-    unavailable: results.flatMap((result) => (result.reason !== undefined ? [{ engine: result.engine, reason: result.reason }] : [])),
+    unavailable: results.flatMap((result) =>
+      result.reason !== undefined ? [{ engine: result.engine, reason: result.reason }] : [],
+    ),
   };
 }
 
-async function listContainersOf(engine: ContainerEngine, access: DockerAccess, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<RunningContainer[]> {
+async function listContainersOf(
+  engine: ContainerEngine,
+  access: DockerAccess,
+  env: NodeJS.ProcessEnv,
+  signal: AbortSignal,
+): Promise<RunningContainer[]> {
   const route = containerEngineRoute(engine, access, env);
-  if (route.kind === 'engine-api') return arrayOf(await dockerEngineApiContainers(route.socketPath, signal)).map((entry) => fromEntry('docker', entry));
+  if (route.kind === 'engine-api')
+    return arrayOf(await dockerEngineApiContainers(route.socketPath, signal)).map((entry) =>
+      fromEntry('docker', entry),
+    );
   // docker prints one JSON object per line; podman prints one JSON array.
   const args = engine === 'docker' ? ['ps', '--no-trunc', '--format', '{{json .}}'] : ['ps', '--format', 'json'];
   const output = await collectOutput([route.program, ...args], env, signal);
-  const entries = engine === 'docker' ? output.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as unknown) : arrayOf(JSON.parse(output === '' ? '[]' : output) as unknown);
+  const entries =
+    engine === 'docker'
+      ? output
+          .split('\n')
+          .filter((line) => line.trim() !== '')
+          .map((line) => JSON.parse(line) as unknown)
+      : arrayOf(JSON.parse(output === '' ? '[]' : output) as unknown);
   return entries.map((entry) => fromEntry(engine, entry));
 }
 
 async function collectOutput(argv: readonly string[], env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<string> {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const end = await processExec(argv, argv, env).run({ onStdout: (line) => stdout.push(line), onStderr: (line) => stderr.push(line), signal });
+  const end = await processExec(argv, argv, env).run({
+    onStdout: (line) => stdout.push(line),
+    onStderr: (line) => stderr.push(line),
+    signal,
+  });
   if (end.kind === 'failed') throw new Error(end.reason);
-  if (end.code !== 0) throw new Error(`${argv.slice(0, 2).join(' ')} exited with status ${end.code}${stderr.length > 0 ? `: ${stderr.join(' ').trim().slice(0, 300)}` : ''}`);
+  if (end.code !== 0)
+    throw new Error(
+      `${argv.slice(0, 2).join(' ')} exited with status ${end.code}${stderr.length > 0 ? `: ${stderr.join(' ').trim().slice(0, 300)}` : ''}`,
+    );
   return stdout.join('\n');
 }
 
@@ -51,7 +80,7 @@ function fromEntry(engine: ContainerEngine, entry: unknown): RunningContainer {
   const fields: JsonObject = isJsonObject(entry) ? entry : {};
   const id = text(fields['ID'] ?? fields['Id']);
   const names = fields['Names'];
-  const firstName = Array.isArray(names) ? text(names[0]) : text(names).split(',')[0] ?? '';
+  const firstName = Array.isArray(names) ? text(names[0]) : (text(names).split(',')[0] ?? '');
   return {
     engine,
     id,

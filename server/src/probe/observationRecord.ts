@@ -6,7 +6,13 @@ import { createHash } from 'node:crypto';
 import { appendFile, mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { JsonObject } from '../../../shared/src/jsonObject';
-import { describeTranscriptEntry, textToAppend, type ProbeOutcome, type SeenProcess, type TranscriptEntry } from '../../../shared/src/probe';
+import {
+  describeTranscriptEntry,
+  textToAppend,
+  type ProbeOutcome,
+  type SeenProcess,
+  type TranscriptEntry,
+} from '../../../shared/src/probe';
 import { quiescenceProbeScript } from './probeScript';
 import { version } from '../version';
 
@@ -19,7 +25,8 @@ export function quiescenceRecord(outcome: ProbeOutcome): JsonObject {
     sandbox_user: request.user,
     uid: outcome.uid,
     mode: request.mode,
-    target: request.target.kind === 'local' ? { kind: 'local' } : { kind: request.target.kind, name: request.target.name },
+    target:
+      request.target.kind === 'local' ? { kind: 'local' } : { kind: request.target.kind, name: request.target.name },
     signals_sent: outcome.signals.map(({ signal, pid, round, delivered }) => ({ signal, pid, round, delivered })),
     survivors: outcome.survivors.map(processRecord),
     return_code: outcome.returnCode,
@@ -47,7 +54,16 @@ function sha256(text: string): string {
 }
 
 function processRecord(process: SeenProcess): JsonObject {
-  return { pid: process.pid, state: process.state, ruid: process.ruid, euid: process.euid, suid: process.suid, fsuid: process.fsuid, name: process.name, pid1: process.pid1 };
+  return {
+    pid: process.pid,
+    state: process.state,
+    ruid: process.ruid,
+    euid: process.euid,
+    suid: process.suid,
+    fsuid: process.fsuid,
+    name: process.name,
+    pid1: process.pid1,
+  };
 }
 
 /** Appends the record as one new line; what the file already holds is never rewritten. */

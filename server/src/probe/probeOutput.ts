@@ -36,7 +36,8 @@ export class ProbeOutput {
         const signal = event['signal'];
         const pid = positiveInteger(event['pid']);
         const round = positiveInteger(event['round']);
-        if ((signal === 'TERM' || signal === 'KILL') && pid !== undefined && round !== undefined) this.signals.push({ signal, pid, round, delivered: event['delivered'] === true });
+        if ((signal === 'TERM' || signal === 'KILL') && pid !== undefined && round !== undefined)
+          this.signals.push({ signal, pid, round, delivered: event['delivered'] === true });
         break;
       }
       case 'survivor': {
@@ -48,7 +49,12 @@ export class ProbeOutput {
         const code = event['return_code'];
         if (code !== 0 && code !== 1 && code !== 2) break;
         const uid = positiveInteger(event['uid']) ?? null;
-        this.result = { returnCode: code, uid, reason: typeof event['reason'] === 'string' ? event['reason'] : '', observedAt: new Date().toISOString() };
+        this.result = {
+          returnCode: code,
+          uid,
+          reason: typeof event['reason'] === 'string' ? event['reason'] : '',
+          observedAt: new Date().toISOString(),
+        };
         break;
       }
     }
@@ -61,8 +67,18 @@ function seenProcess(event: JsonObject): SeenProcess | undefined {
   const euid = wholeNumber(event['euid']);
   const suid = wholeNumber(event['suid']);
   const fsuid = wholeNumber(event['fsuid']);
-  if (pid === undefined || ruid === undefined || euid === undefined || suid === undefined || fsuid === undefined) return undefined;
-  return { pid, ruid, euid, suid, fsuid, state: typeof event['state'] === 'string' ? event['state'] : '?', name: typeof event['name'] === 'string' ? event['name'] : '?', pid1: event['pid1'] === true };
+  if (pid === undefined || ruid === undefined || euid === undefined || suid === undefined || fsuid === undefined)
+    return undefined;
+  return {
+    pid,
+    ruid,
+    euid,
+    suid,
+    fsuid,
+    state: typeof event['state'] === 'string' ? event['state'] : '?',
+    name: typeof event['name'] === 'string' ? event['name'] : '?',
+    pid1: event['pid1'] === true,
+  };
 }
 
 function wholeNumber(value: unknown): number | undefined {

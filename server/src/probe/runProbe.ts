@@ -4,7 +4,15 @@
  * "could not observe", never "quiet".
  */
 import { randomBytes } from 'node:crypto';
-import { maxProbeTimeoutSeconds, probeScriptPlaceholder, probeSettingDefaults, type ProbeOutcome, type ProbeRequest, type ProbeReturnCode, type TranscriptEntry } from '../../../shared/src/probe';
+import {
+  maxProbeTimeoutSeconds,
+  probeScriptPlaceholder,
+  probeSettingDefaults,
+  type ProbeOutcome,
+  type ProbeRequest,
+  type ProbeReturnCode,
+  type TranscriptEntry,
+} from '../../../shared/src/probe';
 import { execAsRoot, targetShell } from './containerEngines';
 import type { ExecEnd } from './exec/execution';
 import { ProbeOutput } from './probeOutput';
@@ -42,19 +50,27 @@ export function checkRequest(request: ProbeRequest, localRoot: boolean): Require
   const dockerAccess = checkDockerAccess(request.dockerAccess ?? probeSettingDefaults.docker);
   const { timeoutSeconds } = request;
   if (typeof timeoutSeconds !== 'number' || !(timeoutSeconds > 0 && timeoutSeconds <= maxProbeTimeoutSeconds)) {
-    throw new ProbeUsageError(`the timeout must be a positive number of seconds up to ${maxProbeTimeoutSeconds}, not ${JSON.stringify(timeoutSeconds)}`);
+    throw new ProbeUsageError(
+      `the timeout must be a positive number of seconds up to ${maxProbeTimeoutSeconds}, not ${JSON.stringify(timeoutSeconds)}`,
+    );
   }
   const graceSeconds = request.graceSeconds ?? probeSettingDefaults.graceSeconds;
   if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > maxProbeTimeoutSeconds) {
-    throw new ProbeUsageError(`the grace period must be a whole number of seconds up to ${maxProbeTimeoutSeconds}, not ${JSON.stringify(graceSeconds)}`);
+    throw new ProbeUsageError(
+      `the grace period must be a whole number of seconds up to ${maxProbeTimeoutSeconds}, not ${JSON.stringify(graceSeconds)}`,
+    );
   }
   // A bound that harden's own rounds can outlast would turn every stubborn process into "timed out".
   const hardenNeeds = probeRounds * (graceSeconds + roundOverheadSeconds);
   if (mode === 'harden' && timeoutSeconds < hardenNeeds) {
-    throw new ProbeUsageError(`a timeout of ${timeoutSeconds} s is too short for harden with a grace of ${graceSeconds} s: its ${probeRounds} rounds may take ${hardenNeeds} s`);
+    throw new ProbeUsageError(
+      `a timeout of ${timeoutSeconds} s is too short for harden with a grace of ${graceSeconds} s: its ${probeRounds} rounds may take ${hardenNeeds} s`,
+    );
   }
   if (target.kind === 'local' && mode === 'harden' && !localRoot) {
-    throw new ProbeUsageError("harden on the local target needs root, to signal another user's processes; this process is not root. observe still works: /proc status files are readable by everyone.");
+    throw new ProbeUsageError(
+      "harden on the local target needs root, to signal another user's processes; this process is not root. observe still works: /proc status files are readable by everyone.",
+    );
   }
   return { target, user, mode, dockerAccess, timeoutSeconds, graceSeconds };
 }
@@ -62,13 +78,23 @@ export function checkRequest(request: ProbeRequest, localRoot: boolean): Require
 export async function runProbe(asked: ProbeRequest, options: ProbeRunOptions): Promise<ProbeOutcome> {
   const request = checkRequest(asked, options.localRoot ?? process.getuid?.() === 0);
   const flooded = new AbortController();
-  const transcript = new Transcript(options.onTranscript, () => flooded.abort(new Error(`the target printed more than ${outputByteLimit / 1024 / 1024} MiB, far more than the probe ever does`)));
+  const transcript = new Transcript(options.onTranscript, () =>
+    flooded.abort(
+      new Error(`the target printed more than ${outputByteLimit / 1024 / 1024} MiB, far more than the probe ever does`),
+    ),
+  );
   const output = new ProbeOutput();
   // $0 of the probe's shell: a mark only this run's probe carries, so an abandoned probe can be told from a
   // process that reused its pid.
   const mark = `probe-${randomBytes(8).toString('hex')}`;
   const probeArgs = [request.mode, request.user, String(request.graceSeconds), String(probeRounds)];
-  const exec = execAsRoot(request.target, [targetShell, '-c', quiescenceProbeScript, mark, ...probeArgs], [targetShell, '-c', probeScriptPlaceholder, mark, ...probeArgs], request.dockerAccess, options.env);
+  const exec = execAsRoot(
+    request.target,
+    [targetShell, '-c', quiescenceProbeScript, mark, ...probeArgs],
+    [targetShell, '-c', probeScriptPlaceholder, mark, ...probeArgs],
+    request.dockerAccess,
+    options.env,
+  );
 
   const timeout = AbortSignal.timeout(Math.ceil(request.timeoutSeconds * 1000));
   const signal = AbortSignal.any([timeout, flooded.signal, ...(options.signal ? [options.signal] : [])]);
@@ -109,18 +135,36 @@ export async function runProbe(asked: ProbeRequest, options: ProbeRunOptions): P
 }
 
 /** The probe's result counts only when the exec ended normally with that same status. */
-function judge(end: ExecEnd, output: ProbeOutput, stderr: readonly string[], timeoutSeconds: number): { returnCode: ProbeReturnCode; reason: string; reported: boolean } {
+function judge(
+  end: ExecEnd,
+  output: ProbeOutput,
+  stderr: readonly string[],
+  timeoutSeconds: number,
+): { returnCode: ProbeReturnCode; reason: string; reported: boolean } {
   if (end.kind === 'failed') {
-    const why = end.reason === 'timed out' ? `the probe did not finish within ${timeoutSeconds} s` : end.reason === 'cancelled' ? 'the probe was cancelled before it finished' : `the exec failed: ${end.reason}`;
+    const why =
+      end.reason === 'timed out'
+        ? `the probe did not finish within ${timeoutSeconds} s`
+        : end.reason === 'cancelled'
+          ? 'the probe was cancelled before it finished'
+          : `the exec failed: ${end.reason}`;
     return { returnCode: 2, reason: `${why}; nothing was observed`, reported: false };
   }
   const result = output.result;
   if (result === undefined) {
     const said = stderr.join(' ').trim().slice(0, 300);
-    return { returnCode: 2, reason: `the probe gave no result (exit status ${end.code}${said !== '' ? `: ${said}` : ''})`, reported: false };
+    return {
+      returnCode: 2,
+      reason: `the probe gave no result (exit status ${end.code}${said !== '' ? `: ${said}` : ''})`,
+      reported: false,
+    };
   }
   if (result.returnCode !== end.code) {
-    return { returnCode: 2, reason: `the exec's exit status ${end.code} disagrees with the probe's result ${result.returnCode}`, reported: false };
+    return {
+      returnCode: 2,
+      reason: `the exec's exit status ${end.code} disagrees with the probe's result ${result.returnCode}`,
+      reported: false,
+    };
   }
   return { returnCode: result.returnCode, reason: result.reason, reported: true };
 }
@@ -131,14 +175,33 @@ function judge(end: ExecEnd, output: ProbeOutput, stderr: readonly string[], tim
  * read (which drops its NUL separators; the mark is on the last line, after the script), and kill is the
  * shell's (slim images have no kill program).
  */
-async function stopAbandonedProbe(request: Required<ProbeRequest>, pid: number, mark: string, env: NodeJS.ProcessEnv, transcript: Transcript): Promise<void> {
-  const stop = '{ while IFS= read -r line || [ -n "$line" ]; do case $line in *"$2"*) kill -KILL "$1"; exit ;; esac; done; } 2>/dev/null <"/proc/$1/cmdline"; exit 3';
+async function stopAbandonedProbe(
+  request: Required<ProbeRequest>,
+  pid: number,
+  mark: string,
+  env: NodeJS.ProcessEnv,
+  transcript: Transcript,
+): Promise<void> {
+  const stop =
+    '{ while IFS= read -r line || [ -n "$line" ]; do case $line in *"$2"*) kill -KILL "$1"; exit ;; esac; done; } 2>/dev/null <"/proc/$1/cmdline"; exit 3';
   const argv = [targetShell, '-c', stop, 'stop', String(pid), mark];
   const exec = execAsRoot(request.target, argv, argv, request.dockerAccess, env);
   transcript.add({ kind: 'note', text: 'stopping the abandoned probe in the target' });
   transcript.add({ kind: 'command', argv: exec.display });
-  const end = await exec.run({ signal: AbortSignal.timeout(stopTimeoutMs), onStdout: (line) => transcript.add({ kind: 'stdout', line }), onStderr: (line) => transcript.add({ kind: 'stderr', line }) });
-  transcript.add({ kind: 'exit', status: end.kind === 'exited' ? (end.code === 3 ? 'exit status 3: the probe had already ended' : `exit status ${end.code}`) : end.reason });
+  const end = await exec.run({
+    signal: AbortSignal.timeout(stopTimeoutMs),
+    onStdout: (line) => transcript.add({ kind: 'stdout', line }),
+    onStderr: (line) => transcript.add({ kind: 'stderr', line }),
+  });
+  transcript.add({
+    kind: 'exit',
+    status:
+      end.kind === 'exited'
+        ? end.code === 3
+          ? 'exit status 3: the probe had already ended'
+          : `exit status ${end.code}`
+        : end.reason,
+  });
 }
 
 /** Every entry, in order, passed on as it happens; output past the byte limit is dropped and stops the exec. */

@@ -5,7 +5,16 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { codeOf, extensionId, faultyRollout, openInEditor, ours, waitForActivation, waitForDiagnostics, workspaceFile } from '../editorSupport';
+import {
+  codeOf,
+  extensionId,
+  faultyRollout,
+  openInEditor,
+  ours,
+  waitForActivation,
+  waitForDiagnostics,
+  workspaceFile,
+} from '../editorSupport';
 
 /** Asks `probe` until it answers: providers answer once the server has evaluated the rollout. */
 async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
@@ -49,24 +58,37 @@ suite('Inspecting and fixing a rollout in VS Code', () => {
   });
 
   test('opens the rollout timeline when its code lens is clicked', async () => {
-    const [lens] = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', actions)).filter((found) => found.command?.command === 'rolloutEvidence.showTimeline');
+    const [lens] = (
+      await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', actions)
+    ).filter((found) => found.command?.command === 'rolloutEvidence.showTimeline');
     assert.ok(lens?.command, 'the lens is there');
     await vscode.commands.executeCommand(lens.command.command, ...(lens.command.arguments ?? []));
     const rollout = faultyRollout.split('/').pop()!;
-    const timelineTab = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => tab.input instanceof vscode.TabInputWebview && tab.label === `Timeline: ${rollout}`);
+    const timelineTab = () =>
+      vscode.window.tabGroups.all
+        .flatMap((group) => group.tabs)
+        .find((tab) => tab.input instanceof vscode.TabInputWebview && tab.label === `Timeline: ${rollout}`);
     const tab = await eventually('the timeline panel of the rollout', async () => timelineTab());
     // VS Code prefixes the view type of an extension's webview with its own marker.
-    assert.ok((tab.input as vscode.TabInputWebview).viewType.endsWith('rolloutEvidence.timeline'), (tab.input as vscode.TabInputWebview).viewType);
+    assert.ok(
+      (tab.input as vscode.TabInputWebview).viewType.endsWith('rolloutEvidence.timeline'),
+      (tab.input as vscode.TabInputWebview).viewType,
+    );
     await vscode.window.tabGroups.close(tab);
   });
 
   test('outlines the action records with what the rules read in each', async () => {
     const document = await openInEditor(actions);
     const symbols = await eventually('the outline of the action records', async () => {
-      const found = await vscode.commands.executeCommand<vscode.DocumentSymbol[] | undefined>('vscode.executeDocumentSymbolProvider', actions);
+      const found = await vscode.commands.executeCommand<vscode.DocumentSymbol[] | undefined>(
+        'vscode.executeDocumentSymbolProvider',
+        actions,
+      );
       return found && found.length > 0 ? found : undefined;
     });
-    const nonBlank = Array.from({ length: document.lineCount }, (_, line) => document.lineAt(line).text).filter((text) => text.trim() !== '').length;
+    const nonBlank = Array.from({ length: document.lineCount }, (_, line) => document.lineAt(line).text).filter(
+      (text) => text.trim() !== '',
+    ).length;
     assert.equal(symbols.length, nonBlank, 'one symbol per record, the unfinished last line included');
     const hardening = symbols.find((symbol) => symbol.range.start.line === 1)!;
     assert.match(hardening.name, /^SandboxExec Harden main · rc 0 · (.*, then )?kill attempt/);
@@ -74,21 +96,39 @@ suite('Inspecting and fixing a rollout in VS Code', () => {
 
   test('in a fixture folder, applies the quick fix that records an authored observation after the last kill, and the finding goes away', async () => {
     const document = await openInEditor(fixtureActions);
-    const unproven = await waitForDiagnostics(fixtureActions, 'quiescence-unproven on the fixture copy of the action records', (all) => all.some((d) => codeOf(d) === 'quiescence-unproven'));
+    const unproven = await waitForDiagnostics(
+      fixtureActions,
+      'quiescence-unproven on the fixture copy of the action records',
+      (all) => all.some((d) => codeOf(d) === 'quiescence-unproven'),
+    );
     const finding = unproven.find((d) => codeOf(d) === 'quiescence-unproven')!;
-    const fixes = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', fixtureActions, finding.range, vscode.CodeActionKind.QuickFix.value);
-    const insert = fixes.find((action) => action.title.startsWith('Insert a quiescent SandboxUserQuiescence observation'));
+    const fixes = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      fixtureActions,
+      finding.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
+    const insert = fixes.find((action) =>
+      action.title.startsWith('Insert a quiescent SandboxUserQuiescence observation'),
+    );
     assert.ok(insert?.edit, fixes.map((action) => action.title).join('\n'));
     const killLine = finding.range.start.line;
     // The example's records carry no times and its config no uid: both are placeholders, and the title says so.
-    assert.match(insert.title, new RegExp(`after the kill attempt on line ${killLine + 1} \\(placeholders to set: uid, observed_at\\)$`));
+    assert.match(
+      insert.title,
+      new RegExp(`after the kill attempt on line ${killLine + 1} \\(placeholders to set: uid, observed_at\\)$`),
+    );
     const linesBefore = document.lineCount;
     try {
       assert.ok(await vscode.workspace.applyEdit(insert.edit));
       assert.equal(document.lineCount, linesBefore + 1);
       const inserted = JSON.parse(document.lineAt(killLine + 1).text) as { event_type: string; provenance: string };
       assert.deepEqual([inserted.event_type, inserted.provenance], ['SandboxUserQuiescence', 'authored']);
-      await waitForDiagnostics(fixtureActions, 'quiescence-unproven to go away', () => !ours(fixtureActions).some((d) => codeOf(d) === 'quiescence-unproven'));
+      await waitForDiagnostics(
+        fixtureActions,
+        'quiescence-unproven to go away',
+        () => !ours(fixtureActions).some((d) => codeOf(d) === 'quiescence-unproven'),
+      );
     } finally {
       // Leave the file as it is on disk.
       await vscode.window.showTextDocument(document);
@@ -99,11 +139,26 @@ suite('Inspecting and fixing a rollout in VS Code', () => {
 
   test('on the real example rollout, offers no fix that writes evidence, and the finding says to run the probe instead', async () => {
     await openInEditor(actions);
-    const unproven = await waitForDiagnostics(actions, 'quiescence-unproven on the action records', (all) => all.some((d) => codeOf(d) === 'quiescence-unproven'));
+    const unproven = await waitForDiagnostics(actions, 'quiescence-unproven on the action records', (all) =>
+      all.some((d) => codeOf(d) === 'quiescence-unproven'),
+    );
     const finding = unproven.find((d) => codeOf(d) === 'quiescence-unproven')!;
-    assert.match(finding.message, /Run the live probe on the sandbox \(the command "Rollout Evidence: Probe Sandbox-User Quiescence…", or `rollout-evidence probe`\)/);
-    const fixes = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', actions, finding.range, vscode.CodeActionKind.QuickFix.value);
+    assert.match(
+      finding.message,
+      /Run the live probe on the sandbox \(the command "Rollout Evidence: Probe Sandbox-User Quiescence…", or `rollout-evidence probe`\)/,
+    );
+    const fixes = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      actions,
+      finding.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
     // The test above got this fix for the same rollout in a fixture folder, so the server does answer.
-    assert.deepEqual(fixes.map((action) => action.title).filter((title) => title.startsWith('Insert a quiescent SandboxUserQuiescence observation')), []);
+    assert.deepEqual(
+      fixes
+        .map((action) => action.title)
+        .filter((title) => title.startsWith('Insert a quiescent SandboxUserQuiescence observation')),
+      [],
+    );
   });
 });

@@ -11,7 +11,16 @@ import * as vscode from 'vscode';
 import { mayChangeListing } from '../../../client/src/views/listingChanges';
 import type { RolloutsNode } from '../../../client/src/views/rolloutItems';
 import type { RolloutsViewForTests } from '../../../client/src/views/rolloutsView';
-import { extensionId, faultyRollout, openInEditor, ours, waitFor, waitForActivation, waitForDiagnostics, workspaceFile } from '../editorSupport';
+import {
+  extensionId,
+  faultyRollout,
+  openInEditor,
+  ours,
+  waitFor,
+  waitForActivation,
+  waitForDiagnostics,
+  workspaceFile,
+} from '../editorSupport';
 
 interface ShownRollout {
   readonly job: string;
@@ -33,11 +42,20 @@ suite('Rollouts view', () => {
     await waitForActivation(extension);
     rollouts = extension.exports.rolloutsView;
     await vscode.commands.executeCommand('rolloutEvidence.rollouts.focus');
-    await waitFor('the Rollouts view to be visible', () => (rollouts.view.visible ? true : undefined), rollouts.view.onDidChangeVisibility);
+    await waitFor(
+      'the Rollouts view to be visible',
+      () => (rollouts.view.visible ? true : undefined),
+      rollouts.view.onDidChangeVisibility,
+    );
   });
 
   suiteTeardown(async () => {
-    await vscode.commands.executeCommand('rolloutEvidence.filterRollouts', ['untrusted', 'incomplete', 'trusted-timeout', 'trusted']);
+    await vscode.commands.executeCommand('rolloutEvidence.filterRollouts', [
+      'untrusted',
+      'incomplete',
+      'trusted-timeout',
+      'trusted',
+    ]);
     await vscode.commands.executeCommand('rolloutEvidence.sortRollouts', 'verdict');
   });
 
@@ -67,7 +85,11 @@ suite('Rollouts view', () => {
   }
 
   /** Waits, refresh by refresh, until the tree satisfies `accept`. */
-  async function shownWhen(what: string, accept: (rollouts: readonly ShownRollout[]) => boolean, timeoutMs = 30_000): Promise<ShownRollout[]> {
+  async function shownWhen(
+    what: string,
+    accept: (rollouts: readonly ShownRollout[]) => boolean,
+    timeoutMs = 30_000,
+  ): Promise<ShownRollout[]> {
     let last: ShownRollout[] = await shown();
     if (accept(last)) return last;
     const changes = new vscode.EventEmitter<void>();
@@ -78,17 +100,27 @@ suite('Rollouts view', () => {
       });
     });
     try {
-      return await waitFor(what, () => (accept(last) ? last : undefined), changes.event, timeoutMs, () => JSON.stringify(last.map((r) => [r.job, r.name, r.icon, r.description])));
+      return await waitFor(
+        what,
+        () => (accept(last) ? last : undefined),
+        changes.event,
+        timeoutMs,
+        () => JSON.stringify(last.map((r) => [r.job, r.name, r.icon, r.description])),
+      );
     } finally {
       subscription.dispose();
       changes.dispose();
     }
   }
 
-  const named = (list: readonly ShownRollout[], path: string) => list.find((rollout) => `jobs/${rollout.job}/${rollout.name}` === path);
+  const named = (list: readonly ShownRollout[], path: string) =>
+    list.find((rollout) => `jobs/${rollout.job}/${rollout.name}` === path);
 
   test('lists the workspace’s rollouts by job, each with its verdict icon', async () => {
-    const list = await shownWhen('both example rollouts', (now) => named(now, healthyRollout) !== undefined && named(now, faultyRollout) !== undefined);
+    const list = await shownWhen(
+      'both example rollouts',
+      (now) => named(now, healthyRollout) !== undefined && named(now, faultyRollout) !== undefined,
+    );
     assert.equal(named(list, healthyRollout)!.icon, 'pass', 'the healthy example is trusted');
     assert.equal(named(list, healthyRollout)!.description, '', 'and has no problems');
     assert.equal(named(list, faultyRollout)!.icon, 'error', 'the faulty example is untrusted');
@@ -99,21 +131,37 @@ suite('Rollouts view', () => {
   test('counts the problems of a file as its diagnostics show them', async () => {
     const trajectory = workspaceFile(`${faultyRollout}/trajectory/acp_trajectory.jsonl`);
     await openInEditor(trajectory);
-    const problemsIn = (description: string | undefined) => [...(description ?? '').matchAll(/(\d+) (error|warning|info)/g)].reduce((sum, match) => sum + Number(match[1]), 0);
+    const problemsIn = (description: string | undefined) =>
+      [...(description ?? '').matchAll(/(\d+) (error|warning|info)/g)].reduce(
+        (sum, match) => sum + Number(match[1]),
+        0,
+      );
     await waitForDiagnostics(trajectory, 'diagnostics on the trajectory', () => ours(trajectory).length > 0);
     // The view refreshes on diagnostic changes of its rollouts: it catches up with the diagnostics.
-    await shownWhen('the view to count the trajectory’s problems as its diagnostics do', (now) => problemsIn(named(now, faultyRollout)?.files.get('trajectory/acp_trajectory.jsonl')) === ours(trajectory).length);
+    await shownWhen(
+      'the view to count the trajectory’s problems as its diagnostics do',
+      (now) =>
+        problemsIn(named(now, faultyRollout)?.files.get('trajectory/acp_trajectory.jsonl')) === ours(trajectory).length,
+    );
   });
 
   test('filters by verdict, and says so in its description', async () => {
     await vscode.commands.executeCommand('rolloutEvidence.filterRollouts', ['untrusted']);
     const list = await shown();
-    assert.deepEqual(list.map((rollout) => rollout.icon), ['error']);
+    assert.deepEqual(
+      list.map((rollout) => rollout.icon),
+      ['error'],
+    );
     assert.match(rollouts.view.description ?? '', /^1 of 2 · untrusted ·/);
     await vscode.commands.executeCommand('rolloutEvidence.filterRollouts', ['trusted-timeout']);
     assert.deepEqual(await shown(), []);
     assert.match(rollouts.view.message ?? '', /All 2 rollouts are hidden by the verdict filter/);
-    await vscode.commands.executeCommand('rolloutEvidence.filterRollouts', ['untrusted', 'incomplete', 'trusted-timeout', 'trusted']);
+    await vscode.commands.executeCommand('rolloutEvidence.filterRollouts', [
+      'untrusted',
+      'incomplete',
+      'trusted-timeout',
+      'trusted',
+    ]);
     assert.equal((await shown()).length, 2);
   });
 
@@ -123,19 +171,28 @@ suite('Rollouts view', () => {
     // headless harness the operating system's watcher reports no writes made by other processes.
     const root = workspaceFile(newRollout);
     await vscode.workspace.fs.copy(workspaceFile(healthyRollout), root);
-    const appeared = await shownWhen('the new rollout after the throttled refresh', (now) => named(now, newRollout) !== undefined);
+    const appeared = await shownWhen(
+      'the new rollout after the throttled refresh',
+      (now) => named(now, newRollout) !== undefined,
+    );
     assert.equal(named(appeared, newRollout)!.icon, 'pass');
 
     // The run writes on: half a line, not yet ended, makes the evidence not final.
     const trajectory = vscode.Uri.joinPath(root, 'trajectory/acp_trajectory.jsonl');
     const written = await vscode.workspace.fs.readFile(trajectory);
-    await vscode.workspace.fs.writeFile(trajectory, Buffer.concat([written, Buffer.from('{"type":"agent_message","text":"still wri')]));
+    await vscode.workspace.fs.writeFile(
+      trajectory,
+      Buffer.concat([written, Buffer.from('{"type":"agent_message","text":"still wri')]),
+    );
     await shownWhen('the growing rollout to become incomplete', (now) => named(now, newRollout)?.icon === 'warning');
 
     await vscode.commands.executeCommand('rolloutEvidence.sortRollouts', 'newest');
     assert.equal((await shown())[0]!.name, 'still-running__0001', 'newest first: the rollout just written');
     await vscode.commands.executeCommand('rolloutEvidence.sortRollouts', 'name');
-    assert.deepEqual((await shown()).map((rollout) => rollout.name), ['hello-world__1a2b3c4d', 'regex-log__bab1cbf6', 'still-running__0001']);
+    assert.deepEqual(
+      (await shown()).map((rollout) => rollout.name),
+      ['hello-world__1a2b3c4d', 'regex-log__bab1cbf6', 'still-running__0001'],
+    );
   });
 
   test('refreshes for changes in a listed rollout and for files that can make a new one, not for other JSON', () => {

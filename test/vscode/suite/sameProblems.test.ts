@@ -12,7 +12,15 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RolloutsNode } from '../../../client/src/views/rolloutItems';
 import type { RolloutsViewForTests } from '../../../client/src/views/rolloutsView';
-import { codeOf, extensionId, openInEditor, waitFor, waitForActivation, waitForDiagnostics, workspaceFile } from '../editorSupport';
+import {
+  codeOf,
+  extensionId,
+  openInEditor,
+  waitFor,
+  waitForActivation,
+  waitForDiagnostics,
+  workspaceFile,
+} from '../editorSupport';
 
 const job = 'jobs/2026-09-03__00-00-00';
 
@@ -33,7 +41,8 @@ type Counts = [string, number][];
 
 function sortedCounts(entries: Iterable<readonly [string, Severity]>): Counts {
   const counts = new Map<string, number>();
-  for (const [file, severity] of entries) counts.set(`${file} ${severity}`, (counts.get(`${file} ${severity}`) ?? 0) + 1);
+  for (const [file, severity] of entries)
+    counts.set(`${file} ${severity}`, (counts.get(`${file} ${severity}`) ?? 0) + 1);
   return [...counts].sort(([a], [b]) => a.localeCompare(b));
 }
 
@@ -54,9 +63,14 @@ suite('One set of problems, the same everywhere', () => {
     await waitForActivation(extension);
     extensionPath = extension.extensionPath;
     rollouts = extension.exports.rolloutsView;
-    for (const [name, source] of Object.entries(bundles)) cpSync(join(extensionPath, source), workspaceFile(`${job}/${name}`).fsPath, { recursive: true });
+    for (const [name, source] of Object.entries(bundles))
+      cpSync(join(extensionPath, source), workspaceFile(`${job}/${name}`).fsPath, { recursive: true });
     await vscode.commands.executeCommand('rolloutEvidence.rollouts.focus');
-    await waitFor('the Rollouts view to be visible', () => (rollouts.view.visible ? true : undefined), rollouts.view.onDidChangeVisibility);
+    await waitFor(
+      'the Rollouts view to be visible',
+      () => (rollouts.view.visible ? true : undefined),
+      rollouts.view.onDidChangeVisibility,
+    );
   });
 
   suiteTeardown(async () => {
@@ -68,21 +82,32 @@ suite('One set of problems, the same everywhere', () => {
 
   /** The CLI's diagnostics of the rollout (the built dist/cli.js, on this extension host's Node). */
   function byCli(root: string): { counts: Counts; files: string[]; codes: Map<string, string[]> } {
-    const stdout = execFileSync(process.execPath, [join(extensionPath, 'dist/cli.js'), 'check', root, '--format', 'json'], {
-      encoding: 'utf8',
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-      // Exit 1 means the check found errors; execFileSync throws then, with the output attached.
-    }).toString();
+    const stdout = execFileSync(
+      process.execPath,
+      [join(extensionPath, 'dist/cli.js'), 'check', root, '--format', 'json'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+        // Exit 1 means the check found errors; execFileSync throws then, with the output attached.
+      },
+    ).toString();
     return parseCli(stdout);
   }
 
   function parseCli(stdout: string): { counts: Counts; files: string[]; codes: Map<string, string[]> } {
-    const report = JSON.parse(stdout) as { rollouts: { files: { file: string }[]; diagnostics: { file: string; severity: string; code: string }[] }[] };
+    const report = JSON.parse(stdout) as {
+      rollouts: { files: { file: string }[]; diagnostics: { file: string; severity: string; code: string }[] }[];
+    };
     const rollout = report.rollouts[0]!;
     const codes = new Map<string, string[]>();
-    for (const diagnostic of rollout.diagnostics) codes.set(diagnostic.file, [...(codes.get(diagnostic.file) ?? []), diagnostic.code]);
+    for (const diagnostic of rollout.diagnostics)
+      codes.set(diagnostic.file, [...(codes.get(diagnostic.file) ?? []), diagnostic.code]);
     const severity = (name: string): Severity => (name === 'error' || name === 'warning' ? name : 'info');
-    return { counts: sortedCounts(rollout.diagnostics.map((d) => [d.file, severity(d.severity)])), files: rollout.files.map((file) => file.file), codes };
+    return {
+      counts: sortedCounts(rollout.diagnostics.map((d) => [d.file, severity(d.severity)])),
+      files: rollout.files.map((file) => file.file),
+      codes,
+    };
   }
 
   function cliReport(root: string): ReturnType<typeof byCli> {
@@ -97,7 +122,13 @@ suite('One set of problems, the same everywhere', () => {
 
   /** Every diagnostic VS Code holds for the rollout's files, whatever its source, by file and severity. */
   function heldByVsCode(root: vscode.Uri, files: readonly string[]): Counts {
-    return sortedCounts(files.flatMap((file) => vscode.languages.getDiagnostics(vscode.Uri.joinPath(root, file)).map((d): [string, Severity] => [file, vscodeSeverities[d.severity]])));
+    return sortedCounts(
+      files.flatMap((file) =>
+        vscode.languages
+          .getDiagnostics(vscode.Uri.joinPath(root, file))
+          .map((d): [string, Severity] => [file, vscodeSeverities[d.severity]]),
+      ),
+    );
   }
 
   /** The Rollouts view's counts of the rollout's files, read from the tree as VS Code reads it. */
@@ -115,7 +146,8 @@ suite('One set of problems, the same everywhere', () => {
         const entries: [string, Severity][] = [];
         for (const file of await children(rollout)) {
           const { item, text } = await labelOf(file);
-          for (const match of String(item.description ?? '').matchAll(/(\d+) (error|warning|info)/g)) for (let i = 0; i < Number(match[1]); i++) entries.push([text, match[2] as Severity]);
+          for (const match of String(item.description ?? '').matchAll(/(\d+) (error|warning|info)/g))
+            for (let i = 0; i < Number(match[1]); i++) entries.push([text, match[2] as Severity]);
         }
         return sortedCounts(entries);
       }
@@ -137,7 +169,13 @@ suite('One set of problems, the same everywhere', () => {
     });
     try {
       await vscode.commands.executeCommand('rolloutEvidence.refreshRollouts');
-      await waitFor(`the view's counts of ${name} to be the CLI's`, () => (same() ? true : undefined), changes.event, 30_000, () => `${JSON.stringify(last)} vs the CLI's ${JSON.stringify(expected)}`);
+      await waitFor(
+        `the view's counts of ${name} to be the CLI's`,
+        () => (same() ? true : undefined),
+        changes.event,
+        30_000,
+        () => `${JSON.stringify(last)} vs the CLI's ${JSON.stringify(expected)}`,
+      );
     } finally {
       subscription.dispose();
       changes.dispose();
@@ -160,7 +198,11 @@ suite('One set of problems, the same everywhere', () => {
       );
       // VS Code's JSON support has read the JSON files once it answers for them: a hover on the first key.
       for (const file of cli.files.filter((path) => path.endsWith('.json'))) {
-        await vscode.commands.executeCommand('vscode.executeHoverProvider', vscode.Uri.joinPath(root, file), new vscode.Position(1, 4));
+        await vscode.commands.executeCommand(
+          'vscode.executeHoverProvider',
+          vscode.Uri.joinPath(root, file),
+          new vscode.Position(1, 4),
+        );
       }
       assert.deepEqual(heldByVsCode(root, files), cli.counts);
       await viewShows(name, cli.counts);
@@ -177,16 +219,34 @@ suite('One set of problems, the same everywhere', () => {
     const actions = vscode.Uri.joinPath(root, 'benchguard/action_records.jsonl');
     assert.ok(cli.codes.get('result.json')?.includes('untrusted-reward'), 'the CLI finds the untrusted reward');
     await openInEditor(vscode.Uri.joinPath(root, 'trajectory/acp_trajectory.jsonl'));
-    const onResult = await waitForDiagnostics(result, 'untrusted-reward on result.json, which is not open', (all) => all.some((d) => codeOf(d) === 'untrusted-reward'));
-    const onActions = await waitForDiagnostics(actions, 'the findings of the action records, which are not open', (all) => all.length === cli.codes.get('benchguard/action_records.jsonl')?.length);
+    const onResult = await waitForDiagnostics(result, 'untrusted-reward on result.json, which is not open', (all) =>
+      all.some((d) => codeOf(d) === 'untrusted-reward'),
+    );
+    const onActions = await waitForDiagnostics(
+      actions,
+      'the findings of the action records, which are not open',
+      (all) => all.length === cli.codes.get('benchguard/action_records.jsonl')?.length,
+    );
     assert.deepEqual(onResult.map(codeOf).sort(), [...cli.codes.get('result.json')!].sort());
     assert.deepEqual(onActions.map(codeOf).sort(), [...cli.codes.get('benchguard/action_records.jsonl')!].sort());
     assert.ok(onActions.some((d) => codeOf(d) === 'masked-exit-status'));
-    assert.ok(!vscode.workspace.textDocuments.some((document) => document.uri.toString() === result.toString() && !document.isClosed && vscode.window.visibleTextEditors.some((editor) => editor.document === document)), 'result.json is not shown in an editor');
+    assert.ok(
+      !vscode.workspace.textDocuments.some(
+        (document) =>
+          document.uri.toString() === result.toString() &&
+          !document.isClosed &&
+          vscode.window.visibleTextEditors.some((editor) => editor.document === document),
+      ),
+      'result.json is not shown in an editor',
+    );
 
     // The trajectory closes: nothing of the rollout stays in the Problems panel, stale.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await waitForDiagnostics(result, 'the problems of result.json cleared once no file of its rollout is open', (all) => all.length === 0);
+    await waitForDiagnostics(
+      result,
+      'the problems of result.json cleared once no file of its rollout is open',
+      (all) => all.length === 0,
+    );
     await waitForDiagnostics(actions, 'the problems of the action records cleared', (all) => all.length === 0);
   });
 
@@ -194,7 +254,9 @@ suite('One set of problems, the same everywhere', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const root = workspaceFile(`${job}/regex-log`);
     const cli = cliReport(root.fsPath);
-    const result = await vscode.commands.executeCommand<{ shown: number; found: number; notice?: string } | undefined>('rolloutEvidence.showWorkspaceProblems');
+    const result = await vscode.commands.executeCommand<{ shown: number; found: number; notice?: string } | undefined>(
+      'rolloutEvidence.showWorkspaceProblems',
+    );
     assert.ok(result && result.shown === result.found && result.notice === undefined, JSON.stringify(result));
     const files = [...new Set([...cli.files, ...cli.codes.keys()])];
     await waitFor(
@@ -212,14 +274,21 @@ suite('One set of problems, the same everywhere', () => {
     const timing = vscode.Uri.joinPath(root, 'timing.json');
     writeFileSync(timing.fsPath, '{\n  "started_at": "2026-08-22T10:00:00Z"\n  "finished_at": 3,\n  // a comment\n}\n');
     await openInEditor(timing);
-    const all = await waitForDiagnostics(timing, 'our json-syntax on timing.json', (diagnostics) => diagnostics.some((d) => codeOf(d) === 'json-syntax'));
+    const all = await waitForDiagnostics(timing, 'our json-syntax on timing.json', (diagnostics) =>
+      diagnostics.some((d) => codeOf(d) === 'json-syntax'),
+    );
     await vscode.commands.executeCommand('vscode.executeHoverProvider', timing, new vscode.Position(1, 5));
     const held = vscode.languages.getDiagnostics(timing);
-    console.log(`measured on timing.json: ${JSON.stringify(held.map((d) => [d.source ?? '', codeOf(d), d.severity, d.range.start.line, d.message]))}`);
+    console.log(
+      `measured on timing.json: ${JSON.stringify(held.map((d) => [d.source ?? '', codeOf(d), d.severity, d.range.start.line, d.message]))}`,
+    );
     // Ours, once; VS Code's JSON support adds its own syntax error on the same line (a known limit), and
     // nothing about the schema, the comment or anything else.
     assert.equal(all.filter((d) => codeOf(d) === 'json-syntax').length, 1);
     const theirs = held.filter((d) => d.source !== 'rollout-evidence');
-    assert.ok(theirs.every((d) => d.range.start.line === 2 && d.severity === vscode.DiagnosticSeverity.Error), JSON.stringify(theirs.map((d) => [d.source, d.message])));
+    assert.ok(
+      theirs.every((d) => d.range.start.line === 2 && d.severity === vscode.DiagnosticSeverity.Error),
+      JSON.stringify(theirs.map((d) => [d.source, d.message])),
+    );
   });
 });

@@ -55,7 +55,14 @@ export class RolloutClock {
 }
 
 /** The seconds after the start at which things happen: the agent's minute, then hardening, then grading. */
-export const moments = { kill: 50, observation: 51, verifierStart: 52, verifierSetup: 53, grading: 54, end: 60 } as const;
+export const moments = {
+  kill: 50,
+  observation: 51,
+  verifierStart: 52,
+  verifierSetup: 53,
+  grading: 54,
+  end: 60,
+} as const;
 
 /** The hardening and verifier actions every scenario draws on, named for what they are. */
 export function standardActions(identity: RolloutIdentity): {
@@ -96,7 +103,14 @@ export function standardActions(identity: RolloutIdentity): {
       provenance: 'authored',
       ...clock.action(moments.observation),
     },
-    verifierStart: { event_type: 'StartBenchGuardVerifierService', action_id: 'a-0003', phase: 'Verify', service: 'benchguard-verifier', status: 'ok', ...clock.action(moments.verifierStart) },
+    verifierStart: {
+      event_type: 'StartBenchGuardVerifierService',
+      action_id: 'a-0003',
+      phase: 'Verify',
+      service: 'benchguard-verifier',
+      status: 'ok',
+      ...clock.action(moments.verifierStart),
+    },
     verifierSetup: {
       event_type: 'SandboxExec',
       action_id: 'a-0004',
@@ -151,8 +165,20 @@ export function healthyRollout(identity: RolloutIdentity): RolloutParts {
       model: 'claude-x',
       n_tool_calls: 1,
       n_prompts: 1,
-      agent_result: { n_tool_calls: 1, n_input_tokens: 180, n_output_tokens: 40, total_tokens: 220, usage_source: 'provider_response' },
-      trajectory_summary: { steps: 3, tool_call_steps: 1, tool_call_status_counts: { completed: 1 }, partial_trajectory: false, trajectory_source: 'acp' },
+      agent_result: {
+        n_tool_calls: 1,
+        n_input_tokens: 180,
+        n_output_tokens: 40,
+        total_tokens: 220,
+        usage_source: 'provider_response',
+      },
+      trajectory_summary: {
+        steps: 3,
+        tool_call_steps: 1,
+        tool_call_status_counts: { completed: 1 },
+        partial_trajectory: false,
+        trajectory_source: 'acp',
+      },
       error: null,
       error_category: null,
       verifier_error: null,
@@ -167,17 +193,50 @@ export function healthyRollout(identity: RolloutIdentity): RolloutParts {
     timing: { environment_setup: 8.1, agent_setup: 4.0, agent_execution: 40.0, verifier: 5.0, total: 60.0 },
     trajectory: [
       { type: 'user_message', text: promptText },
-      { type: 'tool_call', tool_call_id: 'call_01', kind: 'execute', title: "printf 'Hello, world!' > hello.txt", status: 'completed', content: [] },
+      {
+        type: 'tool_call',
+        tool_call_id: 'call_01',
+        kind: 'execute',
+        title: "printf 'Hello, world!' > hello.txt",
+        status: 'completed',
+        content: [],
+      },
       { type: 'agent_message', text: 'Done.' },
     ],
     llmExchanges: [
       {
-        request: { path: '/v1/messages', body: { model: 'claude-x', messages: [{ role: 'user', content: promptText }] } },
-        response: { status_code: 200, body: { stop_reason: 'tool_use', content: [{ type: 'tool_use', id: 'call_01', name: 'bash' }], usage: { input_tokens: 80, output_tokens: 20 } } },
+        request: {
+          path: '/v1/messages',
+          body: { model: 'claude-x', messages: [{ role: 'user', content: promptText }] },
+        },
+        response: {
+          status_code: 200,
+          body: {
+            stop_reason: 'tool_use',
+            content: [{ type: 'tool_use', id: 'call_01', name: 'bash' }],
+            usage: { input_tokens: 80, output_tokens: 20 },
+          },
+        },
       },
       {
-        request: { path: '/v1/messages', body: { model: 'claude-x', messages: [{ role: 'user', content: promptText }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_01' }] }] } },
-        response: { status_code: 200, body: { stop_reason: 'end_turn', content: [{ type: 'text', text: 'Done.' }], usage: { input_tokens: 100, output_tokens: 20 } } },
+        request: {
+          path: '/v1/messages',
+          body: {
+            model: 'claude-x',
+            messages: [
+              { role: 'user', content: promptText },
+              { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_01' }] },
+            ],
+          },
+        },
+        response: {
+          status_code: 200,
+          body: {
+            stop_reason: 'end_turn',
+            content: [{ type: 'text', text: 'Done.' }],
+            usage: { input_tokens: 100, output_tokens: 20 },
+          },
+        },
       },
     ],
     results: [
@@ -185,11 +244,22 @@ export function healthyRollout(identity: RolloutIdentity): RolloutParts {
         example_id: 0,
         prompt: [{ role: 'user', content: promptText }],
         completion: [
-          { role: 'assistant', content: null, tool_calls: [{ id: 'call_01', type: 'function', function: { name: 'bash', arguments: '{}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'call_01', type: 'function', function: { name: 'bash', arguments: '{}' } }],
+          },
           { role: 'tool', tool_call_id: 'call_01', content: '' },
           { role: 'assistant', content: 'Done.' },
         ],
-        info: { task_id: task, task_name: task, rollout_name: rolloutName, source: 'benchflow', training_ready: true, training_ready_reason: null },
+        info: {
+          task_id: task,
+          task_name: task,
+          rollout_name: rolloutName,
+          source: 'benchflow',
+          training_ready: true,
+          training_ready_reason: null,
+        },
         reward: 1.0,
         score: 1.0,
         error: null,
@@ -199,7 +269,13 @@ export function healthyRollout(identity: RolloutIdentity): RolloutParts {
         stop_condition: 'agent_completed',
         metrics: { n_tool_calls: 1, n_prompts: 1, reward: 1.0 },
         tool_defs: [{ name: 'bash', description: 'Run a command', parameters: { type: 'object' } }],
-        token_usage: { input_tokens: 180, output_tokens: 40, final_input_tokens: 100, final_output_tokens: 20, total_tokens: 220 },
+        token_usage: {
+          input_tokens: 180,
+          output_tokens: 40,
+          final_input_tokens: 100,
+          final_output_tokens: 20,
+          total_tokens: 220,
+        },
         total_tool_calls: 1.0,
         trajectory: [
           { prompt: [], completion: [], extras: { source: 'llm_trajectory', exchange_index: 0 } },
@@ -209,7 +285,13 @@ export function healthyRollout(identity: RolloutIdentity): RolloutParts {
     ],
     rewards: [{ name: 'reward', value: 1.0, space: 'output', granularity: 'terminal' }],
     preflight: { report: { task_binding: { facts: { verifier_environment_mode: 'separate' } } } },
-    actions: [actions.kill, actions.quiescentObservation, actions.verifierStart, actions.verifierSetup, actions.grading],
+    actions: [
+      actions.kill,
+      actions.quiescentObservation,
+      actions.verifierStart,
+      actions.verifierSetup,
+      actions.grading,
+    ],
     reward: 1,
     testStdout: 'PASS hello.txt contains Hello, world!\n',
   };

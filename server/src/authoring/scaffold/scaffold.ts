@@ -2,7 +2,13 @@
  * A scenario's rollout folder as files, for the language server's request and the CLI alike. Inputs
  * are checked here, so neither can be led to write outside the folder it was given.
  */
-import { fixtureMarkerFile, rolloutNameProblem, taskOfRolloutName, type ScaffoldFiles, type ScenarioSummary } from '../../../../shared/src/scaffold';
+import {
+  fixtureMarkerFile,
+  rolloutNameProblem,
+  taskOfRolloutName,
+  type ScaffoldFiles,
+  type ScenarioSummary,
+} from '../../../../shared/src/scaffold';
 import { rolloutFileTexts } from './rolloutText';
 import { scenarios } from './scenarios';
 
@@ -19,13 +25,17 @@ export function scenarioIds(): string[] {
 
 export function scaffoldRollout(scenarioId: string, rolloutName: string, startedAt: Date): ScaffoldFiles {
   const scenario = scenarios.find((candidate) => candidate.id === scenarioId);
-  if (!scenario) throw new ScaffoldUsageError(`unknown scenario "${scenarioId}": the scenarios are ${scenarioIds().join(', ')}`);
+  if (!scenario)
+    throw new ScaffoldUsageError(`unknown scenario "${scenarioId}": the scenarios are ${scenarioIds().join(', ')}`);
   const problem = rolloutNameProblem(rolloutName);
   if (problem !== undefined) throw new ScaffoldUsageError(`${problem} (got ${JSON.stringify(rolloutName)})`);
   if (Number.isNaN(startedAt.getTime())) throw new ScaffoldUsageError('the start time is not a valid date');
   const parts = scenario.build({ task: taskOfRolloutName(rolloutName), rolloutName, startedAt });
   const files = [...rolloutFileTexts(parts)].map(([path, content]) => ({ path, content }));
-  return { files: [...files, { path: fixtureMarkerFile, content: fixtureMarker(scenario.id) }], focusFile: scenario.focusFile };
+  return {
+    files: [...files, { path: fixtureMarkerFile, content: fixtureMarker(scenario.id) }],
+    focusFile: scenario.focusFile,
+  };
 }
 
 /**

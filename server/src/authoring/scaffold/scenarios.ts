@@ -4,12 +4,19 @@
  */
 import { rolloutFiles } from '../../../../shared/src/layout';
 import type { ScenarioSummary } from '../../../../shared/src/scaffold';
-import { healthyRollout, RolloutClock, moments, standardActions, type Json, type RolloutIdentity, type RolloutParts } from './rolloutParts';
+import {
+  healthyRollout,
+  RolloutClock,
+  moments,
+  standardActions,
+  type Json,
+  type RolloutIdentity,
+  type RolloutParts,
+} from './rolloutParts';
 
 export interface Scenario extends ScenarioSummary {
   readonly build: (identity: RolloutIdentity) => RolloutParts;
 }
-
 
 const timeoutMessage = 'Agent prompt exceeded wall-clock budget 300s';
 
@@ -36,13 +43,26 @@ function rowInfo(parts: RolloutParts): Json {
 function timedOut(identity: RolloutIdentity): RolloutParts {
   const healthy = withReward(healthyRollout(identity), 0);
   const grading = { ...standardActions(identity).grading, return_code: 1 };
-  const timeoutInfo = { reason: 'wall_clock_timeout', timeout_sec: 300.0, n_tool_calls: 2, pending_tool_call_ids: ['call_02'], terminal_event_recorded: true, terminal_trajectory_complete: false };
+  const timeoutInfo = {
+    reason: 'wall_clock_timeout',
+    timeout_sec: 300.0,
+    n_tool_calls: 2,
+    pending_tool_call_ids: ['call_02'],
+    terminal_event_recorded: true,
+    terminal_trajectory_complete: false,
+  };
   return {
     ...healthy,
     result: {
       ...healthy.result,
       n_tool_calls: 2,
-      trajectory_summary: { steps: 4, tool_call_steps: 2, tool_call_status_counts: { completed: 1, in_progress: 1 }, partial_trajectory: true, trajectory_source: 'partial_acp' },
+      trajectory_summary: {
+        steps: 4,
+        tool_call_steps: 2,
+        tool_call_status_counts: { completed: 1, in_progress: 1 },
+        partial_trajectory: true,
+        trajectory_source: 'partial_acp',
+      },
       error: timeoutMessage,
       error_category: 'timeout',
       agent_timeout_info: timeoutInfo,
@@ -51,8 +71,21 @@ function timedOut(identity: RolloutIdentity): RolloutParts {
     },
     trajectory: [
       ...healthy.trajectory.slice(0, 2),
-      { type: 'tool_call', tool_call_id: 'call_02', kind: 'execute', title: 'sleep 9999', status: 'in_progress', content: [] },
-      { type: 'agent_timeout', reason: 'wall_clock_timeout', timeout_sec: 300.0, pending_tool_call_ids: ['call_02'], terminal_trajectory_complete: false },
+      {
+        type: 'tool_call',
+        tool_call_id: 'call_02',
+        kind: 'execute',
+        title: 'sleep 9999',
+        status: 'in_progress',
+        content: [],
+      },
+      {
+        type: 'agent_timeout',
+        reason: 'wall_clock_timeout',
+        timeout_sec: 300.0,
+        pending_tool_call_ids: ['call_02'],
+        terminal_trajectory_complete: false,
+      },
     ],
     results: healthy.results.map((row) => ({
       ...row,
@@ -79,9 +112,25 @@ function nativeTimeout(identity: RolloutIdentity): RolloutParts {
     result: {
       ...timed.result,
       n_tool_calls: 1,
-      agent_result: { n_tool_calls: 1, n_input_tokens: 900, n_output_tokens: 120, total_tokens: 1020, usage_source: 'agent_native_acp' },
-      trajectory_summary: { steps: 4, tool_call_steps: 2, tool_call_status_counts: { completed: 1, cancelled: 1 }, partial_trajectory: false, trajectory_source: 'acp' },
-      agent_timeout_info: { ...(timed.result['agent_timeout_info'] as Json), pending_tool_call_ids: [], terminal_trajectory_complete: true },
+      agent_result: {
+        n_tool_calls: 1,
+        n_input_tokens: 900,
+        n_output_tokens: 120,
+        total_tokens: 1020,
+        usage_source: 'agent_native_acp',
+      },
+      trajectory_summary: {
+        steps: 4,
+        tool_call_steps: 2,
+        tool_call_status_counts: { completed: 1, cancelled: 1 },
+        partial_trajectory: false,
+        trajectory_source: 'acp',
+      },
+      agent_timeout_info: {
+        ...(timed.result['agent_timeout_info'] as Json),
+        pending_tool_call_ids: [],
+        terminal_trajectory_complete: true,
+      },
       partial_trajectory: false,
       trajectory_source: 'acp',
     },
@@ -98,12 +147,22 @@ function nativeTimeout(identity: RolloutIdentity): RolloutParts {
       error: { error: 'agent_error', error_chain_str: timeoutMessage, error_chain_repr: null },
       is_truncated: false,
       stop_condition: 'agent_error',
-      token_usage: { input_tokens: 900, output_tokens: 120, final_input_tokens: 900, final_output_tokens: 120, total_tokens: 1020 },
+      token_usage: {
+        input_tokens: 900,
+        output_tokens: 120,
+        final_input_tokens: 900,
+        final_output_tokens: 120,
+        total_tokens: 1020,
+      },
     })),
   };
 }
 
-function withActions(identity: RolloutIdentity, choose: (actions: ReturnType<typeof standardActions>) => readonly Json[], change: Partial<RolloutParts> = {}): RolloutParts {
+function withActions(
+  identity: RolloutIdentity,
+  choose: (actions: ReturnType<typeof standardActions>) => readonly Json[],
+  change: Partial<RolloutParts> = {},
+): RolloutParts {
   return { ...healthyRollout(identity), actions: choose(standardActions(identity)), ...change };
 }
 
@@ -111,7 +170,8 @@ export const scenarios: readonly Scenario[] = [
   {
     id: 'healthy',
     label: 'Healthy rollout',
-    description: 'Killed, observed quiescent, then graded by a separate verifier: every precondition of the reward is proven.',
+    description:
+      'Killed, observed quiescent, then graded by a separate verifier: every precondition of the reward is proven.',
     verdict: 'trusted',
     codes: [],
     requiredSettings: [],
@@ -121,7 +181,8 @@ export const scenarios: readonly Scenario[] = [
   {
     id: 'tool-pending-after-timeout',
     label: 'Pending tool after timeout',
-    description: 'A wall-clock timeout left `sleep 9999` in_progress, so the timeout is not countable yet; quiescence is proven, so the framework could end it.',
+    description:
+      'A wall-clock timeout left `sleep 9999` in_progress, so the timeout is not countable yet; quiescence is proven, so the framework could end it.',
     verdict: 'incomplete',
     codes: ['tool-pending', 'tool-terminalizable', 'timeout-incomplete'],
     requiredSettings: [],
@@ -136,12 +197,16 @@ export const scenarios: readonly Scenario[] = [
     codes: ['verifier-setup-only', 'untrusted-reward'],
     requiredSettings: [],
     focusFile: rolloutFiles.preflight,
-    build: (identity) => withActions(identity, (a) => [a.kill, a.quiescentObservation, a.verifierStart, a.verifierSetup], { testStdout: undefined }),
+    build: (identity) =>
+      withActions(identity, (a) => [a.kill, a.quiescentObservation, a.verifierStart, a.verifierSetup], {
+        testStdout: undefined,
+      }),
   },
   {
     id: 'masked-quiescence-probe',
     label: 'Masked quiescence probe',
-    description: "BenchFlow's hardening from #1078: its check observes before the last kill and takes its status from `sleep 1`.",
+    description:
+      "BenchFlow's hardening from #1078: its check observes before the last kill and takes its status from `sleep 1`.",
     verdict: 'untrusted',
     codes: ['quiescence-unproven', 'masked-exit-status', 'untrusted-reward'],
     requiredSettings: [],
@@ -163,7 +228,8 @@ export const scenarios: readonly Scenario[] = [
   {
     id: 'survivors-with-reward',
     label: 'Survivors with reward',
-    description: 'The final observation found a sandbox-user python3 still running, and the rollout still carries its reward.',
+    description:
+      'The final observation found a sandbox-user python3 still running, and the rollout still carries its reward.',
     verdict: 'untrusted',
     codes: ['quiescence-survivors', 'untrusted-reward'],
     requiredSettings: [],
@@ -171,7 +237,11 @@ export const scenarios: readonly Scenario[] = [
     build: (identity) =>
       withActions(identity, (a) => [
         a.kill,
-        { ...a.quiescentObservation, survivors: [{ pid: 1234, state: 'S', ruid: 1001, euid: 1001, name: 'python3' }], return_code: 1 },
+        {
+          ...a.quiescentObservation,
+          survivors: [{ pid: 1234, state: 'S', ruid: 1001, euid: 1001, name: 'python3' }],
+          return_code: 1,
+        },
         a.verifierStart,
         a.verifierSetup,
         a.grading,
@@ -180,7 +250,8 @@ export const scenarios: readonly Scenario[] = [
   {
     id: 'native-timeout-complete',
     label: 'Complete native timeout',
-    description: 'A native ACP agent timed out with every tool resolved and usage, timing and reward recorded: countable, never training-ready.',
+    description:
+      'A native ACP agent timed out with every tool resolved and usage, timing and reward recorded: countable, never training-ready.',
     verdict: 'trusted-timeout',
     codes: [],
     requiredSettings: ['allowNativeSubscriptionWithoutLlm'],

@@ -8,7 +8,14 @@ import type { ArtifactKind } from '../../../../shared/src/layout';
 import type { DiagnosticCode } from '../../engine/codes';
 import type { BundleFinding, Severity } from '../../engine/findings';
 import type { Verdict } from '../../engine/verdict';
-import { displayPath, pathInBundle, runFailure, type CheckFailure, type CheckRun, type ListedBundle } from '../checkRun';
+import {
+  displayPath,
+  pathInBundle,
+  runFailure,
+  type CheckFailure,
+  type CheckRun,
+  type ListedBundle,
+} from '../checkRun';
 
 export interface JsonReport {
   readonly version: 1;
@@ -101,13 +108,13 @@ export function formatJson(run: CheckRun): string {
         loose: bundle.loose,
         verdict: bundle.evaluation?.verdict ?? null,
         training_ready: bundle.evaluation ? bundle.evaluation.trainingReady : null,
-        files: bundle.files.map(
-          (file): JsonFile => ({
-            file: pathInBundle(bundle, file.path),
-            kind: file.kind,
-            ...(file.report ? { records: file.report.records, omitted: omitted.get(file.path) ?? 0 } : { error: file.ioError }),
-          }),
-        ),
+        files: bundle.files.map((file): JsonFile => ({
+          file: pathInBundle(bundle, file.path),
+          kind: file.kind,
+          ...(file.report
+            ? { records: file.report.records, omitted: omitted.get(file.path) ?? 0 }
+            : { error: file.ioError }),
+        })),
         diagnostics: findings.map((finding) => jsonDiagnostic(bundle, finding)),
       };
     }),

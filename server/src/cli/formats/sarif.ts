@@ -30,11 +30,19 @@ export function formatSarif(run: CheckRun): string {
     },
   });
   const relatedLocations = (related: readonly RelatedEvidence[]) =>
-    related.map((evidence, index) => ({ id: index + 1, ...location(evidence.file, evidence.range), message: { text: evidence.message } }));
+    related.map((evidence, index) => ({
+      id: index + 1,
+      ...location(evidence.file, evidence.range),
+      message: { text: evidence.message },
+    }));
 
   const results = run.bundles.flatMap((bundle) => {
     const fingerprints = fingerprintsOf(bundle);
-    const properties = { root: displayPath(cwd, bundle.root), loose: bundle.loose, verdict: bundle.evaluation?.verdict ?? null };
+    const properties = {
+      root: displayPath(cwd, bundle.root),
+      loose: bundle.loose,
+      verdict: bundle.evaluation?.verdict ?? null,
+    };
     return bundle.listed.findings.map((finding) => ({
       ruleId: finding.code,
       ruleIndex: ruleIndex.get(finding.code)!,
@@ -47,7 +55,9 @@ export function formatSarif(run: CheckRun): string {
     }));
   });
 
-  const limitedFiles = run.bundles.flatMap(({ listed: { omitted } }) => [...omitted].map(([path, count]) => ({ path: displayPath(cwd, path), omitted: count })));
+  const limitedFiles = run.bundles.flatMap(({ listed: { omitted } }) =>
+    [...omitted].map(([path, count]) => ({ path: displayPath(cwd, path), omitted: count })),
+  );
   const failure = runFailure(run);
 
   const log = {
@@ -85,7 +95,9 @@ export function formatSarifFailure(failure: CheckFailure): string {
     runs: [
       {
         tool: { driver: driver() },
-        invocations: [{ executionSuccessful: false, exitCode: 2, toolExecutionNotifications: [failureNotification(failure)] }],
+        invocations: [
+          { executionSuccessful: false, exitCode: 2, toolExecutionNotifications: [failureNotification(failure)] },
+        ],
         results: [],
       },
     ],
@@ -110,7 +122,10 @@ function driver() {
         shortDescription: { text: summary },
         fullDescription: { text: plainText(description) },
         defaultConfiguration: { level: sarifLevel(severity) },
-        help: { text: `${plainText(description)} ${effectSentence(effect)}`, markdown: `${description}\n\n${effectSentence(effect, '**')}` },
+        help: {
+          text: `${plainText(description)} ${effectSentence(effect)}`,
+          markdown: `${description}\n\n${effectSentence(effect, '**')}`,
+        },
         ...(readme ? { helpUri: `${readme}#${anchor}` } : {}),
         properties: { effect },
       };

@@ -34,7 +34,8 @@ function headingWhenQuiet(run: CheckRun, bundle: ListedBundle): string[] {
   if (bundle.evaluation) return [heading(run, bundle)];
   // Counted from the files' reports, not the listing, which --max-problems may have cut.
   const errors =
-    bundle.files.reduce((sum, file) => sum + (file.report?.counts.error ?? (file.ioError !== undefined ? 1 : 0)), 0) + bundle.listed.findings.filter((finding) => finding.code === 'internal-error').length;
+    bundle.files.reduce((sum, file) => sum + (file.report?.counts.error ?? (file.ioError !== undefined ? 1 : 0)), 0) +
+    bundle.listed.findings.filter((finding) => finding.code === 'internal-error').length;
   return errors > 0 ? [`${heading(run, bundle)}: ${plural(errors, 'error')}`] : [];
 }
 
@@ -45,21 +46,37 @@ function bundleLines(run: CheckRun, bundle: ListedBundle): string[] {
   const lines: string[] = cause === undefined ? [] : [`  ${cause}`];
   const findingLines: string[] = [];
   for (const file of bundle.files) {
-    if (file.ioError !== undefined) findingLines.push(`  ${displayPath(cwd, file.path)}: error cannot read the file: ${file.ioError}`);
+    if (file.ioError !== undefined)
+      findingLines.push(`  ${displayPath(cwd, file.path)}: error cannot read the file: ${file.ioError}`);
   }
   for (const finding of inReadingOrder(bundle)) {
-    findingLines.push(`  ${displayPath(cwd, finding.file)}:${at(finding.range.start)}: ${finding.severity} ${finding.code} ${finding.message}`);
-    for (const related of finding.related ?? []) findingLines.push(`      related ${displayPath(cwd, related.file)}:${at(related.range.start)}: ${related.message}`);
+    findingLines.push(
+      `  ${displayPath(cwd, finding.file)}:${at(finding.range.start)}: ${finding.severity} ${finding.code} ${finding.message}`,
+    );
+    for (const related of finding.related ?? [])
+      findingLines.push(
+        `      related ${displayPath(cwd, related.file)}:${at(related.range.start)}: ${related.message}`,
+      );
   }
-  for (const [path, count] of bundle.listed.omitted) findingLines.push(`  ${displayPath(cwd, path)}: information problems-limited ${limitNotice(count, maxProblems, '--max-problems')}`);
+  for (const [path, count] of bundle.listed.omitted)
+    findingLines.push(
+      `  ${displayPath(cwd, path)}: information problems-limited ${limitNotice(count, maxProblems, '--max-problems')}`,
+    );
   return [...lines, ...(findingLines.length > 0 ? findingLines : ['  no problems'])];
 }
 
 function summaryLine(run: CheckRun): string {
   const { totals } = run;
-  const where = [plural(totals.rollouts, 'rollout'), ...(totals.looseFiles > 0 ? [plural(totals.looseFiles, 'loose file')] : [])];
+  const where = [
+    plural(totals.rollouts, 'rollout'),
+    ...(totals.looseFiles > 0 ? [plural(totals.looseFiles, 'loose file')] : []),
+  ];
   const checked = `Checked ${plural(totals.files, 'file')} (${where.join(', ')})`;
-  const counts = [plural(totals.error, 'error'), plural(totals.warning, 'warning'), `${totals.information} information`];
+  const counts = [
+    plural(totals.error, 'error'),
+    plural(totals.warning, 'warning'),
+    `${totals.information} information`,
+  ];
   if (totals.hint > 0) counts.push(plural(totals.hint, 'hint'));
   const unreadable = run.ioErrors.length > 0 ? `; ${plural(run.ioErrors.length, 'path')} could not be read` : '';
   const verdicts = Object.entries(totals.verdicts)

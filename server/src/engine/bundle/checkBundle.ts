@@ -27,7 +27,11 @@ export interface BundleCheckOptions extends FileCheckOptions {
   readonly onFileStart?: (path: string) => void;
 }
 
-export function checkBundle(bundle: DiscoveredBundle, checker: ArtifactChecker, options: BundleCheckOptions): CheckedBundle {
+export function checkBundle(
+  bundle: DiscoveredBundle,
+  checker: ArtifactChecker,
+  options: BundleCheckOptions,
+): CheckedBundle {
   // Loose files too stay inside the folder that holds them.
   const boundary = boundaryOf(bundle.root);
   const read = (file: ArtifactFile): FileRead => {
@@ -38,9 +42,15 @@ export function checkBundle(bundle: DiscoveredBundle, checker: ArtifactChecker, 
       return { ioError: describeFileError(error) };
     }
   };
-  if (bundle.loose) return { root: bundle.root, loose: true, files: bundle.files.map((file) => ({ ...file, ...read(file) })) };
+  if (bundle.loose)
+    return { root: bundle.root, loose: true, files: bundle.files.map((file) => ({ ...file, ...read(file) })) };
   const rollout = loadRollout(prepareLoad(bundle.root, bundle.files, diskSource), read);
-  return { root: bundle.root, loose: false, files: rollout.files, evaluation: evaluateRollout(rollout, options.rules, options.caches) };
+  return {
+    root: bundle.root,
+    loose: false,
+    files: rollout.files,
+    evaluation: evaluateRollout(rollout, options.rules, options.caches),
+  };
 }
 
 export interface ListedFindings {
@@ -59,7 +69,9 @@ export function listedFindings(bundle: CheckedBundle, maxFindings: number): List
   }
   const findings: BundleFinding[] = [];
   const omitted = new Map<string, number>();
-  const paths = [...new Set([...bundle.files.map((file) => file.path), ...rulesByFile.keys()])].sort((a, b) => a.localeCompare(b));
+  const paths = [...new Set([...bundle.files.map((file) => file.path), ...rulesByFile.keys()])].sort((a, b) =>
+    a.localeCompare(b),
+  );
   for (const path of paths) {
     const report = bundle.files.find((file) => file.path === path)?.report;
     const own = (report?.findings ?? []).map((finding) => ({ ...finding, file: path }));

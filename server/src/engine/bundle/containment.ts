@@ -16,7 +16,17 @@
  *    the resolved path must still be the one opened (device and inode), which leaves only a second swap
  *    back in between, a window of two system calls.
  */
-import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { isInside } from '../../../../shared/src/paths';
 
@@ -81,7 +91,11 @@ export function resolvedInside(path: string, boundary: string): string | undefin
 }
 
 /** Runs `read` on the opened file and closes it, or answers `outside` without reading anything. */
-export function readInside<T>(path: string, boundary: string, read: (file: OpenedArtifact) => T): T | { readonly outside: true } {
+export function readInside<T>(
+  path: string,
+  boundary: string,
+  read: (file: OpenedArtifact) => T,
+): T | { readonly outside: true } {
   const opened = openInside(path, boundary);
   if ('outside' in opened) return opened;
   try {

@@ -5,7 +5,14 @@
  */
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { marksRolloutFolder, rolloutFiles, rolloutFolders, rolloutLayoutDepth, skippedFolders, type ArtifactKind } from '../../../../shared/src/layout';
+import {
+  marksRolloutFolder,
+  rolloutFiles,
+  rolloutFolders,
+  rolloutLayoutDepth,
+  skippedFolders,
+  type ArtifactKind,
+} from '../../../../shared/src/layout';
 import type { ArtifactClassifier } from '../artifacts/classify';
 import { describeFileError } from './fileErrors';
 
@@ -45,12 +52,21 @@ export interface DiscoveredRollout {
 }
 
 /** `maxDepth`: how many folder levels below each named folder to search; every level by default. */
-export function discoverBundles(paths: readonly string[], classifier: ArtifactClassifier, maxDepth = Infinity): Discovery {
+export function discoverBundles(
+  paths: readonly string[],
+  classifier: ArtifactClassifier,
+  maxDepth = Infinity,
+): Discovery {
   return discoverReading(paths, classifier, maxDepth, readFolder);
 }
 
 /** `read`: a folder's entries; one already read is not read again. */
-function discoverReading(paths: readonly string[], classifier: ArtifactClassifier, maxDepth: number, read: (folder: string) => Dirent[]): Discovery {
+function discoverReading(
+  paths: readonly string[],
+  classifier: ArtifactClassifier,
+  maxDepth: number,
+  read: (folder: string) => Dirent[],
+): Discovery {
   const bundles = new Map<string, MutableBundle>();
   const ioErrors: string[] = [];
   const visitedFolders = new Set<string>();
@@ -160,9 +176,17 @@ function rolloutFolderOf(path: string): { readonly folder: string; readonly entr
  * the search does too: the server asks after every edit, and a rollout may hold deep folders.
  * `entries`: the rollout folder's own, when already read.
  */
-export function filesOfRollout(root: string, classifier: ArtifactClassifier, entries?: Dirent[]): readonly ArtifactFile[] {
+export function filesOfRollout(
+  root: string,
+  classifier: ArtifactClassifier,
+  entries?: Dirent[],
+): readonly ArtifactFile[] {
   const read = (folder: string): Dirent[] => (entries && folder === root ? entries : readFolder(folder));
-  return discoverReading([root], classifier, rolloutLayoutDepth, read).bundles.find((bundle) => !bundle.loose && bundle.root === root)?.files ?? [];
+  return (
+    discoverReading([root], classifier, rolloutLayoutDepth, read).bundles.find(
+      (bundle) => !bundle.loose && bundle.root === root,
+    )?.files ?? []
+  );
 }
 
 function readFolder(folder: string): Dirent[] {

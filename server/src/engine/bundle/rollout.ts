@@ -29,7 +29,9 @@ export interface VerifierReward {
   readonly outside?: readonly string[];
 }
 
-type FactsOf<K extends ArtifactFacts['kind']> = K extends DocumentFacts['kind'] ? DocumentFacts : Extract<ArtifactFacts, { kind: K }>;
+type FactsOf<K extends ArtifactFacts['kind']> = K extends DocumentFacts['kind']
+  ? DocumentFacts
+  : Extract<ArtifactFacts, { kind: K }>;
 
 export class RolloutBundle {
   private readonly byPath: ReadonlyMap<string, BundleFile>;
@@ -62,7 +64,11 @@ export class RolloutBundle {
     const file = this.file(role);
     const report = file?.report;
     if (!report) return this;
-    return new RolloutBundle(this.root, this.files.map((each) => (each === file ? { ...each, report: { ...report, facts } } : each)), this.verifierReward);
+    return new RolloutBundle(
+      this.root,
+      this.files.map((each) => (each === file ? { ...each, report: { ...report, facts } } : each)),
+      this.verifierReward,
+    );
   }
 
   pathOf(role: RolloutRole): string {

@@ -65,7 +65,8 @@ export class ArtifactChecker {
   constructor(private readonly schemas: SchemaRegistry = new SchemaRegistry()) {}
 
   checkText(text: string, kind: ArtifactKind, options: CheckOptions): FileReport {
-    if (artifactKindInfo(kind).format === 'json') return checkJsonDocument(text, kind, this.schemas.validatorFor(kind), options);
+    if (artifactKindInfo(kind).format === 'json')
+      return checkJsonDocument(text, kind, this.schemas.validatorFor(kind), options);
     return this.checkLines(linesOfText(text), kind, options);
   }
 
@@ -90,9 +91,22 @@ export class ArtifactChecker {
     const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options, { lineCount: lineCount(layout) });
     const turns = new EventLoopTurns(isCancelled);
     for (let line = 0; line < lineCount(layout); line++) {
-      const before = !edit ? -1 : line < edit.unchangedBefore ? line : line >= edit.unchangedFrom ? line - edit.shift : -1;
+      const before = !edit
+        ? -1
+        : line < edit.unchangedBefore
+          ? line
+          : line >= edit.unchangedFrom
+            ? line - edit.shift
+            : -1;
       if (before === -1) check.addLine({ number: line, text: textOf(line), terminated: isTerminated(layout, line) });
-      else check.reuseLine(line, isTerminated(layout, line), previous!.lines.outcomes[before]!, previous!.lines.placed[before], textOf);
+      else
+        check.reuseLine(
+          line,
+          isTerminated(layout, line),
+          previous!.lines.outcomes[before]!,
+          previous!.lines.placed[before],
+          textOf,
+        );
       if (turns.due(before === -1 ? analysedLineWork : 1) && (await turns.take())) return undefined;
     }
     const report = check.finish();
@@ -100,7 +114,12 @@ export class ArtifactChecker {
   }
 
   /** `checkFile`, cancellable and giving the event loop a turn, for files the editor does not hold. */
-  async checkFileCancellable(path: string, kind: ArtifactKind, options: FileCheckOptions, isCancelled: () => boolean): Promise<FileReport | undefined> {
+  async checkFileCancellable(
+    path: string,
+    kind: ArtifactKind,
+    options: FileCheckOptions,
+    isCancelled: () => boolean,
+  ): Promise<FileReport | undefined> {
     if (isCancelled()) return undefined;
     if (artifactKindInfo(kind).format === 'json') return this.checkFile(path, kind, options);
     const opened = openInside(path, options.boundary ?? ownFolderBoundary(path));
@@ -108,7 +127,10 @@ export class ArtifactChecker {
     try {
       const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options);
       const turns = new EventLoopTurns(isCancelled);
-      for (const line of linesOfFile(opened.descriptor, { maxLineBytes: maxRecordBytes, onBytesRead: options.onBytesRead })) {
+      for (const line of linesOfFile(opened.descriptor, {
+        maxLineBytes: maxRecordBytes,
+        onBytesRead: options.onBytesRead,
+      })) {
         check.addLine(line);
         if (turns.due(analysedLineWork) && (await turns.take())) return undefined;
       }
@@ -124,13 +146,19 @@ export class ArtifactChecker {
    * resolves outside its boundary is not read, and its report says so.
    */
   checkFile(path: string, kind: ArtifactKind, options: FileCheckOptions): FileReport {
-    const checked = readInside(path, options.boundary ?? ownFolderBoundary(path), (file) => this.checkOpened(file, kind, options));
+    const checked = readInside(path, options.boundary ?? ownFolderBoundary(path), (file) =>
+      this.checkOpened(file, kind, options),
+    );
     return 'outside' in checked ? outsideBundleReport(kind, options) : checked;
   }
 
   private checkOpened(file: OpenedArtifact, kind: ArtifactKind, options: FileCheckOptions): FileReport {
     if (artifactKindInfo(kind).format === 'jsonl') {
-      return this.checkLines(linesOfFile(file.descriptor, { maxLineBytes: maxRecordBytes, onBytesRead: options.onBytesRead }), kind, options);
+      return this.checkLines(
+        linesOfFile(file.descriptor, { maxLineBytes: maxRecordBytes, onBytesRead: options.onBytesRead }),
+        kind,
+        options,
+      );
     }
     if (file.size > maxRecordBytes) {
       const collector = new FindingCollector(options.maxFindings);
@@ -140,7 +168,13 @@ export class ArtifactChecker {
     const bytes = readFileSync(file.descriptor);
     options.onBytesRead?.(bytes.length);
     const text = bytes.toString('utf8');
-    return checkJsonDocument(text, kind, this.schemas.validatorFor(kind), options, isUtf8(bytes) ? [] : [invalidUtf8Finding(bytes)]);
+    return checkJsonDocument(
+      text,
+      kind,
+      this.schemas.validatorFor(kind),
+      options,
+      isUtf8(bytes) ? [] : [invalidUtf8Finding(bytes)],
+    );
   }
 
   private checkLines(lines: Iterable<SourceLine>, kind: ArtifactKind, options: CheckOptions): FileReport {
@@ -162,5 +196,10 @@ function invalidUtf8Finding(bytes: Buffer): Finding {
   const bomBytes = utf8ByteOrderMarkLength(bytes);
   const { before, message } = invalidUtf8In(bytes.subarray(bomBytes), bomBytes)!;
   const position = new LineIndex(before).positionAt(before.length);
-  return { code: 'not-utf8', severity: codeInfo('not-utf8').severity, message, range: { start: position, end: { line: position.line, character: position.character + 1 } } };
+  return {
+    code: 'not-utf8',
+    severity: codeInfo('not-utf8').severity,
+    message,
+    range: { start: position, end: { line: position.line, character: position.character + 1 } },
+  };
 }

@@ -11,7 +11,8 @@ export const checkCodes = {
     severity: 'error',
     effect: 'incomplete',
     summary: 'A JSONL line is not valid JSON.',
-    description: 'A JSONL line is not valid JSON. The range is the first error on the line (a trailing comma is marked on the comma). The other lines are still checked.',
+    description:
+      'A JSONL line is not valid JSON. The range is the first error on the line (a trailing comma is marked on the comma). The other lines are still checked.',
   },
   'jsonl-partial-line': {
     severity: 'information',
@@ -35,8 +36,10 @@ export const checkCodes = {
     severity: 'error',
     effect: 'incomplete',
     summary: "A record does not match its artifact's JSON Schema.",
-    description: "A record breaks its artifact's schema, or carries a damaged key or ACP row type. The range is the offending key or value; the message names the field, what was expected and what was found. A missing required property is marked on the record's `type`/`event_type`, or on the key of the object that lacks it.",
-    readme: "A record breaks its artifact's schema, or carries a damaged key or ACP row type ([above](#what-it-checks)). The range is the offending key or value; the message names the field, what was expected and what was found. A missing required property is marked on the record's `type`/`event_type`, or on the key of the object that lacks it.",
+    description:
+      "A record breaks its artifact's schema, or carries a damaged key or ACP row type. The range is the offending key or value; the message names the field, what was expected and what was found. A missing required property is marked on the record's `type`/`event_type`, or on the key of the object that lacks it.",
+    readme:
+      "A record breaks its artifact's schema, or carries a damaged key or ACP row type ([above](#what-it-checks)). The range is the offending key or value; the message names the field, what was expected and what was found. A missing required property is marked on the record's `type`/`event_type`, or on the key of the object that lacks it.",
   },
   'artifact-empty': {
     severity: 'warning',
@@ -48,7 +51,8 @@ export const checkCodes = {
     severity: 'error',
     effect: 'incomplete',
     summary: 'A file contains bytes that are not valid UTF-8.',
-    description: 'A file contains bytes that are not UTF-8, marked at the first bad byte of the line (the CLI reads bytes, so it sees this exactly).',
+    description:
+      'A file contains bytes that are not UTF-8, marked at the first bad byte of the line (the CLI reads bytes, so it sees this exactly).',
   },
   'record-too-large': {
     severity: 'error',
@@ -60,18 +64,22 @@ export const checkCodes = {
     severity: 'error',
     effect: 'incomplete',
     summary: 'An artifact path resolves, through a symbolic link, outside its rollout folder, so it is not read.',
-    description: 'An artifact path that resolves, through a symbolic link, outside its rollout folder: it is not read and nothing of it is quoted.',
+    description:
+      'An artifact path that resolves, through a symbolic link, outside its rollout folder: it is not read and nothing of it is quoted.',
   },
   'internal-error': {
     severity: 'error',
     effect: 'incomplete',
-    summary: 'The checker failed on this rollout or document; its verdict is incomplete, and every other rollout is still checked in full.',
-    description: 'The checker failed on this rollout (CLI) or document (server); that rollout is `incomplete`, every other one is reported in full.',
+    summary:
+      'The checker failed on this rollout or document; its verdict is incomplete, and every other rollout is still checked in full.',
+    description:
+      'The checker failed on this rollout (CLI) or document (server); that rollout is `incomplete`, every other one is reported in full.',
   },
   'problems-limited': {
     severity: 'information',
     effect: 'none',
     summary: 'More problems were found in the file than the configured maximum; the rest are counted, not listed.',
-    description: 'More problems than `rolloutEvidence.maxNumberOfProblems` (`--max-problems`) were found in a file; says how many were left out.',
+    description:
+      'More problems than `rolloutEvidence.maxNumberOfProblems` (`--max-problems`) were found in a file; says how many were left out.',
   },
 } as const satisfies CodeContracts;

@@ -27,17 +27,30 @@ export function checkJsonDocument(
   const lines = new LineIndex(body);
   const documentKind = kind as DocumentFacts['kind'];
   let value: JsonObject | undefined;
-  const report = (records: number): FileReport => ({ ...collector.report(kind, records), facts: { kind: documentKind, value, text: body } });
+  const report = (records: number): FileReport => ({
+    ...collector.report(kind, records),
+    facts: { kind: documentKind, value, text: body },
+  });
 
   if (body.trim() === '') {
     // An error, not the code's warning (an empty JSONL file is a log with nothing in it yet): a JSON
     // artifact must hold one object. README's row and the code's description say so.
-    collector.add({ code: 'artifact-empty', severity: 'error', message: 'This file is empty; it must hold a JSON object.', range: lines.rangeAt(0, 0) });
+    collector.add({
+      code: 'artifact-empty',
+      severity: 'error',
+      message: 'This file is empty; it must hold a JSON object.',
+      range: lines.rangeAt(0, 0),
+    });
     return report(0);
   }
   const parsed = parseJsonText(body);
   if (!parsed.ok) {
-    collector.add({ code: 'json-syntax', severity: codeInfo('json-syntax').severity, message: parsed.message, range: lines.rangeAt(parsed.offset, parsed.length) });
+    collector.add({
+      code: 'json-syntax',
+      severity: codeInfo('json-syntax').severity,
+      message: parsed.message,
+      range: lines.rangeAt(parsed.offset, parsed.length),
+    });
     return report(0);
   }
   const type = jsonTypeOf(parsed.value);

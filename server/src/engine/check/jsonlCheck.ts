@@ -57,7 +57,9 @@ export class JsonlCheck {
     this.collector = new FindingCollector(options.maxFindings);
     this.facts = new FactsBuilder(kind);
     // Sized up front: a 100,000-line document would otherwise grow each array a dozen times per check.
-    this.kept = keepOutcomesOf ? { outcomes: new Array(keepOutcomesOf.lineCount), placed: new Array(keepOutcomesOf.lineCount) } : undefined;
+    this.kept = keepOutcomesOf
+      ? { outcomes: new Array(keepOutcomesOf.lineCount), placed: new Array(keepOutcomesOf.lineCount) }
+      : undefined;
   }
 
   addLine(line: SourceLine): void {
@@ -70,7 +72,12 @@ export class JsonlCheck {
     }
     if (line.invalidUtf8) {
       const { character, message } = line.invalidUtf8;
-      this.collector.add({ code: 'not-utf8', severity: codeInfo('not-utf8').severity, message, range: rangeOnLine(number, character, character + 1) });
+      this.collector.add({
+        code: 'not-utf8',
+        severity: codeInfo('not-utf8').severity,
+        message,
+        range: rangeOnLine(number, character, character + 1),
+      });
     }
     const outcome = this.analyse(text);
     this.keep(number, outcome, this.account(number, text, line.terminated, outcome, undefined));
@@ -80,9 +87,21 @@ export class JsonlCheck {
    * A line an edit did not change: what it yielded in the previous check, and the facts it became.
    * Its text is asked of `textOf` only when the line is broken, or its facts must be placed anew.
    */
-  reuseLine(number: number, terminated: boolean, outcome: LineOutcome, placedBefore: Placed | undefined, textOf: (line: number) => string): void {
-    const readsText = outcome.syntax !== undefined || (outcome.fact !== undefined && this.facts.readsText(outcome.fact, number, placedBefore));
-    this.keep(number, outcome, this.account(number, readsText ? textOf(number) : '', terminated, outcome, placedBefore));
+  reuseLine(
+    number: number,
+    terminated: boolean,
+    outcome: LineOutcome,
+    placedBefore: Placed | undefined,
+    textOf: (line: number) => string,
+  ): void {
+    const readsText =
+      outcome.syntax !== undefined ||
+      (outcome.fact !== undefined && this.facts.readsText(outcome.fact, number, placedBefore));
+    this.keep(
+      number,
+      outcome,
+      this.account(number, readsText ? textOf(number) : '', terminated, outcome, placedBefore),
+    );
   }
 
   private keep(line: number, outcome: LineOutcome, placed: Placed | undefined): void {
@@ -91,7 +110,13 @@ export class JsonlCheck {
     this.kept.placed[line] = placed;
   }
 
-  private account(number: number, text: string, terminated: boolean, outcome: LineOutcome, placedBefore: Placed | undefined): Placed | undefined {
+  private account(
+    number: number,
+    text: string,
+    terminated: boolean,
+    outcome: LineOutcome,
+    placedBefore: Placed | undefined,
+  ): Placed | undefined {
     if (!outcome.record) return undefined;
     this.records++;
 
@@ -100,11 +125,17 @@ export class JsonlCheck {
       const first = text.length - text.trimStart().length;
       this.collector.add(
         terminated
-          ? { code: 'jsonl-syntax', severity: codeInfo('jsonl-syntax').severity, message: outcome.syntax.message, range: rangeOnLine(number, outcome.syntax.offset, outcome.syntax.offset + outcome.syntax.length) }
+          ? {
+              code: 'jsonl-syntax',
+              severity: codeInfo('jsonl-syntax').severity,
+              message: outcome.syntax.message,
+              range: rangeOnLine(number, outcome.syntax.offset, outcome.syntax.offset + outcome.syntax.length),
+            }
           : {
               code: 'jsonl-partial-line',
               severity: codeInfo('jsonl-partial-line').severity,
-              message: 'The last line has no newline and is not valid JSON yet: the run may still be writing this file.',
+              message:
+                'The last line has no newline and is not valid JSON yet: the run may still be writing this file.',
               range: rangeOnLine(number, first, text.length),
             },
       );
@@ -118,7 +149,12 @@ export class JsonlCheck {
 
   finish(): FileReport {
     if (this.records === 0) {
-      this.collector.add({ code: 'artifact-empty', severity: codeInfo('artifact-empty').severity, message: 'This file holds no records.', range: rangeOnLine(0, 0, 0) });
+      this.collector.add({
+        code: 'artifact-empty',
+        severity: codeInfo('artifact-empty').severity,
+        message: 'This file holds no records.',
+        range: rangeOnLine(0, 0, 0),
+      });
     }
     return { ...this.collector.report(this.kind, this.records), facts: this.facts.build() };
   }
@@ -149,16 +185,31 @@ export class JsonlCheck {
     }
     const record = parsed.value as JsonObject;
     const errors = this.validate(record);
-    const recordText = { text, value: record, rangeAt: (offset: number, length: number) => rangeOnLine(0, offset, offset + length) };
-    const findings = [...(errors.length === 0 ? [] : schemaFindings(errors, recordText)), ...damagedKeyFindings(this.kind, recordText)];
+    const recordText = {
+      text,
+      value: record,
+      rangeAt: (offset: number, length: number) => rangeOnLine(0, offset, offset + length),
+    };
+    const findings = [
+      ...(errors.length === 0 ? [] : schemaFindings(errors, recordText)),
+      ...damagedKeyFindings(this.kind, recordText),
+    ];
     const fact = summarizeRow(this.kind, record, findings.length > 0);
-    return this.kept ? { record: true, findings, fact, name: nameRecord(this.kind, record) } : { record: true, findings, fact };
+    return this.kept
+      ? { record: true, findings, fact, name: nameRecord(this.kind, record) }
+      : { record: true, findings, fact };
   }
 }
 
 function onLine(finding: Finding, line: number): Finding {
   const { start, end } = finding.range;
-  return { ...finding, range: { start: { line: start.line + line, character: start.character }, end: { line: end.line + line, character: end.character } } };
+  return {
+    ...finding,
+    range: {
+      start: { line: start.line + line, character: start.character },
+      end: { line: end.line + line, character: end.character },
+    },
+  };
 }
 
 function firstNonBlank(text: string): number {

@@ -39,7 +39,8 @@ export function artifactOutsideBundle(): Finding {
   return {
     code: 'artifact-outside-bundle',
     severity: codeInfo('artifact-outside-bundle').severity,
-    message: 'This path resolves, through a symbolic link, outside its rollout folder, so it is not read: the evidence of a rollout is the files inside it.',
+    message:
+      'This path resolves, through a symbolic link, outside its rollout folder, so it is not read: the evidence of a rollout is the files inside it.',
     range: rangeOnLine(0, 0, 0),
   };
 }

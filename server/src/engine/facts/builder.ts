@@ -3,7 +3,18 @@
  * text only where a rule may need to point inside it.
  */
 import type { ArtifactKind } from '../../../../shared/src/layout';
-import type { ActionFact, ArtifactFacts, LifecycleFact, LlmExchangeFact, PromptFact, ResultsRowFact, RewardsFacts, TimeoutFact, ToolCallFact, UncertainRowFact } from './facts';
+import type {
+  ActionFact,
+  ArtifactFacts,
+  LifecycleFact,
+  LlmExchangeFact,
+  PromptFact,
+  ResultsRowFact,
+  RewardsFacts,
+  TimeoutFact,
+  ToolCallFact,
+  UncertainRowFact,
+} from './facts';
 import type { RowFact, RowParts } from './rows';
 import { isAdapterTerminal } from './toolCallStatus';
 
@@ -70,7 +81,10 @@ export class FactsBuilder {
         return placed;
       }
       case 'action': {
-        const placed = before?.line === line ? before : { line, action: { ref: { line, length: text.length, text }, record: fact.action } };
+        const placed =
+          before?.line === line
+            ? before
+            : { line, action: { ref: { line, length: text.length, text }, record: fact.action } };
         this.actions.push(placed.action!);
         return placed;
       }
@@ -79,10 +93,12 @@ export class FactsBuilder {
         return undefined;
       case 'results-row':
         this.rows++;
-        if (this.resultsRows.length < keptResultsRows) this.resultsRows.push({ ref: { line, length: text.length, text }, value: fact.value });
+        if (this.resultsRows.length < keptResultsRows)
+          this.resultsRows.push({ ref: { line, length: text.length, text }, value: fact.value });
         return undefined;
       case 'reward':
-        if (!this.terminalReward && fact.terminal && typeof fact.value === 'number') this.terminalReward = { ref: { line, length: text.length, text }, value: fact.value };
+        if (!this.terminalReward && fact.terminal && typeof fact.value === 'number')
+          this.terminalReward = { ref: { line, length: text.length, text }, value: fact.value };
         return undefined;
     }
   }
@@ -122,7 +138,13 @@ export class FactsBuilder {
 
 /** A row the rules read (a tool call, a timeout marker, a lifecycle annotation, or one that may be any of them), or a prompt, which views show. */
 function keepsTrajectoryRow(fact: TrajectoryRowFact): boolean {
-  return fact.toolCall !== undefined || fact.timeout !== undefined || fact.lifecycle !== undefined || fact.prompt !== undefined || fact.readings !== undefined;
+  return (
+    fact.toolCall !== undefined ||
+    fact.timeout !== undefined ||
+    fact.lifecycle !== undefined ||
+    fact.prompt !== undefined ||
+    fact.readings !== undefined
+  );
 }
 
 function placeTrajectoryRow(fact: TrajectoryRowFact, line: number, text: string): Placed {
@@ -136,7 +158,13 @@ function placeTrajectoryRow(fact: TrajectoryRowFact, line: number, text: string)
     timeout: parts.timeout,
     lifecycle: parts.lifecycle,
     prompt: prompt ? { preview: prompt.preview, ref: { line, length: text.length } } : undefined,
-    uncertain: readings ? { ref: { line, length: text.length, text }, typed: fact.typed, readings: readings.map((reading) => ({ as: reading.as, ...placeParts(reading, line, text) })) } : undefined,
+    uncertain: readings
+      ? {
+          ref: { line, length: text.length, text },
+          typed: fact.typed,
+          readings: readings.map((reading) => ({ as: reading.as, ...placeParts(reading, line, text) })),
+        }
+      : undefined,
   };
 }
 
@@ -157,7 +185,9 @@ function placeParts(parts: RowParts, line: number, text: string): Pick<Placed, '
           ref: isAdapterTerminal(call) ? { line, length } : { line, length, text },
         }
       : undefined,
-    timeout: timeout ? { pendingIds: timeout.pendingIds, complete: timeout.complete, ref: { line, length, text } } : undefined,
+    timeout: timeout
+      ? { pendingIds: timeout.pendingIds, complete: timeout.complete, ref: { line, length, text } }
+      : undefined,
     lifecycle: lifecycle
       ? {
           toolCallId: lifecycle.toolCallId,

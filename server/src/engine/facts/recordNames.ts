@@ -58,9 +58,22 @@ function baseName(kind: ArtifactKind, record: JsonObject): RecordName {
     case 'llm-trajectory':
       return llmExchange(record);
     case 'results':
-      return { name: labelled(word(word('results row', text(record['example_id'])), isJsonObject(record['info']) ? text(record['info']['task_name']) : undefined), 'reward', record['reward']), category: 'row' };
+      return {
+        name: labelled(
+          word(
+            word('results row', text(record['example_id'])),
+            isJsonObject(record['info']) ? text(record['info']['task_name']) : undefined,
+          ),
+          'reward',
+          record['reward'],
+        ),
+        category: 'row',
+      };
     case 'rewards':
-      return { name: labelled(word(text(record['name']) || 'reward', text(record['granularity'])), 'value', record['value']), category: 'reward' };
+      return {
+        name: labelled(word(text(record['name']) || 'reward', text(record['granularity'])), 'value', record['value']),
+        category: 'reward',
+      };
     default:
       return { name: 'record', category: 'record' };
   }
@@ -75,14 +88,25 @@ function trajectoryRow(record: JsonObject): RecordName {
     case 'agent_thought':
       return { name: word(type, quoted(record['text'])), category: 'message' };
     case 'tool_call':
-      return { name: `${word(word(word(type, text(record['tool_call_id'])), text(record['kind'])), quoted(record['title']))}${suffix(record['status'])}`, category: 'tool-call' };
+      return {
+        name: `${word(word(word(type, text(record['tool_call_id'])), text(record['kind'])), quoted(record['title']))}${suffix(record['status'])}`,
+        category: 'tool-call',
+      };
     case 'agent_timeout': {
-      const pending = Array.isArray(record['pending_tool_call_ids']) ? record['pending_tool_call_ids'].length : undefined;
+      const pending = Array.isArray(record['pending_tool_call_ids'])
+        ? record['pending_tool_call_ids'].length
+        : undefined;
       const budget = typeof record['timeout_sec'] === 'number' ? `${record['timeout_sec']}s` : undefined;
-      return { name: `${word(type, budget)}${pending === undefined ? '' : ` · ${pending} pending`}`, category: 'timeout' };
+      return {
+        name: `${word(type, budget)}${pending === undefined ? '' : ` · ${pending} pending`}`,
+        category: 'timeout',
+      };
     }
     case 'tool_call_lifecycle':
-      return { name: `${word(word(type, text(record['tool_call_id'])), text(record['lifecycle']))}${record['effects'] === undefined ? '' : ` · effects ${text(record['effects']) ?? describeValue(record['effects'])}`}`, category: 'lifecycle' };
+      return {
+        name: `${word(word(type, text(record['tool_call_id'])), text(record['lifecycle']))}${record['effects'] === undefined ? '' : ` · effects ${text(record['effects']) ?? describeValue(record['effects'])}`}`,
+        category: 'lifecycle',
+      };
     default:
       return { name: word(type, quoted(record['title'] ?? record['text'])), category: 'record' };
   }
@@ -92,12 +116,18 @@ function actionRecord(record: JsonObject): RecordName {
   const type = text(record['event_type']) || 'record without an event_type';
   const where = word(word(type, text(record['phase'])), text(record['service']));
   const returnCode = record['return_code'];
-  const outcome = returnCode === undefined || returnCode === null ? suffix(record['status']) : ` · rc ${text(returnCode) ?? describeValue(returnCode)}`;
+  const outcome =
+    returnCode === undefined || returnCode === null
+      ? suffix(record['status'])
+      : ` · rc ${text(returnCode) ?? describeValue(returnCode)}`;
   switch (type) {
     case 'SandboxExec':
       return { name: `${where}${outcome}`, category: 'exec' };
     case 'SandboxUserQuiescence':
-      return { name: `${word(word(type, text(record['sandbox_user'])), text(record['mode']))}${outcome}`, category: 'observation' };
+      return {
+        name: `${word(word(type, text(record['sandbox_user'])), text(record['mode']))}${outcome}`,
+        category: 'observation',
+      };
     case 'StartBenchGuardVerifierService':
       return { name: `${where}${suffix(record['status'])}`, category: 'service' };
     default:
@@ -109,8 +139,17 @@ function llmExchange(record: JsonObject): RecordName {
   const request = isJsonObject(record['request']) ? record['request'] : undefined;
   const response = isJsonObject(record['response']) ? record['response'] : undefined;
   const body = response && isJsonObject(response['body']) ? response['body'] : undefined;
-  const stop = body ? text(body['stop_reason']) ?? text(body['status']) : undefined;
-  return { name: word(word(word('exchange', request ? text(request['path']) : undefined), response ? text(response['status_code']) : 'no response'), stop), category: 'exchange' };
+  const stop = body ? (text(body['stop_reason']) ?? text(body['status'])) : undefined;
+  return {
+    name: word(
+      word(
+        word('exchange', request ? text(request['path']) : undefined),
+        response ? text(response['status_code']) : 'no response',
+      ),
+      stop,
+    ),
+    category: 'exchange',
+  };
 }
 
 /** `name`, then `part` after a space when there is one. Runs for every record of 100,000-line files: no arrays. */

@@ -70,7 +70,9 @@ export function summarizeRow(kind: ArtifactKind, record: JsonObject, damaged = f
 
 const trajectoryKnowledge = SchemaKnowledge.of('acp-trajectory');
 const knownRowKeys = trajectoryKnowledge.knownKeys(trajectoryKnowledge.rootNodes());
-const knownRowTypes: readonly string[] = trajectoryKnowledge.knownValuesOfKey('type').filter((type): type is string => typeof type === 'string');
+const knownRowTypes: readonly string[] = trajectoryKnowledge
+  .knownValuesOfKey('type')
+  .filter((type): type is string => typeof type === 'string');
 
 /** A row type as the rules read it: a damaged copy of a known type (`agentptimeout`) is that type. */
 function rowTypeOf(type: unknown): unknown {
@@ -91,14 +93,23 @@ function trajectoryRow(record: JsonObject, damaged: boolean): RowFact {
     timeout: type === 'agent_timeout' ? timeoutParts(field) : undefined,
     lifecycle: type === 'tool_call_lifecycle' ? lifecycleParts(field) : undefined,
     prompt: type === 'user_message' ? { preview: previewOf(field('text')) } : undefined,
-    readings: damaged || typeof type !== 'string' || !knownRowTypes.includes(type) ? uncertainReadings(field, type, damaged) : undefined,
+    readings:
+      damaged || typeof type !== 'string' || !knownRowTypes.includes(type)
+        ? uncertainReadings(field, type, damaged)
+        : undefined,
   };
 }
 
 type FieldOf = (name: string) => unknown;
 
 function toolCallParts(field: FieldOf): WithoutRef<ToolCallFact> {
-  return { id: field('tool_call_id'), status: field('status'), terminalSource: field('terminal_source'), effects: field('effects'), title: previewOf(field('title')) };
+  return {
+    id: field('tool_call_id'),
+    status: field('status'),
+    terminalSource: field('terminal_source'),
+    effects: field('effects'),
+    title: previewOf(field('title')),
+  };
 }
 
 function timeoutParts(field: FieldOf): WithoutRef<TimeoutFact> {
@@ -106,7 +117,15 @@ function timeoutParts(field: FieldOf): WithoutRef<TimeoutFact> {
 }
 
 function lifecycleParts(field: FieldOf): WithoutRef<LifecycleFact> {
-  return { toolCallId: field('tool_call_id'), lifecycle: field('lifecycle'), effects: field('effects'), source: field('source'), quiescenceRef: field('quiescence_ref'), status: field('status'), provenance: field('provenance') };
+  return {
+    toolCallId: field('tool_call_id'),
+    lifecycle: field('lifecycle'),
+    effects: field('effects'),
+    source: field('source'),
+    quiescenceRef: field('quiescence_ref'),
+    status: field('status'),
+    provenance: field('provenance'),
+  };
 }
 
 /** The row types the rules read; they pass over every other (messages, thoughts, a newer BenchFlow's types). */
@@ -133,10 +152,13 @@ const keysOfRuleRowType = new Map(ruleRowTypes.map((type) => [type, trajectoryKn
 function uncertainReadings(field: FieldOf, type: unknown, damaged: boolean): readonly RowReading[] | undefined {
   const written = ruleRowTypes.find((known) => known === type);
   const ownKeys = written ? keysOfRuleRowType.get(written)! : undefined;
-  const readings: RowReading[] = damaged && ownKeys && [...ownKeys.required].some((key) => field(key) === undefined) ? [{ as: 'other' }] : [];
+  const readings: RowReading[] =
+    damaged && ownKeys && [...ownKeys.required].some((key) => field(key) === undefined) ? [{ as: 'other' }] : [];
   for (const candidate of ruleRowTypes) {
     if (candidate === written) continue;
-    const carriesItsKeys = [...keysOfRuleRowType.get(candidate)!.required].some((key) => !ownKeys?.named.has(key) && field(key) !== undefined);
+    const carriesItsKeys = [...keysOfRuleRowType.get(candidate)!.required].some(
+      (key) => !ownKeys?.named.has(key) && field(key) !== undefined,
+    );
     if (carriesItsKeys) readings.push({ as: candidate, ...partsOfType[candidate](field) });
   }
   return readings.length > 0 ? readings : undefined;
@@ -163,7 +185,11 @@ const knownActionKeys = actionKnowledge.knownKeys(actionKnowledge.rootNodes());
  * gives back every finding the record had before the damage, where reading it as absent would drop a
  * grading attempt, a kill or a timeout marker out of the evidence unseen.
  */
-function fieldReader(kind: 'action-records' | 'acp-trajectory', known: ReadonlySet<string> | undefined, record: JsonObject): FieldOf {
+function fieldReader(
+  kind: 'action-records' | 'acp-trajectory',
+  known: ReadonlySet<string> | undefined,
+  record: JsonObject,
+): FieldOf {
   // The fast path, for nearly every record of large files: no key the schema does not know.
   if (!known || Object.keys(record).every((key) => known.has(key))) return (name) => record[name];
   return (name) => record[keyForFinding(kind, [], record, name)];
@@ -192,7 +218,14 @@ function actionRecord(record: JsonObject, damaged: boolean): ActionRecord {
     // kind they know (model/actions.ts).
     quiescence:
       eventType !== 'SandboxExec' || damaged
-        ? { sandboxUser: field('sandbox_user'), uid: field('uid'), mode: field('mode'), survivors: field('survivors'), setuidProcesses: field('setuid_processes'), final: field('final') }
+        ? {
+            sandboxUser: field('sandbox_user'),
+            uid: field('uid'),
+            mode: field('mode'),
+            survivors: field('survivors'),
+            setuidProcesses: field('setuid_processes'),
+            final: field('final'),
+          }
         : undefined,
   };
 }
@@ -228,7 +261,12 @@ function llmExchange(record: JsonObject): WithoutRef<LlmExchangeFact> {
     hasResponse: isJsonObject(response),
     hasResponseBody: body !== undefined,
     requestKey: canonicalHash(requestBody),
-    completed: isJsonObject(response) && response['status_code'] === 200 && body !== undefined && (body['status'] == null || body['status'] === 'completed') && !body['incomplete_details'],
+    completed:
+      isJsonObject(response) &&
+      response['status_code'] === 200 &&
+      body !== undefined &&
+      (body['status'] == null || body['status'] === 'completed') &&
+      !body['incomplete_details'],
     positiveUsage: body !== undefined && hasPositiveUsage(body),
     responseToolCallIds: calls.map((call) => call.id).filter((id): id is string => typeof id === 'string'),
     onlyFinishCalls: calls.length > 0 && calls.every((call) => call.name === 'finish'),
@@ -237,8 +275,17 @@ function llmExchange(record: JsonObject): WithoutRef<LlmExchangeFact> {
 }
 
 function hasPositiveUsage(body: JsonObject): boolean {
-  const candidates = [body, body['usage'], body['usageMetadata'], isJsonObject(body['response']) ? body['response']['usage'] : undefined];
-  return candidates.some((candidate) => isJsonObject(candidate) && usageKeys.some((key) => typeof candidate[key] === 'number' && (candidate[key] as number) > 0));
+  const candidates = [
+    body,
+    body['usage'],
+    body['usageMetadata'],
+    isJsonObject(body['response']) ? body['response']['usage'] : undefined,
+  ];
+  return candidates.some(
+    (candidate) =>
+      isJsonObject(candidate) &&
+      usageKeys.some((key) => typeof candidate[key] === 'number' && (candidate[key] as number) > 0),
+  );
 }
 
 /** Tool calls in the OpenAI chat, Responses, message and Anthropic shapes. */
@@ -246,14 +293,19 @@ function toolCallsOf(body: JsonObject): { id: unknown; name: unknown }[] {
   const calls: { id: unknown; name: unknown }[] = [];
   const fromChatCalls = (toolCalls: unknown) => {
     if (!Array.isArray(toolCalls)) return;
-    for (const call of toolCalls) if (isJsonObject(call)) calls.push({ id: call['id'], name: isJsonObject(call['function']) ? call['function']['name'] : call['name'] });
+    for (const call of toolCalls)
+      if (isJsonObject(call))
+        calls.push({ id: call['id'], name: isJsonObject(call['function']) ? call['function']['name'] : call['name'] });
   };
-  for (const choice of arrayOrEmpty(body['choices'])) if (isJsonObject(choice) && isJsonObject(choice['message'])) fromChatCalls(choice['message']['tool_calls']);
+  for (const choice of arrayOrEmpty(body['choices']))
+    if (isJsonObject(choice) && isJsonObject(choice['message'])) fromChatCalls(choice['message']['tool_calls']);
   if (isJsonObject(body['message'])) fromChatCalls(body['message']['tool_calls']);
   for (const item of arrayOrEmpty(body['output'])) {
-    if (isJsonObject(item) && (item['type'] === 'function_call' || item['type'] === 'tool_call')) calls.push({ id: item['call_id'] ?? item['id'], name: item['name'] });
+    if (isJsonObject(item) && (item['type'] === 'function_call' || item['type'] === 'tool_call'))
+      calls.push({ id: item['call_id'] ?? item['id'], name: item['name'] });
   }
-  for (const block of arrayOrEmpty(body['content'])) if (isJsonObject(block) && block['type'] === 'tool_use') calls.push({ id: block['id'], name: block['name'] });
+  for (const block of arrayOrEmpty(body['content']))
+    if (isJsonObject(block) && block['type'] === 'tool_use') calls.push({ id: block['id'], name: block['name'] });
   return calls;
 }
 

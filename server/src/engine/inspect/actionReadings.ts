@@ -30,7 +30,12 @@ function labelOf(reading: ActionReading): string | undefined {
   if (reading.eventTypeUnknown || reading.phaseUnknown) words.push('kind unknown');
   for (const event of reading.events) {
     if (event.kind === 'kill') words.push('kill attempt');
-    else if (event.kind === 'observation') words.push(event.outcome === 'survivors' && reading.survivorPids.length > 0 ? `survivors ${reading.survivorPids.join(' ')}` : outcomeWords[event.outcome]);
+    else if (event.kind === 'observation')
+      words.push(
+        event.outcome === 'survivors' && reading.survivorPids.length > 0
+          ? `survivors ${reading.survivorPids.join(' ')}`
+          : outcomeWords[event.outcome],
+      );
   }
   if (reading.setupOnly) words.push('setup-only');
   else if (reading.grading) words.push('grading');

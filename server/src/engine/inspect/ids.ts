@@ -45,7 +45,9 @@ export function idAt(text: string, offset: number, lines: LineIndex): IdAt | und
   const node = findNodeAtOffset(tree, offset, true);
   if (!node || node.type !== 'string' || isPropertyKey(node)) return undefined;
   const role = roleOf(node);
-  return role && typeof node.value === 'string' ? { id: node.value, role: role.role, range: lines.rangeAt(node.offset, node.length) } : undefined;
+  return role && typeof node.value === 'string'
+    ? { id: node.value, role: role.role, range: lines.rangeAt(node.offset, node.length) }
+    : undefined;
 }
 
 /** Every place `id` occurs with `role` in `files`, in file order then text order. */
@@ -72,7 +74,12 @@ export function idOccurrences(files: readonly SourceFile[], id: string, role: Id
       if (!node || node.type !== 'string' || node.value !== id || isPropertyKey(node)) continue;
       const found = roleOf(node);
       if (found?.role !== role) continue;
-      occurrences.push({ file: file.path, range: lines.rangeAt(index, needle.length), key: found.key, definition: isDefinition(file.kind, node, found.key) });
+      occurrences.push({
+        file: file.path,
+        range: lines.rangeAt(index, needle.length),
+        key: found.key,
+        definition: isDefinition(file.kind, node, found.key),
+      });
     }
   }
   return occurrences;
@@ -95,7 +102,8 @@ function roleOf(node: SyntaxNode): { role: IdRole; key: string } | undefined {
   if (key === undefined) return undefined;
   if (toolKeys.has(key)) return { role: 'tool', key };
   if (actionKeys.has(key)) return { role: 'action', key };
-  if (key === 'id' && node.parent?.type === 'property' && isToolCallObject(node.parent.parent)) return { role: 'tool', key };
+  if (key === 'id' && node.parent?.type === 'property' && isToolCallObject(node.parent.parent))
+    return { role: 'tool', key };
   return undefined;
 }
 
@@ -113,6 +121,7 @@ function propertyValue(object: SyntaxNode, name: string): unknown {
 
 function isDefinition(kind: ArtifactKind, node: SyntaxNode, key: string): boolean {
   const record = node.parent?.parent;
-  if (kind === 'acp-trajectory' && key === 'tool_call_id') return record !== undefined && propertyValue(record, 'type') === 'tool_call';
+  if (kind === 'acp-trajectory' && key === 'tool_call_id')
+    return record !== undefined && propertyValue(record, 'type') === 'tool_call';
   return kind === 'action-records' && key === 'action_id';
 }

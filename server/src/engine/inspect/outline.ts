@@ -44,7 +44,11 @@ export function outlineOf(text: string, kind: ArtifactKind, readingOf?: ReadingO
  * The outline of a JSONL document the language server has checked, from the names its check gave each
  * record while parsing it: no line is parsed again, except a broken one, to say what is wrong with it.
  */
-export function outlineOfCheckedLines(checked: KeptCheck, kind: ArtifactKind, readingOf?: ReadingOfLine): OutlineEntry[] {
+export function outlineOfCheckedLines(
+  checked: KeptCheck,
+  kind: ArtifactKind,
+  readingOf?: ReadingOfLine,
+): OutlineEntry[] {
   const { layout, lines } = checked;
   const entries: OutlineEntry[] = [];
   for (let line = 0; line < lineCount(layout); line++) {
@@ -52,7 +56,12 @@ export function outlineOfCheckedLines(checked: KeptCheck, kind: ArtifactKind, re
     if (!outcome?.record) continue;
     const reading = readingOf?.(line);
     const entry = outcome.name
-      ? { name: withReading(outcome.name.name, reading), category: outcome.name.category, line, length: lineLength(layout, line) }
+      ? {
+          name: withReading(outcome.name.name, reading),
+          category: outcome.name.category,
+          line,
+          length: lineLength(layout, line),
+        }
       : entryOf(lineText(layout, line), line, isTerminated(layout, line), kind, reading);
     if (entry) entries.push(entry);
   }
@@ -60,7 +69,13 @@ export function outlineOfCheckedLines(checked: KeptCheck, kind: ArtifactKind, re
 }
 
 /** The entry of one line; none for a blank line. */
-function entryOf(text: string, line: number, terminated: boolean, kind: ArtifactKind, reading: string | undefined): OutlineEntry | undefined {
+function entryOf(
+  text: string,
+  line: number,
+  terminated: boolean,
+  kind: ArtifactKind,
+  reading: string | undefined,
+): OutlineEntry | undefined {
   if (!/\S/.test(text)) return undefined;
   const length = text.length;
   let record: unknown;
@@ -70,15 +85,40 @@ function entryOf(text: string, line: number, terminated: boolean, kind: Artifact
     const what = terminated ? 'not valid JSON' : 'not valid JSON yet (still being written?)';
     return { name: `line ${line + 1} · ${what}`, category: 'malformed', line, length };
   }
-  if (!isJsonObject(record)) return { name: `line ${line + 1} · ${describeValue(record)}, not an object`, category: 'malformed', line, length };
+  if (!isJsonObject(record))
+    return { name: `line ${line + 1} · ${describeValue(record)}, not an object`, category: 'malformed', line, length };
   const named = nameRecord(kind, record, reading);
   return { name: named.name, category: named.category, line, length };
 }
 
 /** The keys of each JSON artifact that bear on the verdict; other keys are left to the JSON outline. */
 const keysThatMatter: Partial<Record<ArtifactKind, readonly string[]>> = {
-  result: ['rewards', 'reward', 'status', 'error', 'error_category', 'verifier_error', 'agent_timeout_info', 'idle_timeout_info', 'partial_trajectory', 'n_tool_calls', 'trajectory_summary', 'agent_result', 'started_at', 'finished_at'],
-  config: ['sandbox_user', 'timeout_sec', 'agent_idle_timeout_sec', 'agent', 'model', 'task_path', 'environment', 'started_at'],
+  result: [
+    'rewards',
+    'reward',
+    'status',
+    'error',
+    'error_category',
+    'verifier_error',
+    'agent_timeout_info',
+    'idle_timeout_info',
+    'partial_trajectory',
+    'n_tool_calls',
+    'trajectory_summary',
+    'agent_result',
+    'started_at',
+    'finished_at',
+  ],
+  config: [
+    'sandbox_user',
+    'timeout_sec',
+    'agent_idle_timeout_sec',
+    'agent',
+    'model',
+    'task_path',
+    'environment',
+    'started_at',
+  ],
   preflight: ['report'],
   timing: ['total'],
 };
@@ -94,7 +134,13 @@ function outlineOfJson(text: string, kind: ArtifactKind): OutlineEntry[] {
     if (typeof key?.value !== 'string' || !keys.has(key.value)) continue;
     const range = lines.rangeAt(property.offset, property.length);
     const detail = kind === 'result' || kind === 'config' ? `${kind}.json` : kind;
-    entries.push({ name: `${key.value}: ${preview(value)}`, category: 'key', line: range.start.line, length: 0, span: { range, selectionRange: lines.rangeAt(key.offset, key.length), detail } });
+    entries.push({
+      name: `${key.value}: ${preview(value)}`,
+      category: 'key',
+      line: range.start.line,
+      length: 0,
+      span: { range, selectionRange: lines.rangeAt(key.offset, key.length), detail },
+    });
   }
   return entries;
 }
@@ -102,10 +148,14 @@ function outlineOfJson(text: string, kind: ArtifactKind): OutlineEntry[] {
 function preview(node: SyntaxNode | undefined): string {
   if (!node) return 'missing';
   if (node.type === 'object') {
-    const names = (node.children ?? []).map((child) => child.children?.[0]?.value).filter((name): name is string => typeof name === 'string');
+    const names = (node.children ?? [])
+      .map((child) => child.children?.[0]?.value)
+      .filter((name): name is string => typeof name === 'string');
     const shown = names.slice(0, 3).map((name) => {
       const value = node.children?.find((child) => child.children?.[0]?.value === name)?.children?.[1];
-      return value && value.type !== 'object' && value.type !== 'array' ? `${name} ${JSON.stringify(value.value)}` : name;
+      return value && value.type !== 'object' && value.type !== 'array'
+        ? `${name} ${JSON.stringify(value.value)}`
+        : name;
     });
     return names.length === 0 ? '{}' : `{ ${shown.join(', ')}${names.length > 3 ? ', …' : ''} }`;
   }

@@ -26,7 +26,9 @@ export function summarizeRollout(evaluation: RolloutEvaluation): string {
   const codes = new Set(evaluation.findings.flatMap((finding) => (finding.underReading ? [] : [finding.code])));
   const parts: string[] = [evaluation.verdict];
   parts.push(`quiescence: ${quiescenceOf(evaluation, codes)}`);
-  const verifier = verifierWords.find(([code]) => codes.has(code))?.[1] ?? (evaluation.model.actions.gradings.length > 0 ? 'graded' : undefined);
+  const verifier =
+    verifierWords.find(([code]) => codes.has(code))?.[1] ??
+    (evaluation.model.actions.gradings.length > 0 ? 'graded' : undefined);
   if (verifier) parts.push(`verifier: ${verifier}`);
   const pending = evaluation.unresolvedTools?.length ?? 0;
   if (pending > 0) parts.push(`${pending} ${pending === 1 ? 'tool' : 'tools'} pending`);

@@ -57,7 +57,9 @@ export class SchemaGuide {
     const parents = this.schemasAt(record, parentPath);
     const parentValue = valueAt(record, parentPath);
     if (typeof last === 'number') {
-      const items = parents.flatMap((schema) => (isJsonObject(schema['items']) ? this.expand(schema['items'], valueAt(parentValue, [last])) : []));
+      const items = parents.flatMap((schema) =>
+        isJsonObject(schema['items']) ? this.expand(schema['items'], valueAt(parentValue, [last])) : [],
+      );
       return items.length > 0 ? this.guideOf(String(last), items, false) : undefined;
     }
     return this.properties(record, parentPath).find((property) => property.name === last);
@@ -90,9 +92,16 @@ export class SchemaGuide {
       const discriminated = discriminatorOf(branch);
       if (!discriminated || !isJsonObject(branch) || !isJsonObject(branch['then'])) continue;
       const record = { [discriminated.property]: discriminated.value };
-      const required = this.properties(record, []).filter((property) => property.required && property.name !== discriminated.property);
+      const required = this.properties(record, []).filter(
+        (property) => property.required && property.name !== discriminated.property,
+      );
       const then = this.resolve(branch['then']);
-      shapes.push({ discriminator: discriminated.property, value: discriminated.value, required, ...(typeof then['description'] === 'string' ? { description: then['description'] } : {}) });
+      shapes.push({
+        discriminator: discriminated.property,
+        value: discriminated.value,
+        required,
+        ...(typeof then['description'] === 'string' ? { description: then['description'] } : {}),
+      });
     }
     return shapes;
   }
@@ -103,7 +112,12 @@ export class SchemaGuide {
     for (const segment of path) {
       const child = valueAt(value, [segment]);
       schemas = schemas.flatMap((schema) => {
-        const next = typeof segment === 'number' ? schema['items'] : isJsonObject(schema['properties']) ? schema['properties'][segment] : undefined;
+        const next =
+          typeof segment === 'number'
+            ? schema['items']
+            : isJsonObject(schema['properties'])
+              ? schema['properties'][segment]
+              : undefined;
         return isJsonObject(next) ? this.expand(next, child) : [];
       });
       value = child;
@@ -120,14 +134,17 @@ export class SchemaGuide {
       if (!isJsonObject(branch)) continue;
       if (isJsonObject(branch['if'])) {
         const discriminated = discriminatorOf(branch);
-        const applies = discriminated ? isJsonObject(value) && value[discriminated.property] === discriminated.value : false;
+        const applies = discriminated
+          ? isJsonObject(value) && value[discriminated.property] === discriminated.value
+          : false;
         if (applies && isJsonObject(branch['then'])) result.push(...this.expand(branch['then'], value, depth + 1));
       } else {
         result.push(...this.expand(branch, value, depth + 1));
       }
     }
     for (const key of ['anyOf', 'oneOf'] as const) {
-      for (const branch of arrayOf(resolved[key])) if (isJsonObject(branch)) result.push(...this.expand(branch, value, depth + 1));
+      for (const branch of arrayOf(resolved[key]))
+        if (isJsonObject(branch)) result.push(...this.expand(branch, value, depth + 1));
     }
     return result;
   }
@@ -141,12 +158,30 @@ export class SchemaGuide {
   }
 
   private guideOf(name: string, schemas: readonly JsonObject[], required: boolean): PropertyGuide {
-    const description = schemas.map((schema) => schema['description']).find((text): text is string => typeof text === 'string');
-    const closedValues = schemas.flatMap((schema) => [...arrayOf(schema['enum']), ...('const' in schema ? [schema['const']] : [])]);
+    const description = schemas
+      .map((schema) => schema['description'])
+      .find((text): text is string => typeof text === 'string');
+    const closedValues = schemas.flatMap((schema) => [
+      ...arrayOf(schema['enum']),
+      ...('const' in schema ? [schema['const']] : []),
+    ]);
     const examples = schemas.flatMap((schema) => arrayOf(schema['examples']));
-    const types = [...new Set(schemas.flatMap((schema) => (typeof schema['type'] === 'string' ? [schema['type']] : stringsOf(schema['type']))))];
+    const types = [
+      ...new Set(
+        schemas.flatMap((schema) =>
+          typeof schema['type'] === 'string' ? [schema['type']] : stringsOf(schema['type']),
+        ),
+      ),
+    ];
     const closed = closedValues.length > 0;
-    return { name, ...(description ? { description } : {}), values: unique(closed ? closedValues : examples), closed, required, types };
+    return {
+      name,
+      ...(description ? { description } : {}),
+      values: unique(closed ? closedValues : examples),
+      closed,
+      required,
+      types,
+    };
   }
 }
 

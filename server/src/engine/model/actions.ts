@@ -38,7 +38,9 @@ export const actionPhases = ['Setup', 'Agent', 'Harden', 'Verify'] as const;
 export type ActionEventType = (typeof actionEventTypes)[number];
 export type ActionPhase = (typeof actionPhases)[number];
 
-const eventTypesByLowerCase = new Map<string, ActionEventType>(actionEventTypes.map((name) => [name.toLowerCase(), name]));
+const eventTypesByLowerCase = new Map<string, ActionEventType>(
+  actionEventTypes.map((name) => [name.toLowerCase(), name]),
+);
 const phasesByLowerCase = new Map<string, ActionPhase>(actionPhases.map((name) => [name.toLowerCase(), name]));
 
 function knownName<T>(names: ReadonlyMap<string, T>, value: unknown): T | undefined {
@@ -49,8 +51,17 @@ function knownName<T>(names: ReadonlyMap<string, T>, value: unknown): T | undefi
  * What a command that cannot be read (a damaged record's command_preview that is no string) is read as,
  * in one candidate reading: each thing a BenchFlow exec does that the rules weigh.
  */
-type CommandReading = 'kill' | 'grading' | 'setup' | 'observed-quiescent' | 'observed-survivors' | 'observed-unobservable';
-const commandCandidates: readonly (CommandReading | undefined)[] = ['kill', 'grading', 'setup', 'observed-quiescent', 'observed-survivors', 'observed-unobservable', undefined];
+type CommandReading =
+  'kill' | 'grading' | 'setup' | 'observed-quiescent' | 'observed-survivors' | 'observed-unobservable';
+const commandCandidates: readonly (CommandReading | undefined)[] = [
+  'kill',
+  'grading',
+  'setup',
+  'observed-quiescent',
+  'observed-survivors',
+  'observed-unobservable',
+  undefined,
+];
 const commandReadingWords: Record<CommandReading, string> = {
   kill: 'a kill attempt',
   grading: 'grading',
@@ -65,7 +76,12 @@ const commandReadingWords: Record<CommandReading, string> = {
  * record (0 quiescent, 1 survivors, 2 cannot observe), since the damage may be in what decides it.
  */
 type OutcomeReading = 'quiescent' | 'survivors' | 'unobservable';
-const outcomeCandidates: readonly (OutcomeReading | undefined)[] = ['quiescent', 'survivors', 'unobservable', undefined];
+const outcomeCandidates: readonly (OutcomeReading | undefined)[] = [
+  'quiescent',
+  'survivors',
+  'unobservable',
+  undefined,
+];
 
 /** How a record's kind is read: a known event type and phase, or none (an unknown one is read under each). */
 interface KindReading {
@@ -201,7 +217,8 @@ export function readActionSequence(source: ActionSequenceSource, user: SandboxUs
   const uncertain: Step[] = [];
   for (let index = 0; index < actions.length; index++) {
     const action = actions[index]!;
-    const step = keptStep(previous, index, action) ?? keptStep(previous, index + shift, action) ?? { action, reading: readingOf(source, action.record, user) };
+    const step = keptStep(previous, index, action) ??
+      keptStep(previous, index + shift, action) ?? { action, reading: readingOf(source, action.record, user) };
     steps[index] = step;
     const unknownKind = step.reading.eventTypeUnknown || step.reading.phaseUnknown;
     if (unknownKind) unknownKinds.push(step);
@@ -212,13 +229,26 @@ export function readActionSequence(source: ActionSequenceSource, user: SandboxUs
 }
 
 function listsOf(steps: readonly Step[]): ActionSequenceLists {
-  const lists = { steps, eventful: [] as Step[], timed: [] as Step[], execFaults: [] as Step[], verifierStart: undefined as Step | undefined, verifierExecs: [] as Step[], gradings: [] as Step[] };
+  const lists = {
+    steps,
+    eventful: [] as Step[],
+    timed: [] as Step[],
+    execFaults: [] as Step[],
+    verifierStart: undefined as Step | undefined,
+    verifierExecs: [] as Step[],
+    gradings: [] as Step[],
+  };
   for (const step of steps) {
     const { action, reading } = step;
     if (reading.events.length > 0) lists.eventful.push(step);
     if (reading.time) lists.timed.push(step);
     if (hasExecFault(step)) lists.execFaults.push(step);
-    if (reading.kind === 'sidecar-start' && reading.transportOk && (action.record.service === undefined || reading.inVerifierService)) lists.verifierStart ??= step;
+    if (
+      reading.kind === 'sidecar-start' &&
+      reading.transportOk &&
+      (action.record.service === undefined || reading.inVerifierService)
+    )
+      lists.verifierStart ??= step;
     if (reading.kind === 'exec' && reading.inVerifierService) lists.verifierExecs.push(step);
     if (reading.grading) lists.gradings.push(step);
   }
@@ -230,10 +260,17 @@ function listsOf(steps: readonly Step[]): ActionSequenceLists {
  * for all the others); an unknown event type, or the event type of a damaged record, may be any known
  * one, or none.
  */
-const phaseCandidates: readonly (ActionPhase | undefined)[] = [...new Map([...actionPhases, undefined].map((phase) => [phase === 'Verify', phase])).values()];
+const phaseCandidates: readonly (ActionPhase | undefined)[] = [
+  ...new Map([...actionPhases, undefined].map((phase) => [phase === 'Verify', phase])).values(),
+];
 const eventTypeCandidates: readonly (ActionEventType | undefined)[] = [...actionEventTypes, undefined];
 
-function candidateSequences(source: ActionSequenceSource, steps: readonly Step[], uncertain: readonly Step[], user: SandboxUser | undefined): CandidateActionSequence[] {
+function candidateSequences(
+  source: ActionSequenceSource,
+  steps: readonly Step[],
+  uncertain: readonly Step[],
+  user: SandboxUser | undefined,
+): CandidateActionSequence[] {
   if (uncertain.length === 0) return [];
   const eventTypeVaries = (step: Step) => step.reading.eventTypeUnknown || step.action.record.damaged;
   // A command is read otherwise only where one was written or may have been: an exec, or a record of unknown event type.
@@ -264,7 +301,9 @@ function candidateSequences(source: ActionSequenceSource, steps: readonly Step[]
             ...(detail.command && commandVaries(step) ? { command: detail.command } : {}),
             ...(detail.outcome && outcomeVaries(step) ? { outcome: detail.outcome } : {}),
             ...(record.damaged && !namesAUser(record.quiescence?.sandboxUser) ? { anyUser: true } : {}),
-            ...(record.damaged && record.service !== undefined && typeof record.service !== 'string' ? { inVerifierService: true } : {}),
+            ...(record.damaged && record.service !== undefined && typeof record.service !== 'string'
+              ? { inVerifierService: true }
+              : {}),
           };
           readings.set(step.action, { action: step.action, reading: readingOf(source, record, user, kind) });
         }
@@ -273,7 +312,10 @@ function candidateSequences(source: ActionSequenceSource, steps: readonly Step[]
           details.length > 1 ? detailWords(detail) : '',
           phases.length > 1 ? `phase ${phase ?? 'other than Verify'}` : '',
         ];
-        candidates.push({ ...listsOf(steps.map((step) => readings.get(step.action) ?? step)), reading: words.filter(Boolean).join(' and ') });
+        candidates.push({
+          ...listsOf(steps.map((step) => readings.get(step.action) ?? step)),
+          reading: words.filter(Boolean).join(' and '),
+        });
       }
     }
   }
@@ -323,13 +365,23 @@ const gradingOnly: readonly StepEvent[] = [{ kind: 'grading' }];
 const killOnly: readonly StepEvent[] = [{ kind: 'kill' }];
 const noPids: readonly number[] = [];
 
-function readingOf(source: ActionSequenceSource, record: ActionRecord, user: SandboxUser | undefined, kind = kindAsWritten(record)): ActionReading {
+function readingOf(
+  source: ActionSequenceSource,
+  record: ActionRecord,
+  user: SandboxUser | undefined,
+  kind = kindAsWritten(record),
+): ActionReading {
   const status = record.status;
   const traits: RecordTraits = {
-    transportOk: status === undefined || status === 'ok' || (typeof status === 'string' && /^(ok|success|succeeded)$/i.test(status)),
+    transportOk:
+      status === undefined ||
+      status === 'ok' ||
+      (typeof status === 'string' && /^(ok|success|succeeded)$/i.test(status)),
     time: timeOf(record),
     verifyPhase: kind.phase === 'Verify',
-    inVerifierService: kind.inVerifierService === true || (typeof record.service === 'string' && record.service.toLowerCase() === verifierService),
+    inVerifierService:
+      kind.inVerifierService === true ||
+      (typeof record.service === 'string' && record.service.toLowerCase() === verifierService),
     eventTypeUnknown: knownName(eventTypesByLowerCase, record.eventType) === undefined,
     phaseUnknown: record.phase !== undefined && knownName(phasesByLowerCase, record.phase) === undefined,
   };
@@ -339,24 +391,37 @@ function readingOf(source: ActionSequenceSource, record: ActionRecord, user: San
     case 'SandboxUserQuiescence':
       // A record that may not prove anything here is not an observation at all (model/provenance.ts).
       if (!observationsCount(record, source.fixtureBundle)) return reading('quiescence', traits);
-      return record.quiescence ? quiescenceReading(record.quiescence, record.returnCode, kind.anyUser ? undefined : user, traits, kind.outcome) : reading('other', traits);
+      return record.quiescence
+        ? quiescenceReading(record.quiescence, record.returnCode, kind.anyUser ? undefined : user, traits, kind.outcome)
+        : reading('other', traits);
     case 'SandboxExec': {
       if (kind.command) return commandRead(kind.command, traits);
       if (typeof record.command !== 'string') return reading('exec', traits);
       const evidence = source.caches.commands.evidenceOf(record.command, user);
-      const grading = evidence.events.length === 0 && !evidence.setupOnly && !evidence.syntaxError && traits.verifyPhase;
+      const grading =
+        evidence.events.length === 0 && !evidence.setupOnly && !evidence.syntaxError && traits.verifyPhase;
       let events = grading ? gradingOnly : noEvents;
       if (evidence.events.length > 0) {
         const outcome = execOutcome(record, evidence, traits.transportOk);
         const status = statusVerdict(evidence, outcome);
         const lastObservation = evidence.events.map((event) => event.kind).lastIndexOf('observation');
         events = evidence.events.map((event, index): StepEvent =>
-          event.kind === 'kill' ? { kind: 'kill', span: event.span } : index === lastObservation ? { kind: 'observation', outcome, status } : { kind: 'observation', outcome: 'intermediate' },
+          event.kind === 'kill'
+            ? { kind: 'kill', span: event.span }
+            : index === lastObservation
+              ? { kind: 'observation', outcome, status }
+              : { kind: 'observation', outcome: 'intermediate' },
         );
         // Its kills still count, which can only take a proof away; its observations prove nothing.
-        if (!observationsCount(record, source.fixtureBundle)) events = events.filter((event) => event.kind !== 'observation');
+        if (!observationsCount(record, source.fixtureBundle))
+          events = events.filter((event) => event.kind !== 'observation');
       }
-      return reading('exec', traits, { ...(evidence.syntaxError ? { commandUnreadable: evidence.syntaxError } : {}), events, setupOnly: evidence.setupOnly, grading });
+      return reading('exec', traits, {
+        ...(evidence.syntaxError ? { commandUnreadable: evidence.syntaxError } : {}),
+        events,
+        setupOnly: evidence.setupOnly,
+        grading,
+      });
     }
     default:
       return reading('other', traits);
@@ -369,7 +434,9 @@ function commandRead(command: CommandReading, traits: RecordTraits): ActionReadi
     case 'kill':
       return reading('exec', traits, { events: killOnly });
     case 'grading':
-      return traits.verifyPhase ? reading('exec', traits, { events: gradingOnly, grading: true }) : reading('exec', traits);
+      return traits.verifyPhase
+        ? reading('exec', traits, { events: gradingOnly, grading: true })
+        : reading('exec', traits);
     case 'setup':
       return reading('exec', traits, { setupOnly: true });
     case 'observed-quiescent':
@@ -387,10 +454,17 @@ export function observationsCount(record: ActionRecord, fixtureBundle: boolean):
 }
 
 function kindAsWritten(record: ActionRecord): KindReading {
-  return { eventType: knownName(eventTypesByLowerCase, record.eventType), phase: knownName(phasesByLowerCase, record.phase) };
+  return {
+    eventType: knownName(eventTypesByLowerCase, record.eventType),
+    phase: knownName(phasesByLowerCase, record.phase),
+  };
 }
 
-function reading(kind: ActionReading['kind'], traits: RecordTraits, parts: Partial<Pick<ActionReading, 'commandUnreadable' | 'events' | 'setupOnly' | 'grading' | 'survivorPids'>> = {}): ActionReading {
+function reading(
+  kind: ActionReading['kind'],
+  traits: RecordTraits,
+  parts: Partial<Pick<ActionReading, 'commandUnreadable' | 'events' | 'setupOnly' | 'grading' | 'survivorPids'>> = {},
+): ActionReading {
   return {
     kind,
     commandUnreadable: parts.commandUnreadable,
@@ -407,28 +481,39 @@ function reading(kind: ActionReading['kind'], traits: RecordTraits, parts: Parti
   };
 }
 
-function quiescenceReading(fact: QuiescenceFact, returnCode: unknown, user: SandboxUser | undefined, traits: RecordTraits, outcomeRead?: OutcomeReading): ActionReading {
+function quiescenceReading(
+  fact: QuiescenceFact,
+  returnCode: unknown,
+  user: SandboxUser | undefined,
+  traits: RecordTraits,
+  outcomeRead?: OutcomeReading,
+): ActionReading {
   // An observation of another user proves nothing about this rollout's sandbox user.
   if (user && !observesUser(fact.sandboxUser, fact.uid, user)) return reading('quiescence', traits);
   // Earlier probes listed a process holding the user's uid as its real uid only apart, as not counted; it
   // can still write as the user, so it is a survivor like the others.
   const survivors = [fact.survivors, fact.setuidProcesses].flatMap((listed) => (Array.isArray(listed) ? listed : []));
-  const survivorPids = survivors.flatMap((survivor) => (isJsonObject(survivor) && typeof survivor['pid'] === 'number' ? [survivor['pid']] : []));
+  const survivorPids = survivors.flatMap((survivor) =>
+    isJsonObject(survivor) && typeof survivor['pid'] === 'number' ? [survivor['pid']] : [],
+  );
   const outcome: ObservationOutcome = outcomeRead
     ? outcomeRead
     : !traits.transportOk
-    ? 'unobservable'
-    : returnCode === 2
       ? 'unobservable'
-      : returnCode === 1 || survivors.length > 0
-        ? 'survivors'
-        : returnCode === 0
-          ? fact.final === true
-            ? 'quiescent'
-            : 'intermediate'
-          : 'unknown';
+      : returnCode === 2
+        ? 'unobservable'
+        : returnCode === 1 || survivors.length > 0
+          ? 'survivors'
+          : returnCode === 0
+            ? fact.final === true
+              ? 'quiescent'
+              : 'intermediate'
+            : 'unknown';
   const observation: StepEvent = { kind: 'observation', outcome };
-  return reading('quiescence', traits, { events: fact.mode === 'harden' ? [{ kind: 'kill' }, observation] : [observation], survivorPids });
+  return reading('quiescence', traits, {
+    events: fact.mode === 'harden' ? [{ kind: 'kill' }, observation] : [observation],
+    survivorPids,
+  });
 }
 
 function observesUser(name: unknown, uid: unknown, user: SandboxUser): boolean {
@@ -454,7 +539,11 @@ function statusVerdict(evidence: CommandEvidence, outcome: ObservationOutcome): 
   const observation = evidence.observations.at(-1);
   if (!observation) return undefined;
   const misleading: StatusVerdict['misleading'] =
-    evidence.masking.length > 0 ? { kind: 'masked', suppliers: evidence.masking } : outcome === 'conflated' ? { kind: 'conflated', suppliers: evidence.conflating } : undefined;
+    evidence.masking.length > 0
+      ? { kind: 'masked', suppliers: evidence.masking }
+      : outcome === 'conflated'
+        ? { kind: 'conflated', suppliers: evidence.conflating }
+        : undefined;
   return { ...(misleading ? { misleading } : {}), observation, unlisted: evidence.findingsLeftOut };
 }
 

@@ -34,22 +34,41 @@ export function rolloutReward(bundle: RolloutBundle): RecordedReward | undefined
   const result = bundle.facts('result', 'result');
   const value = result?.value;
   if (result && value) {
-    const at = (path: JsonPath): RewardSource => ({ in: 'document', file: bundle.pathOf('result'), text: result.text, path });
+    const at = (path: JsonPath): RewardSource => ({
+      in: 'document',
+      file: bundle.pathOf('result'),
+      text: result.text,
+      path,
+    });
     const rewards = value['rewards'];
-    if (isJsonObject(rewards) && typeof rewards['reward'] === 'number') return { value: String(rewards['reward']), source: at(['rewards', 'reward']) };
+    if (isJsonObject(rewards) && typeof rewards['reward'] === 'number')
+      return { value: String(rewards['reward']), source: at(['rewards', 'reward']) };
     if (typeof value['reward'] === 'number') return { value: String(value['reward']), source: at(['reward']) };
   }
   const row = bundle.facts('results', 'results')?.rows[0];
   for (const key of ['reward', 'score']) {
-    if (row && typeof row.value[key] === 'number') return { value: String(row.value[key]), source: { in: 'record', file: bundle.pathOf('results'), ref: row.ref, path: [key] } };
+    if (row && typeof row.value[key] === 'number')
+      return {
+        value: String(row.value[key]),
+        source: { in: 'record', file: bundle.pathOf('results'), ref: row.ref, path: [key] },
+      };
   }
   const event = bundle.facts('rewards', 'rewards')?.terminal;
-  if (event) return { value: String(event.value), source: { in: 'record', file: bundle.pathOf('rewards'), ref: event.ref, path: ['value'] } };
+  if (event)
+    return {
+      value: String(event.value),
+      source: { in: 'record', file: bundle.pathOf('rewards'), ref: event.ref, path: ['value'] },
+    };
   const text = bundle.verifierReward.text;
-  if (text && /^\s*-?\d+(\.\d+)?\s*$/.test(text.text)) return { value: text.text.trim(), source: { in: 'text', file: text.path, text: text.text } };
+  if (text && /^\s*-?\d+(\.\d+)?\s*$/.test(text.text))
+    return { value: text.text.trim(), source: { in: 'text', file: text.path, text: text.text } };
   const json = bundle.verifierReward.json;
   const rewards = json ? parsedObject(json.text) : undefined;
-  if (json && typeof rewards?.['reward'] === 'number') return { value: String(rewards['reward']), source: { in: 'document', file: json.path, text: json.text, path: ['reward'] } };
+  if (json && typeof rewards?.['reward'] === 'number')
+    return {
+      value: String(rewards['reward']),
+      source: { in: 'document', file: json.path, text: json.text, path: ['reward'] },
+    };
   return undefined;
 }
 
@@ -77,7 +96,9 @@ export function rewardPlace({ source }: RecordedReward): { readonly file: string
 /** The validator's reward_present reads rewards.reward when rewards is an object, else the top-level reward; any value but null counts. */
 export function validatorResultReward(result: JsonObject): { path: string[]; value: unknown } {
   const rewards = result['rewards'];
-  return isJsonObject(rewards) ? { path: ['rewards', 'reward'], value: rewards['reward'] } : { path: ['reward'], value: result['reward'] };
+  return isJsonObject(rewards)
+    ? { path: ['rewards', 'reward'], value: rewards['reward'] }
+    : { path: ['reward'], value: result['reward'] };
 }
 
 /** The validator's test of a results row: a reward or a score that is not null, of any type. */

@@ -30,7 +30,17 @@ export interface ModelOptions {
 export function readRolloutModel(bundle: RolloutBundle, options: ModelOptions, caches: ModelCaches): RolloutModel {
   const sandboxUser = sandboxUserOf(bundle);
   // A sandbox user that is not known is read as any user but root: every kill and observation of whoever it was counts.
-  const actions = readActionSequence({ bundle, fixtureBundle: options.fixtureBundle, caches }, sandboxUser.kind === 'user' ? sandboxUser.user : undefined);
+  const actions = readActionSequence(
+    { bundle, fixtureBundle: options.fixtureBundle, caches },
+    sandboxUser.kind === 'user' ? sandboxUser.user : undefined,
+  );
   const trajectory = bundle.facts('trajectory', 'acp-trajectory');
-  return { bundle, sandboxUser, actions, toolCalls: trajectory ? toolCallIndexOf(trajectory) : undefined, reward: rolloutReward(bundle), start: rolloutStartOf(bundle, actions) };
+  return {
+    bundle,
+    sandboxUser,
+    actions,
+    toolCalls: trajectory ? toolCallIndexOf(trajectory) : undefined,
+    reward: rolloutReward(bundle),
+    start: rolloutStartOf(bundle, actions),
+  };
 }

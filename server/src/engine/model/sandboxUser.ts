@@ -25,7 +25,8 @@ export function sandboxUserOf(bundle: RolloutBundle): SandboxUserState {
   const config = bundle.file('config');
   if (!config) return { kind: 'unknown', why: `the rollout has no ${rolloutFiles.config}` };
   const value = bundle.facts('config', 'config')?.value;
-  if (!value) return { kind: 'unreadable', why: `${config.path.slice(bundle.root.length + 1)} could not be read as an object` };
+  if (!value)
+    return { kind: 'unreadable', why: `${config.path.slice(bundle.root.length + 1)} could not be read as an object` };
   return sandboxUserInConfig(value);
 }
 
@@ -37,6 +38,10 @@ function sandboxUserInConfig(value: JsonObject): SandboxUserState {
   if (!Object.prototype.hasOwnProperty.call(value, 'sandbox_user')) return { kind: 'user', user: { name: 'agent' } };
   const user = value['sandbox_user'];
   if (user === null) return { kind: 'none' };
-  if (typeof user === 'string' && userNameOrUid.test(user)) return { kind: 'user', user: /^\d+$/.test(user) ? { name: user, uid: Number(user) } : { name: user } };
-  return { kind: 'unreadable', why: `${rolloutFiles.config} sandbox_user ${describeValue(user)} is neither a user name nor null` };
+  if (typeof user === 'string' && userNameOrUid.test(user))
+    return { kind: 'user', user: /^\d+$/.test(user) ? { name: user, uid: Number(user) } : { name: user } };
+  return {
+    kind: 'unreadable',
+    why: `${rolloutFiles.config} sandbox_user ${describeValue(user)} is neither a user name nor null`,
+  };
 }

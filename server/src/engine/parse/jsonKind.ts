@@ -24,7 +24,9 @@ export function valueAt(value: unknown, path: readonly (string | number)[]): unk
   let current = value;
   for (const segment of path) {
     if (typeof segment === 'number') current = Array.isArray(current) ? current[segment] : undefined;
-    else current = isJsonObject(current) && Object.prototype.hasOwnProperty.call(current, segment) ? current[segment] : undefined;
+    else
+      current =
+        isJsonObject(current) && Object.prototype.hasOwnProperty.call(current, segment) ? current[segment] : undefined;
   }
   return current;
 }

@@ -34,7 +34,11 @@ function locateSyntaxError(text: string, parseFailure: unknown): { offset: numbe
   }
   const trailingComma = trailingCommaBefore(text, first);
   if (trailingComma !== -1) {
-    return { offset: trailingComma, length: 1, message: `Trailing comma before '${text[first.offset]}': JSON allows none.${nulNote}` };
+    return {
+      offset: trailingComma,
+      length: 1,
+      message: `Trailing comma before '${text[first.offset]}': JSON allows none.${nulNote}`,
+    };
   }
   const inString = badCharacterInString(text, first);
   if (inString) return { ...inString, message: `${inString.message}${nulNote}` };
@@ -56,17 +60,28 @@ function trailingCommaBefore(text: string, error: ParseError): number {
 /**
  * The scanner reports string faults on the whole string token; point at the character that is wrong.
  */
-function badCharacterInString(text: string, error: ParseError): { offset: number; length: number; message: string } | undefined {
+function badCharacterInString(
+  text: string,
+  error: ParseError,
+): { offset: number; length: number; message: string } | undefined {
   const end = Math.min(text.length, error.offset + error.length);
   for (let index = error.offset + 1; index < end; index++) {
     const code = text.charCodeAt(index);
     if (error.error === ParseErrorCode.InvalidCharacter && code < 0x20) {
-      return { offset: index, length: 1, message: `Control character ${codeUnitLabel(code)} must be escaped inside a string.` };
+      return {
+        offset: index,
+        length: 1,
+        message: `Control character ${codeUnitLabel(code)} must be escaped inside a string.`,
+      };
     }
     if (text[index] !== '\\') continue;
     const escape = text.slice(index, index + 6);
     if (error.error === ParseErrorCode.InvalidEscapeCharacter && !/^\\["\\/bfnrtu]/.test(escape)) {
-      return { offset: index, length: 2, message: `Invalid escape sequence ${JSON.stringify(escape.slice(0, 2))} in a string.` };
+      return {
+        offset: index,
+        length: 2,
+        message: `Invalid escape sequence ${JSON.stringify(escape.slice(0, 2))} in a string.`,
+      };
     }
     if (error.error === ParseErrorCode.InvalidUnicode && escape[1] === 'u' && !/^\\u[0-9a-fA-F]{4}$/.test(escape)) {
       return { offset: index, length: escape.length, message: 'Invalid \\u escape: it needs four hexadecimal digits.' };

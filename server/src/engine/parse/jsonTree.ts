@@ -54,7 +54,12 @@ export function keyOfValue(valueNode: SyntaxNode): SyntaxNode | undefined {
  * The offset and length of the value at `path` (or of its key) in `text`, whose tree is given,
  * falling back to the nearest existing ancestor so that a finding always lands somewhere sensible.
  */
-export function locate(text: string, tree: SyntaxNode | undefined, path: JsonPath, part: 'value' | 'key' = 'value'): { offset: number; length: number } {
+export function locate(
+  text: string,
+  tree: SyntaxNode | undefined,
+  path: JsonPath,
+  part: 'value' | 'key' = 'value',
+): { offset: number; length: number } {
   if (!tree) return { offset: 0, length: text.length };
   for (let depth = path.length; depth >= 0; depth--) {
     const node = nodeAtPath(tree, path.slice(0, depth));

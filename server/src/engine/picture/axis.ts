@@ -61,12 +61,15 @@ export function placeRecords({ bundle, actions: { steps }, start: rolloutStart }
 
   const missing: string[] = [];
   if (steps.length > 0 && timedActions === 0) missing.push('the action records carry no started_at or finished_at');
-  if (rows > 0 && !window) missing.push(`the trajectory's rows carry no times and ${rolloutFiles.result} gives no agent execution window`);
+  if (rows > 0 && !window)
+    missing.push(`the trajectory's rows carry no times and ${rolloutFiles.result} gives no agent execution window`);
   if (missing.length > 0 || (timedActions === 0 && !window)) return orderPlacement(rows, steps.length, missing);
 
   const resultEnd = parseTimestamp(result?.['finished_at']);
   // Nothing is drawn before the origin: the rollout's start, unless the agent's window or a record begins earlier.
-  const origin = Math.min(...[rolloutStart?.time, window?.start, firstActionTime].filter((time): time is number => time !== undefined));
+  const origin = Math.min(
+    ...[rolloutStart?.time, window?.start, firstActionTime].filter((time): time is number => time !== undefined),
+  );
   const actionSteps: Span[] = [];
   let untimed = 0;
   let previousEnd = window ? window.end : origin;
@@ -83,8 +86,14 @@ export function placeRecords({ bundle, actions: { steps }, start: rolloutStart }
   }
   const latest = Math.max(window ? window.end : origin, lastActionTime ?? origin, resultEnd ?? origin);
   const notices: string[] = [];
-  if (rows > 0) notices.push(`Trajectory rows carry no times: prompts and tool calls are spread in line order over the agent's execution window from ${rolloutFiles.result}.`);
-  if (untimed > 0) notices.push(`${untimed} action record${untimed === 1 ? '' : 's'} carry no time and are placed after the record above.`);
+  if (rows > 0)
+    notices.push(
+      `Trajectory rows carry no times: prompts and tool calls are spread in line order over the agent's execution window from ${rolloutFiles.result}.`,
+    );
+  if (untimed > 0)
+    notices.push(
+      `${untimed} action record${untimed === 1 ? '' : 's'} carry no time and are placed after the record above.`,
+    );
   const start = window ? window.start - origin : 0;
   const length = window ? window.end - window.start : 0;
   return {
@@ -105,7 +114,9 @@ function orderPlacement(rows: number, actions: number, missing: readonly string[
     actionSteps: Array.from({ length: actions }, (_, index) => ({ start: rows + index, end: rows + index + 1 })),
     end: rows + actions,
     trajectoryApproximate: false,
-    notices: [`Line order, not time: ${reason}. The trajectory's rows come first, then the action records, then the reward.`],
+    notices: [
+      `Line order, not time: ${reason}. The trajectory's rows come first, then the action records, then the reward.`,
+    ],
   };
 }
 
@@ -129,6 +140,7 @@ function agentWindow(result: JsonObject | undefined, firstActionTime: number | u
   const start = parseTimestamp(result['started_at']) ?? (timing ? parseTimestamp(timing['started_at']) : undefined);
   if (start === undefined) return undefined;
   const seconds = timing?.['agent_execution'];
-  if (typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0) return { start, end: start + seconds * 1000 };
+  if (typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0)
+    return { start, end: start + seconds * 1000 };
   return firstActionTime !== undefined && firstActionTime > start ? { start, end: firstActionTime } : undefined;
 }

@@ -3,7 +3,12 @@
  * lane, summarised when there are too many to draw, with notices that say how to read it.
  */
 import { basename } from 'node:path';
-import type { TimelineLane, TimelineLaneId, TimelinePicture, TimelineRange } from '../../../../shared/src/timelinePicture';
+import type {
+  TimelineLane,
+  TimelineLaneId,
+  TimelinePicture,
+  TimelineRange,
+} from '../../../../shared/src/timelinePicture';
 import type { RolloutBundle } from '../bundle/rollout';
 import type { RolloutEvaluation } from '../rules/evaluate';
 import { placeRecords } from './axis';
@@ -24,12 +29,18 @@ export interface PictureOptions {
   readonly limits?: SummaryLimits;
 }
 
-export function buildTimelinePicture(bundle: RolloutBundle, evaluation: RolloutEvaluation, options: PictureOptions = {}): TimelinePicture {
+export function buildTimelinePicture(
+  bundle: RolloutBundle,
+  evaluation: RolloutEvaluation,
+  options: PictureOptions = {},
+): TimelinePicture {
   const placement = placeRecords(evaluation.model);
   const candidates = collectElements(evaluation.model, evaluation.findings, placement);
   const laneOrder = Object.keys(laneLabels) as TimelineLaneId[];
   // Lane by lane, each in axis order: the order the view draws and moves focus in.
-  candidates.sort((a, b) => laneOrder.indexOf(a.lane) - laneOrder.indexOf(b.lane) || a.start - b.start || a.line - b.line);
+  candidates.sort(
+    (a, b) => laneOrder.indexOf(a.lane) - laneOrder.indexOf(b.lane) || a.start - b.start || a.line - b.line,
+  );
 
   let extentEnd = placement.end;
   for (const candidate of candidates) extentEnd = Math.max(extentEnd, candidate.end ?? candidate.start);
@@ -39,9 +50,17 @@ export function buildTimelinePicture(bundle: RolloutBundle, evaluation: RolloutE
   const summary = summarise(candidates, range, options.limits ?? defaultLimits);
 
   const notices = [...placement.notices];
-  if (candidates.length === 0) notices.push('This rollout has no prompts, tool calls, action records or reward to draw.');
-  if (summary.binned > 0) notices.push(`${summary.binned} elements in this range are counted in bins rather than drawn one by one: zoom in to see them.`);
-  const lanes: TimelineLane[] = laneOrder.map((id) => ({ id, label: laneLabels[id], approximate: placement.trajectoryApproximate && (id === 'agent' || id === 'tools') }));
+  if (candidates.length === 0)
+    notices.push('This rollout has no prompts, tool calls, action records or reward to draw.');
+  if (summary.binned > 0)
+    notices.push(
+      `${summary.binned} elements in this range are counted in bins rather than drawn one by one: zoom in to see them.`,
+    );
+  const lanes: TimelineLane[] = laneOrder.map((id) => ({
+    id,
+    label: laneLabels[id],
+    approximate: placement.trajectoryApproximate && (id === 'agent' || id === 'tools'),
+  }));
   return {
     root: bundle.root,
     name: basename(bundle.root),

@@ -3,7 +3,14 @@
  * landmarks of each lane before the many tool calls), and when the routine ones are too many to draw,
  * each lane's are counted in equal stretches of the range.
  */
-import type { TimelineBin, TimelineElement, TimelineElementKind, TimelineLaneId, TimelineRange, TimelineStatus } from '../../../../shared/src/timelinePicture';
+import type {
+  TimelineBin,
+  TimelineElement,
+  TimelineElementKind,
+  TimelineLaneId,
+  TimelineRange,
+  TimelineStatus,
+} from '../../../../shared/src/timelinePicture';
 import type { Candidate } from './elements';
 
 export interface SummaryLimits {
@@ -16,7 +23,15 @@ export interface SummaryLimits {
 export const defaultLimits: SummaryLimits = { maxElements: 2000, binsPerLane: 200 };
 
 /** Kinds a rollout has a handful of, which the view promises to draw however many tool calls there are. */
-const landmarkKinds: ReadonlySet<TimelineElementKind> = new Set(['timeout', 'kill', 'observation', 'sidecar-start', 'setup', 'grading', 'reward']);
+const landmarkKinds: ReadonlySet<TimelineElementKind> = new Set([
+  'timeout',
+  'kill',
+  'observation',
+  'sidecar-start',
+  'setup',
+  'grading',
+  'reward',
+]);
 
 export interface Summary {
   readonly elements: readonly TimelineElement[];
@@ -26,26 +41,38 @@ export interface Summary {
 }
 
 export function summarise(candidates: readonly Candidate[], range: TimelineRange, limits: SummaryLimits): Summary {
-  const visible = candidates.filter((candidate) => candidate.start <= range.to && (candidate.end ?? candidate.start) >= range.from);
+  const visible = candidates.filter(
+    (candidate) => candidate.start <= range.to && (candidate.end ?? candidate.start) >= range.from,
+  );
   if (visible.length <= limits.maxElements) return { elements: visible.map(drawn), bins: [], binned: 0 };
 
   // Rare first: the landmarks of every lane, then the rest in lane and axis order, so thousands of failed
   // or unresolved tool calls never push a kill or the reward into a bin. The rare beyond the bound are
   // counted too, so nothing goes unmentioned.
   const rare = visible.filter((candidate) => !candidate.routine);
-  const byPriority = [...rare.filter((candidate) => landmarkKinds.has(candidate.kind)), ...rare.filter((candidate) => !landmarkKinds.has(candidate.kind))];
+  const byPriority = [
+    ...rare.filter((candidate) => landmarkKinds.has(candidate.kind)),
+    ...rare.filter((candidate) => !landmarkKinds.has(candidate.kind)),
+  ];
   const chosen = new Set(byPriority.slice(0, limits.maxElements));
   const kept = rare.filter((candidate) => chosen.has(candidate));
-  const counted = [...rare.filter((candidate) => !chosen.has(candidate)), ...visible.filter((candidate) => candidate.routine)];
+  const counted = [
+    ...rare.filter((candidate) => !chosen.has(candidate)),
+    ...visible.filter((candidate) => candidate.routine),
+  ];
   return { elements: kept.map(drawn), bins: binsOf(counted, range, limits.binsPerLane), binned: counted.length };
 }
 
 function binsOf(elements: readonly Candidate[], range: TimelineRange, binsPerLane: number): TimelineBin[] {
   const width = (range.to - range.from) / binsPerLane;
   const lanes: TimelineLaneId[] = [];
-  const bins = new Map<number, { lane: TimelineLaneId; index: number; counts: Partial<Record<TimelineStatus, number>> }>();
+  const bins = new Map<
+    number,
+    { lane: TimelineLaneId; index: number; counts: Partial<Record<TimelineStatus, number>> }
+  >();
   for (const element of elements) {
-    const index = width > 0 ? Math.min(binsPerLane - 1, Math.max(0, Math.floor((element.start - range.from) / width))) : 0;
+    const index =
+      width > 0 ? Math.min(binsPerLane - 1, Math.max(0, Math.floor((element.start - range.from) / width))) : 0;
     let lane = lanes.indexOf(element.lane);
     if (lane < 0) lane = lanes.push(element.lane) - 1;
     const key = lane * binsPerLane + index;
@@ -55,10 +82,25 @@ function binsOf(elements: readonly Candidate[], range: TimelineRange, binsPerLan
   }
   return [...bins.values()]
     .sort((a, b) => a.lane.localeCompare(b.lane) || a.index - b.index)
-    .map((bin) => ({ lane: bin.lane, start: range.from + bin.index * width, end: range.from + (bin.index + 1) * width, counts: bin.counts }));
+    .map((bin) => ({
+      lane: bin.lane,
+      start: range.from + bin.index * width,
+      end: range.from + (bin.index + 1) * width,
+      counts: bin.counts,
+    }));
 }
 
 function drawn(candidate: Candidate): TimelineElement {
   const { kind, lane, start, end, file, line, status, findings } = candidate;
-  return { kind, lane, label: candidate.label(), start, ...(end === undefined ? {} : { end }), file, line, status, findings };
+  return {
+    kind,
+    lane,
+    label: candidate.label(),
+    start,
+    ...(end === undefined ? {} : { end }),
+    file,
+    line,
+    status,
+    findings,
+  };
 }

@@ -23,7 +23,11 @@ export interface RuleOptions {
   readonly fixtureBundle: boolean;
 }
 
-export const defaultRuleOptions: RuleOptions = { allowOracleWithoutLlm: false, allowNativeSubscriptionWithoutLlm: false, fixtureBundle: false };
+export const defaultRuleOptions: RuleOptions = {
+  allowOracleWithoutLlm: false,
+  allowNativeSubscriptionWithoutLlm: false,
+  fixtureBundle: false,
+};
 
 /** Related places linked from one finding; a finding about 10,000 tool calls links the first few. */
 const maxRelated = 20;
@@ -52,12 +56,20 @@ export class RuleContext {
     this.bundle = model.bundle;
   }
 
-  report(code: DiagnosticCode, place: Place, message: string, extra: { related?: readonly RelatedEvidence[]; severity?: Severity; effect?: Effect } = {}): BundleFinding {
+  report(
+    code: DiagnosticCode,
+    place: Place,
+    message: string,
+    extra: { related?: readonly RelatedEvidence[]; severity?: Severity; effect?: Effect } = {},
+  ): BundleFinding {
     const related = extra.related ?? [];
     const finding: BundleFinding = {
       code,
       severity: extra.severity ?? codeInfo(code).severity,
-      message: related.length > maxRelated ? `${message} (The first ${maxRelated} of ${related.length} related places are linked.)` : message,
+      message:
+        related.length > maxRelated
+          ? `${message} (The first ${maxRelated} of ${related.length} related places are linked.)`
+          : message,
       file: place.file,
       range: place.range,
       ...(related.length > 0 ? { related: related.slice(0, maxRelated) } : {}),
@@ -81,7 +93,14 @@ export class RuleContext {
     const value = locate(text, this.treeOf(text), path);
     if (text[value.offset] !== '"') return this.inRecord(file, ref, path);
     const offsets = this.stringOffsetsOf(text, value.offset, value.length);
-    return { file, range: rangeOnLine(ref.line, value.offset + offsets.rawOffset(span.start), value.offset + offsets.rawOffset(span.end)) };
+    return {
+      file,
+      range: rangeOnLine(
+        ref.line,
+        value.offset + offsets.rawOffset(span.start),
+        value.offset + offsets.rawOffset(span.end),
+      ),
+    };
   }
 
   /** Read once per string value: a command of 12,000 masking commands places as many findings in it. */
@@ -100,7 +119,12 @@ export class RuleContext {
   }
 
   /** A JSON artifact, or the key or value at `path` inside it. */
-  inDocument(file: string, document: DocumentFacts | undefined, path: JsonPath = [], part: 'value' | 'key' = 'value'): Place {
+  inDocument(
+    file: string,
+    document: DocumentFacts | undefined,
+    path: JsonPath = [],
+    part: 'value' | 'key' = 'value',
+  ): Place {
     return document ? this.inJsonText(file, document.text, path, part) : this.atStart(file);
   }
 

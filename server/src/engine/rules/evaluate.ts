@@ -42,7 +42,11 @@ export interface RolloutEvaluation {
   readonly unresolvedTools: TrajectoryResult['unresolved'];
 }
 
-export function evaluateRollout(bundle: RolloutBundle, options: RuleOptions, caches = new ModelCaches()): RolloutEvaluation {
+export function evaluateRollout(
+  bundle: RolloutBundle,
+  options: RuleOptions,
+  caches = new ModelCaches(),
+): RolloutEvaluation {
   const written = evaluateAsRead(bundle, options, caches);
   const trajectory = bundle.facts('trajectory', 'acp-trajectory');
   if (!trajectory || trajectory.uncertainRows.length === 0) return written;
@@ -76,7 +80,8 @@ function evaluateAsRead(bundle: RolloutBundle, options: RuleOptions, caches: Mod
   checkResult(context);
   checkRewardPreconditions(context, [...quiescence.failures, ...verifierFailures]);
   // A reward file that leads outside the rollout was not read; the artifacts' own reports say the same.
-  for (const path of bundle.verifierReward.outside ?? []) context.report('artifact-outside-bundle', context.atStart(path), artifactOutsideBundle().message);
+  for (const path of bundle.verifierReward.outside ?? [])
+    context.report('artifact-outside-bundle', context.atStart(path), artifactOutsideBundle().message);
 
   const fileFindings = bundle.files.flatMap((file) => file.report?.findings ?? []);
   const incompleteEvidence = bundle.files.some((file) => file.ioError !== undefined || (file.report?.omitted ?? 0) > 0);
@@ -84,5 +89,12 @@ function evaluateAsRead(bundle: RolloutBundle, options: RuleOptions, caches: Mod
   const row = bundle.facts('results', 'results')?.rows[0]?.value;
   const info = row?.['info'];
   const trainingReady = verdict === 'trusted' && isJsonObject(info) && info['training_ready'] === true;
-  return { findings: context.findings, verdict, trainingReady, model, quiescence, unresolvedTools: trajectory.unresolved };
+  return {
+    findings: context.findings,
+    verdict,
+    trainingReady,
+    model,
+    quiescence,
+    unresolvedTools: trajectory.unresolved,
+  };
 }

@@ -22,7 +22,11 @@ export interface ActionRulesResult {
   readonly verifierFailures: readonly BundleFinding[];
 }
 
-export function checkUnderEveryReading(context: RuleContext, actions: ActionSequence, sandboxUser: SandboxUserState): ActionRulesResult {
+export function checkUnderEveryReading(
+  context: RuleContext,
+  actions: ActionSequence,
+  sandboxUser: SandboxUserState,
+): ActionRulesResult {
   const written = runActionRules(context, actions, sandboxUser);
   if (actions.candidates.length === 0) return written;
   const union = new FindingUnion(context.findings);
@@ -32,23 +36,38 @@ export function checkUnderEveryReading(context: RuleContext, actions: ActionSequ
   for (const candidate of actions.candidates) {
     const scratch = new RuleContext(context.model, context.options);
     const result = runActionRules(scratch, candidate, sandboxUser);
-    const kept = union.addAll(scratch.findings, `This holds when ${whichRecords(actions)} read as ${candidate.reading}.`);
+    const kept = union.addAll(
+      scratch.findings,
+      `This holds when ${whichRecords(actions)} read as ${candidate.reading}.`,
+    );
     for (const failure of result.quiescence.failures) quiescenceFailures.add(kept.get(failure)!);
     for (const failure of result.verifierFailures) verifierFailures.add(kept.get(failure)!);
     if (result.quiescence.proof?.action !== written.quiescence.proof?.action) sameProof = false;
   }
-  const quiescence: QuiescenceResult = { applies: written.quiescence.applies, failures: [...quiescenceFailures], ...(sameProof && written.quiescence.proof ? { proof: written.quiescence.proof } : {}) };
+  const quiescence: QuiescenceResult = {
+    applies: written.quiescence.applies,
+    failures: [...quiescenceFailures],
+    ...(sameProof && written.quiescence.proof ? { proof: written.quiescence.proof } : {}),
+  };
   return { quiescence, verifierFailures: [...verifierFailures] };
 }
 
 function whichRecords({ uncertain }: ActionSequence): string {
   const unknown = uncertain.some((step) => step.reading.eventTypeUnknown || step.reading.phaseUnknown);
   const damaged = uncertain.some((step) => step.action.record.damaged);
-  const what = [unknown ? 'of unknown kind' : '', damaged ? 'that break their schema' : ''].filter(Boolean).join(' or ');
-  return uncertain.length > 1 ? `the action records ${what} are` : `the action record ${what.replace('break their', 'breaks its')} is`;
+  const what = [unknown ? 'of unknown kind' : '', damaged ? 'that break their schema' : '']
+    .filter(Boolean)
+    .join(' or ');
+  return uncertain.length > 1
+    ? `the action records ${what} are`
+    : `the action record ${what.replace('break their', 'breaks its')} is`;
 }
 
-function runActionRules(context: RuleContext, actions: ActionSequenceLists, sandboxUser: SandboxUserState): ActionRulesResult {
+function runActionRules(
+  context: RuleContext,
+  actions: ActionSequenceLists,
+  sandboxUser: SandboxUserState,
+): ActionRulesResult {
   checkExecRecords(context, actions);
   const quiescence = checkQuiescence(context, actions, sandboxUser);
   return { quiescence, verifierFailures: checkSeparateVerifier(context, actions) };

@@ -14,7 +14,10 @@ import { ruleRowTypes, type RowReadingKind } from '../facts/rows';
 export const rowReadingKinds: readonly RowReadingKind[] = [...ruleRowTypes, 'other'];
 
 /** The trajectory's facts with its uncertain rows read `as`, and the 1-based lines of those rows; undefined when no row can be read so. */
-export function trajectoryUnder(facts: TrajectoryFacts, as: RowReadingKind): { readonly facts: TrajectoryFacts; readonly lines: readonly number[] } | undefined {
+export function trajectoryUnder(
+  facts: TrajectoryFacts,
+  as: RowReadingKind,
+): { readonly facts: TrajectoryFacts; readonly lines: readonly number[] } | undefined {
   const reread = new Map<number, { readonly row: UncertainRowFact; readonly reading: PlacedRowReading }>();
   for (const row of facts.uncertainRows) {
     const reading = row.readings.find((candidate) => candidate.as === as);
@@ -22,10 +25,17 @@ export function trajectoryUnder(facts: TrajectoryFacts, as: RowReadingKind): { r
   }
   if (reread.size === 0) return undefined;
   const readings = [...reread.values()].map(({ reading }) => reading);
-  const asWritten = <T extends { readonly ref: { readonly line: number } }>(items: readonly T[]) => items.filter((item) => !reread.has(item.ref.line));
+  const asWritten = <T extends { readonly ref: { readonly line: number } }>(items: readonly T[]) =>
+    items.filter((item) => !reread.has(item.ref.line));
   /** The facts of `part` as written, with those the rows read otherwise give in their place, in line order. */
-  const merged = <K extends 'toolCall' | 'timeout' | 'lifecycle'>(written: readonly NonNullable<PlacedRowReading[K]>[], part: K) =>
-    [...asWritten(written), ...readings.flatMap((reading) => (reading[part] ? [reading[part] as NonNullable<PlacedRowReading[K]>] : []))].sort((a, b) => a.ref.line - b.ref.line);
+  const merged = <K extends 'toolCall' | 'timeout' | 'lifecycle'>(
+    written: readonly NonNullable<PlacedRowReading[K]>[],
+    part: K,
+  ) =>
+    [
+      ...asWritten(written),
+      ...readings.flatMap((reading) => (reading[part] ? [reading[part] as NonNullable<PlacedRowReading[K]>] : [])),
+    ].sort((a, b) => a.ref.line - b.ref.line);
   // Only the last timeout marker is kept: one read otherwise leaves the rollout with none before it, which
   // is one more reading judged, never one fewer (the rollout as written is judged too).
   const lastTimeout = merged(facts.lastTimeout ? [facts.lastTimeout] : [], 'timeout').at(-1);
@@ -47,6 +57,9 @@ export function trajectoryUnder(facts: TrajectoryFacts, as: RowReadingKind): { r
 
 /** The words for a finding that holds only when the rows on `lines` are read `as`. */
 export function rowReadingNote(lines: readonly number[], as: RowReadingKind): string {
-  const which = lines.length === 1 ? `the trajectory row on line ${lines[0]}, whose type cannot be taken at its word, is` : `the trajectory rows on lines ${lines.join(', ')}, whose types cannot be taken at their word, are`;
+  const which =
+    lines.length === 1
+      ? `the trajectory row on line ${lines[0]}, whose type cannot be taken at its word, is`
+      : `the trajectory rows on lines ${lines.join(', ')}, whose types cannot be taken at their word, are`;
   return `This holds when ${which} read as ${as === 'other' ? 'a row the rules pass over' : `a ${as} row`}.`;
 }

@@ -43,12 +43,18 @@ export function damagedKeyFindings(kind: ArtifactKind, record: RecordText): Find
   const knowledge = SchemaKnowledge.of(kind);
   const damaged: DamagedKey[] = [];
   collect(knowledge, record.value, knowledge.rootNodes(), [], damaged);
-  const damagedKinds = (kindFieldsOf[kind] ?? []).flatMap((kindField) => damagedKindOf(knowledge, record.value, kindField) ?? []);
+  const damagedKinds = (kindFieldsOf[kind] ?? []).flatMap(
+    (kindField) => damagedKindOf(knowledge, record.value, kindField) ?? [],
+  );
   if (damaged.length === 0 && damagedKinds.length === 0) return [];
   const tree = parseTreeSafely(record.text);
   const rangeOf = (path: JsonPath, part: 'key' | 'value', key: string) => {
     const objectNode = tree ? nodeAtPath(tree, path) : undefined;
-    const node = objectNode ? (part === 'key' ? propertyKeyNode(objectNode, key) : propertyValueNode(objectNode, key)) : undefined;
+    const node = objectNode
+      ? part === 'key'
+        ? propertyKeyNode(objectNode, key)
+        : propertyValueNode(objectNode, key)
+      : undefined;
     return node ? record.rangeAt(node.offset, node.length) : record.rangeAt(0, record.text.length);
   };
   const findings: Finding[] = damaged.map(({ path, key, resembles }) => ({
@@ -71,25 +77,40 @@ export function damagedKeyFindings(kind: ArtifactKind, record: RecordText): Find
 /** What BenchFlow's kinds and phases look like: snake case, in any case (`Verifier`). */
 const kindShape = /^[A-Za-z][A-Za-z0-9_]*$/;
 
-function damagedKindOf(knowledge: SchemaKnowledge, record: unknown, { field, anyCase }: KindField): { field: string; value: string; resembles: string } | undefined {
+function damagedKindOf(
+  knowledge: SchemaKnowledge,
+  record: unknown,
+  { field, anyCase }: KindField,
+): { field: string; value: string; resembles: string } | undefined {
   if (!isJsonObject(record)) return undefined;
   const value = record[field];
   if (typeof value !== 'string') return undefined;
-  const known = [...(knowledge.knownValues(knowledge.childNodes(knowledge.rootNodes(), field)) ?? [])].filter((name): name is string => typeof name === 'string');
+  const known = [...(knowledge.knownValues(knowledge.childNodes(knowledge.rootNodes(), field)) ?? [])].filter(
+    (name): name is string => typeof name === 'string',
+  );
   const same = (name: string) => (anyCase ? name.toLowerCase() === value.toLowerCase() : name === value);
   if (known.some(same)) return undefined;
   // A value grown past a known name with what no writer puts in a kind (`agent_messagE` and 8,000 more
   // characters) is as damaged as a flipped letter; a new kind in snake case (`tool_call_update`) is not.
-  const grown = (name: string) => !kindShape.test(value) && value.toLowerCase().startsWith(name.slice(0, -1).toLowerCase());
+  const grown = (name: string) =>
+    !kindShape.test(value) && value.toLowerCase().startsWith(name.slice(0, -1).toLowerCase());
   const resembles = known.find((name) => shapedLike(value, name) || grown(name));
   return resembles === undefined ? undefined : { field, value, resembles };
 }
 
 /** Walks only where the schemas describe the value: the walk ends with the schemas, however deep the record. */
-function collect(knowledge: SchemaKnowledge, value: unknown, nodes: SchemaNodes, path: JsonPath, damaged: DamagedKey[]): void {
+function collect(
+  knowledge: SchemaKnowledge,
+  value: unknown,
+  nodes: SchemaNodes,
+  path: JsonPath,
+  damaged: DamagedKey[],
+): void {
   if (nodes.length === 0) return;
   if (Array.isArray(value)) {
-    value.forEach((item, index) => collect(knowledge, item, knowledge.childNodes(nodes, index), [...path, index], damaged));
+    value.forEach((item, index) =>
+      collect(knowledge, item, knowledge.childNodes(nodes, index), [...path, index], damaged),
+    );
     return;
   }
   if (!isJsonObject(value)) return;

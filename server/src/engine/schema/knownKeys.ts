@@ -17,9 +17,17 @@ type Schema = Readonly<Record<string, unknown>>;
  * (in the per-kind branches) or `examples` (where the set is left open so that newer BenchFlow files
  * are not flagged); a value outside those is a kind the rules do not know.
  */
-export const kindFields: ReadonlySet<string> = new Set(['event_type', 'type', 'phase', 'status', 'mode', 'verifier_environment_mode']);
+export const kindFields: ReadonlySet<string> = new Set([
+  'event_type',
+  'type',
+  'phase',
+  'status',
+  'mode',
+  'verifier_environment_mode',
+]);
 
-const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export type SchemaNodes = readonly Schema[];
 
@@ -66,7 +74,8 @@ export class SchemaKnowledge {
     for (const node of nodes) {
       if (typeof key === 'number') {
         if (isSchema(node['items'])) children.push(node['items']);
-        if (Array.isArray(node['prefixItems']) && isSchema(node['prefixItems'][key])) children.push(node['prefixItems'][key] as Schema);
+        if (Array.isArray(node['prefixItems']) && isSchema(node['prefixItems'][key]))
+          children.push(node['prefixItems'][key] as Schema);
         continue;
       }
       const properties = node['properties'];
@@ -119,7 +128,8 @@ export class SchemaKnowledge {
   damagedCopyOf(nodes: SchemaNodes, object: JsonObject, key: string): string | undefined {
     const known = this.knownKeys(nodes);
     if (!known || known.has(key)) return undefined;
-    for (const name of known) if (!Object.prototype.hasOwnProperty.call(object, name) && shapedLike(key, name)) return name;
+    for (const name of known)
+      if (!Object.prototype.hasOwnProperty.call(object, name) && shapedLike(key, name)) return name;
     return undefined;
   }
 
@@ -131,7 +141,8 @@ export class SchemaKnowledge {
     const types = new Set<string>();
     for (const node of nodes) {
       const declared = node['type'];
-      for (const type of Array.isArray(declared) ? declared : typeof declared === 'string' ? [declared] : []) types.add(type === 'integer' ? 'number' : String(type));
+      for (const type of Array.isArray(declared) ? declared : typeof declared === 'string' ? [declared] : [])
+        types.add(type === 'integer' ? 'number' : String(type));
     }
     return types.size > 0 ? types : undefined;
   }
@@ -162,7 +173,8 @@ export class SchemaKnowledge {
       }
       if (!isSchema(value)) return;
       const properties = value['properties'];
-      if (isSchema(properties) && isSchema(properties[key])) for (const known of this.computeKnownValues([properties[key] as Schema]) ?? []) values.add(known);
+      if (isSchema(properties) && isSchema(properties[key]))
+        for (const known of this.computeKnownValues([properties[key] as Schema]) ?? []) values.add(known);
       for (const child of Object.values(value)) visit(child);
     };
     visit(this.root);
@@ -173,7 +185,10 @@ export class SchemaKnowledge {
    * The keys required of, and the keys named for, a record whose `key` is `value`, by the root's `allOf`
    * branches that pin it (`if` `key` const `value`, `then` …): what a record of that kind carries.
    */
-  keysWhen(key: string, value: string): { readonly required: ReadonlySet<string>; readonly named: ReadonlySet<string> } {
+  keysWhen(
+    key: string,
+    value: string,
+  ): { readonly required: ReadonlySet<string>; readonly named: ReadonlySet<string> } {
     const required = new Set<string>();
     const named = new Set<string>();
     for (const branch of Array.isArray(this.root['allOf']) ? this.root['allOf'] : []) {
@@ -181,7 +196,8 @@ export class SchemaKnowledge {
       const pinned = branch['if']['properties'];
       if (!isSchema(pinned) || !isSchema(pinned[key]) || (pinned[key] as Schema)['const'] !== value) continue;
       for (const node of this.expand([branch['then']])) {
-        for (const name of Array.isArray(node['required']) ? node['required'] : []) if (typeof name === 'string') required.add(name);
+        for (const name of Array.isArray(node['required']) ? node['required'] : [])
+          if (typeof name === 'string') required.add(name);
         if (isSchema(node['properties'])) for (const name of Object.keys(node['properties'])) named.add(name);
       }
     }
@@ -244,7 +260,8 @@ function withinEdits(a: string, b: string, bound: number): boolean {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     if (Math.min(...current) > bound) return false;
     previous = current;
   }
@@ -259,10 +276,17 @@ function withinEdits(a: string, b: string, bound: number): boolean {
  * proves something reads a damaged copy only where the record's schema finding already keeps the
  * rollout from being trusted (action records, facts/rows.ts): damaged evidence never makes one trusted.
  */
-export function keyForFinding(kind: ArtifactKind, path: readonly (string | number)[], object: JsonObject, name: string): string {
+export function keyForFinding(
+  kind: ArtifactKind,
+  path: readonly (string | number)[],
+  object: JsonObject,
+  name: string,
+): string {
   if (Object.prototype.hasOwnProperty.call(object, name)) return name;
   const knowledge = SchemaKnowledge.of(kind);
-  const known = knowledge.knownKeys(path.reduce<SchemaNodes>((at, key) => knowledge.childNodes(at, key), knowledge.rootNodes()));
+  const known = knowledge.knownKeys(
+    path.reduce<SchemaNodes>((at, key) => knowledge.childNodes(at, key), knowledge.rootNodes()),
+  );
   // In a free-form object no key is unknown, so none can be told to be damaged. `name` need not be a
   // key the schema names: a banned key (`gold_solution`) is not, and its damaged copy is still banned.
   if (!known) return name;

@@ -6,7 +6,14 @@
 import type { ErrorObject } from 'ajv';
 import { codeInfo } from '../codes';
 import type { Finding, TextRange } from '../findings';
-import { keyOfValue, nodeAtPath, parseTreeSafely, propertyKeyNode, propertyValueNode, type SyntaxNode } from '../parse/jsonTree';
+import {
+  keyOfValue,
+  nodeAtPath,
+  parseTreeSafely,
+  propertyKeyNode,
+  propertyValueNode,
+  type SyntaxNode,
+} from '../parse/jsonTree';
 import { describeValue, isJsonObject, jsonTypeOf, quotedText, shownPrefix, withArticle } from '../parse/jsonKind';
 
 export interface RecordText {
@@ -57,7 +64,9 @@ function rangeOfError(error: ErrorObject, tree: SyntaxNode | undefined, record: 
   }
   if (error.keyword === 'required') {
     if (segments.length === 0) {
-      const discriminator = discriminators.map((name) => propertyValueNode(node, name)).find((found) => found !== undefined);
+      const discriminator = discriminators
+        .map((name) => propertyValueNode(node, name))
+        .find((found) => found !== undefined);
       return discriminator ? rangeOf(discriminator, record) : record.rangeAt(node.offset, 1);
     }
     const key = keyOfValue(node);
@@ -106,16 +115,15 @@ function expectation(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'type':
-      return `expected ${String(params['type'])
-        .split(',')
-        .map(withArticle)
-        .join(' or ')}`;
+      return `expected ${String(params['type']).split(',').map(withArticle).join(' or ')}`;
     case 'enum':
       return `expected one of ${(params['allowedValues'] as unknown[]).map((allowed) => JSON.stringify(allowed)).join(', ')}`;
     case 'const':
       return `expected ${JSON.stringify(params['allowedValue'])}`;
     case 'minLength':
-      return params['limit'] === 1 ? 'expected a non-empty string' : `expected at least ${String(params['limit'])} characters`;
+      return params['limit'] === 1
+        ? 'expected a non-empty string'
+        : `expected at least ${String(params['limit'])} characters`;
     case 'minimum':
       return `expected a number ≥ ${String(params['limit'])}`;
     case 'maximum':
@@ -189,5 +197,7 @@ function quote(text: string): string {
 }
 
 function requiredName(error: ErrorObject): string | undefined {
-  return error.keyword === 'required' ? String((error.params as Record<string, unknown>)['missingProperty']) : undefined;
+  return error.keyword === 'required'
+    ? String((error.params as Record<string, unknown>)['missingProperty'])
+    : undefined;
 }

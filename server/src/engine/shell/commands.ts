@@ -5,7 +5,23 @@
 import type { SandboxUser } from './evidence';
 import type { SimpleCommand, Word } from './syntax';
 
-const wrappers = new Set(['sudo', 'env', 'timeout', 'nice', 'nohup', 'exec', 'command', 'builtin', 'setpriv', 'stdbuf', 'ionice', 'doas', 'runuser', 'chroot', 'busybox']);
+const wrappers = new Set([
+  'sudo',
+  'env',
+  'timeout',
+  'nice',
+  'nohup',
+  'exec',
+  'command',
+  'builtin',
+  'setpriv',
+  'stdbuf',
+  'ionice',
+  'doas',
+  'runuser',
+  'chroot',
+  'busybox',
+]);
 
 /** The command's name and arguments after wrappers such as sudo, env and timeout. */
 export function resolve(command: SimpleCommand): { name: string | undefined; args: readonly Word[] } {
@@ -44,7 +60,8 @@ export function userSelectors(args: readonly Word[]): string[] {
     const text = arg.text;
     const attached = /^(?:-[uU]|--(?:e?uid|user)=)(.+)$/.exec(text);
     if (attached) values.push(attached[1]!);
-    else if (['-u', '-U', '--uid', '--euid', '--user'].includes(text) && args[index + 1]) values.push(args[index + 1]!.text);
+    else if (['-u', '-U', '--uid', '--euid', '--user'].includes(text) && args[index + 1])
+      values.push(args[index + 1]!.text);
   });
   return values;
 }
@@ -56,7 +73,9 @@ export function basename(path: string): string {
 /** A -u value (or a comma list of them) names the sandbox user; a value the text computes is taken to. */
 export function namesSandboxUser(value: string, user: SandboxUser | undefined): boolean {
   if (value.includes('$')) return true;
-  return value.split(',').some((one) => (user ? one === user.name || one === String(user.uid) : one !== 'root' && one !== '0'));
+  return value
+    .split(',')
+    .some((one) => (user ? one === user.name || one === String(user.uid) : one !== 'root' && one !== '0'));
 }
 
 /** The command selects processes of the sandbox user (`pgrep -u agent`, `ps -U 1001`). */

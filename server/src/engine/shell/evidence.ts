@@ -7,7 +7,16 @@
  * conflates a failure with quiet.
  */
 import { parseShell } from './parse';
-import { maximumFindingsPerCommand, ShellBoundExceeded, ShellSyntaxError, type CommandList, type Loop, type SimpleCommand, type Span, type Word } from './syntax';
+import {
+  maximumFindingsPerCommand,
+  ShellBoundExceeded,
+  ShellSyntaxError,
+  type CommandList,
+  type Loop,
+  type SimpleCommand,
+  type Span,
+  type Word,
+} from './syntax';
 import { basename, namesSandboxUser, resolve, scriptArgument, userSelectors } from './commands';
 import { endsWith, runOutcomes, type Outcomes, type Status, type WorldOutcomes } from './outcomes';
 import { append, runCommands, WalkBudget, type RunCommand } from './walk';
@@ -54,7 +63,23 @@ export interface CommandEvidence {
 
 type Kind = 'kill' | 'observation' | 'test' | 'setup' | 'other';
 
-const setupCommands = new Set(['mkdir', 'chmod', 'chown', 'chgrp', 'rm', 'rmdir', 'touch', 'true', ':', 'cd', 'umask', 'export', 'unset', 'set', 'ln']);
+const setupCommands = new Set([
+  'mkdir',
+  'chmod',
+  'chown',
+  'chgrp',
+  'rm',
+  'rmdir',
+  'touch',
+  'true',
+  ':',
+  'cd',
+  'umask',
+  'export',
+  'unset',
+  'set',
+  'ln',
+]);
 const procScan = /^\/proc\/(\*|\[[^\]]*\]\*?|\$)/;
 
 export function analyseCommand(text: string, user: SandboxUser | undefined): CommandEvidence {
@@ -63,8 +88,21 @@ export function analyseCommand(text: string, user: SandboxUser | undefined): Com
     return new Analysis(text, user, new WalkBudget(text.length), 0).of(parseShell(text));
   } catch (error) {
     if (!(error instanceof ShellSyntaxError || error instanceof ShellBoundExceeded)) throw error;
-    const syntaxError = { message: error.message, offset: error.offset, ...(error instanceof ShellBoundExceeded ? { tooComplex: true as const } : {}) };
-    return { syntaxError, events: [], kills: [], observations: [], setupOnly: false, masking: [], conflating: [], findingsLeftOut: 0 };
+    const syntaxError = {
+      message: error.message,
+      offset: error.offset,
+      ...(error instanceof ShellBoundExceeded ? { tooComplex: true as const } : {}),
+    };
+    return {
+      syntaxError,
+      events: [],
+      kills: [],
+      observations: [],
+      setupOnly: false,
+      masking: [],
+      conflating: [],
+      findingsLeftOut: 0,
+    };
   }
 }
 
@@ -105,18 +143,36 @@ class Analysis {
       observations: events.filter((event) => event.kind === 'observation').map((event) => event.span),
       setupOnly: setupOnly && commands > 0,
     };
-    if (evidence.observations.length === 0 || this.depth > 0) return { ...evidence, masking: [], conflating: [], findingsLeftOut: 0 };
+    if (evidence.observations.length === 0 || this.depth > 0)
+      return { ...evidence, masking: [], conflating: [], findingsLeftOut: 0 };
     let outcomes: Outcomes;
     try {
       outcomes = runOutcomes(tree, this.user);
     } catch (error) {
       // Beyond the run's budget: the kills and observations found stay known, what its status means does not.
       if (!(error instanceof ShellBoundExceeded)) throw error;
-      return { ...evidence, masking: [], conflating: [], findingsLeftOut: 0, syntaxError: { message: error.message, offset: error.offset, tooComplex: true } };
+      return {
+        ...evidence,
+        masking: [],
+        conflating: [],
+        findingsLeftOut: 0,
+        syntaxError: { message: error.message, offset: error.offset, tooComplex: true },
+      };
     }
     const unfollowed = Object.values(outcomes).some((world) => !world.complete);
     // Failing closed: a command whose run cannot be followed proves nothing, and is reported as unreadable.
-    if (unfollowed) return { ...evidence, masking: [], conflating: [], findingsLeftOut: 0, syntaxError: { message: 'its exit status cannot be followed (eval, trap, `.`, exec, a loop or function call beyond what the analysis unrolls, or a computed break or set argument)', offset: 0 } };
+    if (unfollowed)
+      return {
+        ...evidence,
+        masking: [],
+        conflating: [],
+        findingsLeftOut: 0,
+        syntaxError: {
+          message:
+            'its exit status cannot be followed (eval, trap, `.`, exec, a loop or function call beyond what the analysis unrolls, or a computed break or set argument)',
+          offset: 0,
+        },
+      };
     return { ...evidence, ...judged(outcomes) };
   }
 
@@ -138,12 +194,23 @@ class Analysis {
       case '[':
       case '[[':
       case 'test':
-        return args.some((arg) => arg.substitutions.length > 0 || arg.text.startsWith('$')) ? 'test' : inProcLoop ? 'observation' : 'setup';
+        return args.some((arg) => arg.substitutions.length > 0 || arg.text.startsWith('$'))
+          ? 'test'
+          : inProcLoop
+            ? 'observation'
+            : 'setup';
     }
     if (args.some((arg) => procScan.test(arg.text)) || inProcLoop) return 'observation';
     if (setupCommands.has(name)) return 'setup';
     if (name === 'wc' && args.some((arg) => /^-[clw]+$/.test(arg.text))) return 'setup';
-    if (name === 'find' && args.some((arg, index) => arg.text === '-delete' || (arg.text === '-exec' && basename(args[index + 1]?.text ?? '') === 'rm'))) return 'setup';
+    if (
+      name === 'find' &&
+      args.some(
+        (arg, index) =>
+          arg.text === '-delete' || (arg.text === '-exec' && basename(args[index + 1]?.text ?? '') === 'rm'),
+      )
+    )
+      return 'setup';
     return 'other';
   }
 
@@ -176,7 +243,12 @@ class Analysis {
     if (!script) return undefined;
     const raw = this.source.slice(script.start, script.end);
     // Positions inside map back exactly only when the script is one plainly quoted word.
-    const base = raw === `'${script.text}'` || raw === `"${script.text}"` ? script.start + 1 : raw === script.text ? script.start : undefined;
+    const base =
+      raw === `'${script.text}'` || raw === `"${script.text}"`
+        ? script.start + 1
+        : raw === script.text
+          ? script.start
+          : undefined;
     let tree: CommandList;
     try {
       tree = parseShell(script.text, base ?? 0, this.depth + 1);
@@ -186,7 +258,12 @@ class Analysis {
       throw error;
     }
     // Outside the try: a walk that gives up must end the whole analysis, not just this script's.
-    const inner = new Analysis(base === undefined ? script.text : this.source, this.user, this.budget, this.depth + 1).of(tree);
+    const inner = new Analysis(
+      base === undefined ? script.text : this.source,
+      this.user,
+      this.budget,
+      this.depth + 1,
+    ).of(tree);
     return base === undefined ? spread(inner, script) : inner;
   }
 }
@@ -237,14 +314,24 @@ export function meaningOfStatus(evidence: CommandEvidence, status: number): Stat
 function judged(outcomes: Outcomes): Pick<CommandEvidence, 'masking' | 'conflating' | 'findingsLeftOut' | 'outcomes'> {
   const quietStatuses = new Set(outcomes.quiescent.endings.map((ending) => ending.status));
   const alsoQuiet = (status: Status) => [...quietStatuses].some((quiet) => overlaps(quiet, status));
-  const misleading = (world: WorldOutcomes): Span[] => unique(world.endings.filter((ending) => ending.supplier && alsoQuiet(ending.status)).map((ending) => spanOf(ending.supplier!)));
+  const misleading = (world: WorldOutcomes): Span[] =>
+    unique(
+      world.endings
+        .filter((ending) => ending.supplier && alsoQuiet(ending.status))
+        .map((ending) => spanOf(ending.supplier!)),
+    );
   const masking = misleading(outcomes.survivors);
   const masked = new Set(masking.map((span) => `${span.start}:${span.end}`));
   const conflating = misleading(outcomes['observer-fails']).filter((span) => !masked.has(`${span.start}:${span.end}`));
   // Masking first: it is what the rules report when both are found.
   const listedMasking = masking.slice(0, maximumFindingsPerCommand);
   const listedConflating = conflating.slice(0, maximumFindingsPerCommand - listedMasking.length);
-  return { masking: listedMasking, conflating: listedConflating, findingsLeftOut: masking.length + conflating.length - listedMasking.length - listedConflating.length, outcomes };
+  return {
+    masking: listedMasking,
+    conflating: listedConflating,
+    findingsLeftOut: masking.length + conflating.length - listedMasking.length - listedConflating.length,
+    outcomes,
+  };
 }
 
 function overlaps(a: Status, b: Status): boolean {

@@ -20,7 +20,20 @@ import { basename, namesSandboxUser, resolve, scriptArgument, selectsSandboxUser
 import type { SandboxUser } from './evidence';
 import { parseShell } from './parse';
 import { append } from './walk';
-import { ShellBoundExceeded, ShellSyntaxError, type AndOr, type Command, type CommandList, type FunctionDefinition, type Loop, type Pipeline, type Redirection, type SimpleCommand, type Span, type Word } from './syntax';
+import {
+  ShellBoundExceeded,
+  ShellSyntaxError,
+  type AndOr,
+  type Command,
+  type CommandList,
+  type FunctionDefinition,
+  type Loop,
+  type Pipeline,
+  type Redirection,
+  type SimpleCommand,
+  type Span,
+  type Word,
+} from './syntax';
 
 export type World = 'quiescent' | 'survivors' | 'observer-fails';
 const worlds: readonly World[] = ['quiescent', 'survivors', 'observer-fails'];
@@ -138,7 +151,11 @@ const placeholderUid = '4000000007';
 
 function procOf(world: World, uid: string): readonly ProcEntry[] {
   const root: ProcEntry = { pid: '1', status: 'Name:\tinit\nState:\tS (sleeping)\nUid:\t0\t0\t0\t0\n' };
-  if (world === 'survivors') return [root, { pid: '4242', status: `Name:\tsleep\nState:\tS (sleeping)\nUid:\t${uid}\t${uid}\t${uid}\t${uid}\n` }];
+  if (world === 'survivors')
+    return [
+      root,
+      { pid: '4242', status: `Name:\tsleep\nState:\tS (sleeping)\nUid:\t${uid}\t${uid}\t${uid}\t${uid}\n` },
+    ];
   if (world === 'observer-fails') return [root, { pid: '77' }];
   return [root];
 }
@@ -202,7 +219,11 @@ class Machine {
   /** Beyond the budget the analysis stops as beyond a bound (command-too-complex), like the parser's. */
   private charge(count = 1): void {
     this.spent += count;
-    if (this.spent > this.budget) throw new ShellBoundExceeded(`more paths than the analysis follows (${this.budget.toLocaleString('en')} units of work in one world)`, 0);
+    if (this.spent > this.budget)
+      throw new ShellBoundExceeded(
+        `more paths than the analysis follows (${this.budget.toLocaleString('en')} units of work in one world)`,
+        0,
+      );
   }
 
   // ---- lists and control flow --------------------------------------------------------------------
@@ -229,7 +250,8 @@ class Machine {
     let current = this.pipeline(andOr.pipelines[0]!, states, exempt || last > 0);
     for (let index = 1; index <= last; index++) {
       const operator = andOr.operators[index - 1];
-      const goesOn = (state: State) => state.flow === 'normal' && (operator === '&&' ? state.status === 0 : state.status !== 0);
+      const goesOn = (state: State) =>
+        state.flow === 'normal' && (operator === '&&' ? state.status === 0 : state.status !== 0);
       const next = current.filter(goesOn);
       const skipped = current.filter((state) => !goesOn(state));
       current = merge([...skipped, ...this.pipeline(andOr.pipelines[index]!, next, exempt || index < last)]);
@@ -245,9 +267,14 @@ class Machine {
       // Every stage runs in a subshell of its own (dash has no lastpipe); only the last one's status
       // counts, and it reads what the others print.
       const last = pipeline.commands.at(-1)!;
-      ended = states.flatMap((state) => this.subshell(state, (inner) => this.command(last, [{ ...inner, stdin: 'unknown' }], exempt || negated)));
+      ended = states.flatMap((state) =>
+        this.subshell(state, (inner) => this.command(last, [{ ...inner, stdin: 'unknown' }], exempt || negated)),
+      );
     }
-    if (negated) ended = ended.map((state) => (state.flow === 'normal' ? { ...state, status: state.status === 0 ? 1 : 0 } : state));
+    if (negated)
+      ended = ended.map((state) =>
+        state.flow === 'normal' ? { ...state, status: state.status === 0 ? 1 : 0 } : state,
+      );
     return exempt ? ended : ended.flatMap((state) => this.errexit(state));
   }
 
@@ -274,15 +301,26 @@ class Machine {
       case 'simple':
         return states.flatMap((state) => this.simple(command, state, exempt));
       case 'function':
-        return states.map((state) => ({ ...state, functions: new Map(state.functions).set(command.name, command), status: 0, supplier: command }));
+        return states.map((state) => ({
+          ...state,
+          functions: new Map(state.functions).set(command.name, command),
+          status: 0,
+          supplier: command,
+        }));
       case 'subshell':
-        return this.redirected(command.redirections, states, (state) => this.subshell(state, (inner) => this.list(command.body, [inner], exempt)));
+        return this.redirected(command.redirections, states, (state) =>
+          this.subshell(state, (inner) => this.list(command.body, [inner], exempt)),
+        );
       case 'group':
         return this.redirected(command.redirections, states, (state) => this.list(command.body, [state], exempt));
       case 'if':
         return this.redirected(command.redirections, states, (state) => this.ifClause(command, state, exempt));
       case 'loop':
-        return this.redirected(command.redirections, states, (state) => (command.keyword === 'for' ? this.forLoop(command, state, exempt) : this.conditionalLoop(command, state, exempt)));
+        return this.redirected(command.redirections, states, (state) =>
+          command.keyword === 'for'
+            ? this.forLoop(command, state, exempt)
+            : this.conditionalLoop(command, state, exempt),
+        );
       case 'case':
         return this.redirected(command.redirections, states, (state) => this.caseClause(command, state, exempt));
     }
@@ -307,18 +345,43 @@ class Machine {
   private conditionalLoop(loop: Loop, state: State, exempt: boolean): State[] {
     const runsWhile = loop.keyword === 'while';
     // The condition sets $?, but the loop ends with the status of the last body run: keep it aside.
-    return this.loop(loop, state, (round, first) => {
-      // Before the first body run the loop's own status would be 0; $? still holds the status before it.
-      const kept = round.map((candidate) => ({ ...candidate, loopEndings: [...candidate.loopEndings, first ? { status: 0, supplier: loop } : { status: candidate.status, supplier: candidate.supplier }] }));
-      const tested = this.list(loop.condition!, kept, true).map((candidate) => ({ candidate, ending: candidate.loopEndings.at(-1)!, loopEndings: candidate.loopEndings.slice(0, -1) }));
-      const finished = tested.filter(({ candidate }) => candidate.flow === 'normal' && (candidate.status === 0) !== runsWhile);
-      const restored = (entries: typeof tested) => entries.map(({ candidate, loopEndings }) => ({ ...candidate, loopEndings }));
-      return {
-        stopped: restored(tested.filter(({ candidate }) => candidate.flow !== 'normal')),
-        again: restored(tested.filter(({ candidate }) => candidate.flow === 'normal' && (candidate.status === 0) === runsWhile)),
-        finished: finished.map(({ candidate, ending, loopEndings }) => ({ ...candidate, loopEndings, status: ending.status, supplier: ending.supplier })),
-      };
-    }, exempt);
+    return this.loop(
+      loop,
+      state,
+      (round, first) => {
+        // Before the first body run the loop's own status would be 0; $? still holds the status before it.
+        const kept = round.map((candidate) => ({
+          ...candidate,
+          loopEndings: [
+            ...candidate.loopEndings,
+            first ? { status: 0, supplier: loop } : { status: candidate.status, supplier: candidate.supplier },
+          ],
+        }));
+        const tested = this.list(loop.condition!, kept, true).map((candidate) => ({
+          candidate,
+          ending: candidate.loopEndings.at(-1)!,
+          loopEndings: candidate.loopEndings.slice(0, -1),
+        }));
+        const finished = tested.filter(
+          ({ candidate }) => candidate.flow === 'normal' && (candidate.status === 0) !== runsWhile,
+        );
+        const restored = (entries: typeof tested) =>
+          entries.map(({ candidate, loopEndings }) => ({ ...candidate, loopEndings }));
+        return {
+          stopped: restored(tested.filter(({ candidate }) => candidate.flow !== 'normal')),
+          again: restored(
+            tested.filter(({ candidate }) => candidate.flow === 'normal' && (candidate.status === 0) === runsWhile),
+          ),
+          finished: finished.map(({ candidate, ending, loopEndings }) => ({
+            ...candidate,
+            loopEndings,
+            status: ending.status,
+            supplier: ending.supplier,
+          })),
+        };
+      },
+      exempt,
+    );
   }
 
   /**
@@ -326,7 +389,12 @@ class Machine {
    * that run the body again, those that leave, and those a condition ended. A loop's status is its last
    * body status, or 0 when the body never ran.
    */
-  private loop(loop: Loop, state: State, head: (round: State[], first: boolean) => { stopped: State[]; again: State[]; finished: State[] }, exempt: boolean): State[] {
+  private loop(
+    loop: Loop,
+    state: State,
+    head: (round: State[], first: boolean) => { stopped: State[]; again: State[]; finished: State[] },
+    exempt: boolean,
+  ): State[] {
     const ended: State[] = [];
     const seen = new Set<string>();
     let round: State[] = [state];
@@ -342,9 +410,16 @@ class Machine {
       ended.push(...stopped, ...finished);
       round = [];
       for (const after of this.list(loop.body, again, exempt)) {
-        if (after.flow === 'break') ended.push(after.levels > 1 ? { ...after, levels: after.levels - 1 } : { ...after, flow: 'normal', levels: 0, status: 0 });
-        else if (after.flow === 'continue' && after.levels > 1) ended.push({ ...after, levels: after.levels - 1, flow: 'break' });
-        else if (after.flow === 'continue' || after.flow === 'normal') round.push({ ...after, flow: 'normal', levels: 0 });
+        if (after.flow === 'break')
+          ended.push(
+            after.levels > 1
+              ? { ...after, levels: after.levels - 1 }
+              : { ...after, flow: 'normal', levels: 0, status: 0 },
+          );
+        else if (after.flow === 'continue' && after.levels > 1)
+          ended.push({ ...after, levels: after.levels - 1, flow: 'break' });
+        else if (after.flow === 'continue' || after.flow === 'normal')
+          round.push({ ...after, flow: 'normal', levels: 0 });
         else ended.push(after);
       }
     }
@@ -356,7 +431,16 @@ class Machine {
     return this.expandFields(loop.items, state).flatMap(({ state: expanded, fields }) => {
       if (fields.includes(unknownWords) || loop.overParameters) {
         // An unknown list: any number of unknown items.
-        return this.loop(loop, expanded, (round, first) => ({ stopped: [], again: round.map((candidate) => withVar(candidate, variable, unknown)), finished: first ? round.map((candidate) => ({ ...candidate, status: 0, supplier: loop })) : round }), exempt);
+        return this.loop(
+          loop,
+          expanded,
+          (round, first) => ({
+            stopped: [],
+            again: round.map((candidate) => withVar(candidate, variable, unknown)),
+            finished: first ? round.map((candidate) => ({ ...candidate, status: 0, supplier: loop })) : round,
+          }),
+          exempt,
+        );
       }
       // The body first sees $? as it was before the loop; a loop with no items ends with 0.
       if (fields.length === 0) return [{ ...expanded, status: 0, supplier: loop }];
@@ -364,10 +448,21 @@ class Machine {
       const ended: State[] = [];
       for (const field of fields) {
         const next: State[] = [];
-        for (const after of this.list(loop.body, current.map((candidate) => withVar(candidate, variable, field)), exempt)) {
-          if (after.flow === 'break') ended.push(after.levels > 1 ? { ...after, levels: after.levels - 1 } : { ...after, flow: 'normal', levels: 0, status: 0 });
-          else if (after.flow === 'continue' && after.levels > 1) ended.push({ ...after, levels: after.levels - 1, flow: 'break' });
-          else if (after.flow === 'continue' || after.flow === 'normal') next.push({ ...after, flow: 'normal', levels: 0 });
+        for (const after of this.list(
+          loop.body,
+          current.map((candidate) => withVar(candidate, variable, field)),
+          exempt,
+        )) {
+          if (after.flow === 'break')
+            ended.push(
+              after.levels > 1
+                ? { ...after, levels: after.levels - 1 }
+                : { ...after, flow: 'normal', levels: 0, status: 0 },
+            );
+          else if (after.flow === 'continue' && after.levels > 1)
+            ended.push({ ...after, levels: after.levels - 1, flow: 'break' });
+          else if (after.flow === 'continue' || after.flow === 'normal')
+            next.push({ ...after, flow: 'normal', levels: 0 });
           else ended.push(after);
         }
         current = merge(next);
@@ -393,7 +488,11 @@ class Machine {
           } else unmatched.push(candidate);
         }
         // The arm sees $? as it was before `case`; an empty arm ends with 0.
-        done.push(...(arm.body.items.length === 0 ? matched.map((candidate) => ({ ...candidate, status: 0, supplier: command })) : this.list(arm.body, matched, exempt)));
+        done.push(
+          ...(arm.body.items.length === 0
+            ? matched.map((candidate) => ({ ...candidate, status: 0, supplier: command }))
+            : this.list(arm.body, matched, exempt)),
+        );
         pending = unmatched;
       }
       return [...done, ...pending.map((candidate) => ({ ...candidate, status: 0, supplier: command as Span }))];
@@ -402,13 +501,22 @@ class Machine {
 
   // ---- redirections --------------------------------------------------------------------------------
 
-  private redirected(redirections: readonly Redirection[], states: readonly State[], body: (state: State) => State[]): State[] {
+  private redirected(
+    redirections: readonly Redirection[],
+    states: readonly State[],
+    body: (state: State) => State[],
+  ): State[] {
     if (redirections.length === 0) return states.flatMap(body);
     return states.flatMap((state) => {
       const applied = this.applyRedirections(redirections, state);
       if (applied === 'failed') return [{ ...state, status: 'nonzero' as Status, supplier: redirections[0] }];
       // The redirections last only for this command.
-      return body(applied).map((after) => ({ ...after, stdout: state.stdout, stderr: state.stderr, stdin: state.stdin }));
+      return body(applied).map((after) => ({
+        ...after,
+        stdout: state.stdout,
+        stderr: state.stderr,
+        stdin: state.stdin,
+      }));
     });
   }
 
@@ -469,7 +577,15 @@ class Machine {
       const applied = redirected ? this.applyRedirections(command.redirections, expanded) : expanded;
       if (applied === 'failed') return [{ ...expanded, status: 'nonzero' as Status, supplier: command }];
       const readsFile = command.redirections.some((redirection) => redirection.operator.startsWith('<'));
-      const restore = (after: State): State => (redirected ? { ...after, stdout: expanded.stdout, stderr: expanded.stderr, stdin: readsFile ? expanded.stdin : after.stdin } : after);
+      const restore = (after: State): State =>
+        redirected
+          ? {
+              ...after,
+              stdout: expanded.stdout,
+              stderr: expanded.stderr,
+              stdin: readsFile ? expanded.stdin : after.stdin,
+            }
+          : after;
       if (words.length === 0) {
         // Only assignments: the status is that of the last substitution, else 0.
         let assigned = applied;
@@ -486,7 +602,12 @@ class Machine {
   /** Runs a command whose words are expanded; `words[0]` is its name. */
   private invoke(command: SimpleCommand, words: readonly Value[], state: State, exempt: boolean): State[] {
     const name = words[0];
-    const ends = (status: Status, output?: Value, changes: Partial<State> = {}): State => ({ ...this.print(state, output), ...changes, status, supplier: command });
+    const ends = (status: Status, output?: Value, changes: Partial<State> = {}): State => ({
+      ...this.print(state, output),
+      ...changes,
+      status,
+      supplier: command,
+    });
     if (typeof name !== 'string') return this.unknownCommand(command, state);
     // A test with arguments the model cannot count could be any test.
     if ((name === '[' || name === 'test') && words.includes(unknownWords)) return [ends(0), ends(1), ends(2)];
@@ -509,7 +630,12 @@ class Machine {
       }
       case 'break':
       case 'continue': {
-        const levels = args[0] === undefined ? 1 : typeof args[0] === 'string' && /^[1-9]\d*$/.test(args[0]) ? Number(args[0]) : undefined;
+        const levels =
+          args[0] === undefined
+            ? 1
+            : typeof args[0] === 'string' && /^[1-9]\d*$/.test(args[0])
+              ? Number(args[0])
+              : undefined;
         if (levels === undefined) throw new TooComplex();
         return [{ ...state, flow: name, levels, status: 0, supplier: command }];
       }
@@ -526,7 +652,16 @@ class Machine {
       case 'echo':
         return [ends(0, joinFields(args.filter((arg) => arg !== '-n' && arg !== '-e')))];
       case 'printf':
-        return [ends(0, args.length > 1 ? unknown : typeof args[0] === 'string' && !args[0].includes('%') && !args[0].includes('\\') ? args[0] : unknown)];
+        return [
+          ends(
+            0,
+            args.length > 1
+              ? unknown
+              : typeof args[0] === 'string' && !args[0].includes('%') && !args[0].includes('\\')
+                ? args[0]
+                : unknown,
+          ),
+        ];
       case '[':
       case 'test':
         return this.test(name === '[' ? args.slice(0, -1) : args, state).map((status) => ends(status));
@@ -564,9 +699,18 @@ class Machine {
         throw new TooComplex();
     }
     const program = resolved ?? basename(name);
-    if (program === 'pgrep' && selectsSandboxUser(resolvedArgs, this.user)) return this.observe(state, command, 'pgrep');
+    if (program === 'pgrep' && selectsSandboxUser(resolvedArgs, this.user))
+      return this.observe(state, command, 'pgrep');
     if (program === 'ps' && selectsSandboxUser(resolvedArgs, this.user)) return this.observe(state, command, 'ps');
-    if (program === 'id' && args.length === 2 && args[0] === '-u' && typeof args[1] === 'string' && namesSandboxUser(args[1], this.user) && !args[1].includes('$')) return [ends(0, this.uid)];
+    if (
+      program === 'id' &&
+      args.length === 2 &&
+      args[0] === '-u' &&
+      typeof args[1] === 'string' &&
+      namesSandboxUser(args[1], this.user) &&
+      !args[1].includes('$')
+    )
+      return [ends(0, this.uid)];
     if (program === 'cat' && args.length === 1 && typeof args[0] === 'string') {
       const file = this.readFile(args[0]);
       if (file === 'missing') return [ends(1)];
@@ -580,7 +724,11 @@ class Machine {
   /** pgrep or ps selecting the sandbox user, as it answers in this world. */
   private observe(state: State, command: SimpleCommand, program: 'pgrep' | 'ps'): State[] {
     const header = '  PID TTY          TIME CMD';
-    const ends = (status: Status, output: Value, error?: Value): State => ({ ...this.print(this.print(state, output), error, 'stderr'), status, supplier: command });
+    const ends = (status: Status, output: Value, error?: Value): State => ({
+      ...this.print(this.print(state, output), error, 'stderr'),
+      status,
+      supplier: command,
+    });
     switch (this.world) {
       case 'quiescent':
         return [program === 'pgrep' ? ends(1, '') : ends(1, header)];
@@ -596,8 +744,15 @@ class Machine {
 
   /** A command the model does not know: it may succeed or fail, print anything and read its input. */
   private unknownCommand(command: SimpleCommand, state: State): State[] {
-    const printed = { ...this.print(this.print(state, unknown), unknown, 'stderr'), stdin: 'unknown' as Input, supplier: command };
-    return [{ ...printed, status: 0 }, { ...printed, status: 'nonzero' }];
+    const printed = {
+      ...this.print(this.print(state, unknown), unknown, 'stderr'),
+      stdin: 'unknown' as Input,
+      supplier: command,
+    };
+    return [
+      { ...printed, status: 0 },
+      { ...printed, status: 'nonzero' },
+    ];
   }
 
   private call(definition: FunctionDefinition, command: SimpleCommand, state: State, exempt: boolean): State[] {
@@ -605,16 +760,38 @@ class Machine {
     const inner = { ...state, depth: state.depth + 1 };
     return this.command(definition.body, [inner], exempt).map((after) => {
       const returned = after.flow === 'return' || after.flow === 'normal';
-      return { ...after, depth: state.depth, flow: returned ? ('normal' as Flow) : after.flow, supplier: after.supplier ?? command };
+      return {
+        ...after,
+        depth: state.depth,
+        flow: returned ? ('normal' as Flow) : after.flow,
+        supplier: after.supplier ?? command,
+      };
     });
   }
 
   /** `sh -c 'script'`: the script runs in a shell of its own, which sees none of this one's variables. */
-  private nested(script: { readonly word: Word; readonly base: number | undefined }, command: SimpleCommand, state: State): State[] {
+  private nested(
+    script: { readonly word: Word; readonly base: number | undefined },
+    command: SimpleCommand,
+    state: State,
+  ): State[] {
     const tree = this.scriptTree(script);
     if (tree === undefined) return [{ ...state, status: 2, supplier: command }];
-    const fresh: State = { ...state, vars: new Map(), functions: new Map(), flow: 'normal', levels: 0, errexit: false, depth: 0 };
-    return this.list(tree, [fresh], false).map((after) => ({ ...state, output: after.output, status: after.status, supplier: script.base === undefined ? command : (after.supplier ?? command) }));
+    const fresh: State = {
+      ...state,
+      vars: new Map(),
+      functions: new Map(),
+      flow: 'normal',
+      levels: 0,
+      errexit: false,
+      depth: 0,
+    };
+    return this.list(tree, [fresh], false).map((after) => ({
+      ...state,
+      output: after.output,
+      status: after.status,
+      supplier: script.base === undefined ? command : (after.supplier ?? command),
+    }));
   }
 
   /** A nested script's tree, parsed once for all worlds and paths; undefined when the shell could not read it. */
@@ -632,17 +809,23 @@ class Machine {
 
   private read(args: readonly Value[], state: State): State[] {
     const names = args.filter((arg): arg is string => typeof arg === 'string' && !arg.startsWith('-'));
-    const assign = (target: State, fields: readonly Value[]): State => names.reduce((assigned, name, index) => withVar(assigned, name, fields[index] ?? ''), target);
+    const assign = (target: State, fields: readonly Value[]): State =>
+      names.reduce((assigned, name, index) => withVar(assigned, name, fields[index] ?? ''), target);
     const input = state.stdin;
     if (input === 'unknown') {
       const unknownFields: Value[] = names.map(() => unknown);
-      return [{ ...assign(state, unknownFields), status: 0 }, { ...assign(state, unknownFields), status: 'nonzero' }];
+      return [
+        { ...assign(state, unknownFields), status: 0 },
+        { ...assign(state, unknownFields), status: 'nonzero' },
+      ];
     }
     const line = input.lines[input.next];
     if (line === undefined) return [{ ...assign(state, []), status: 1 }];
     const words = line.split(/[ \t]+/).filter((word) => word !== '');
     // The last name takes the rest of the line.
-    const fields = names.map((_, index) => (index === names.length - 1 ? words.slice(index).join(' ') : (words[index] ?? '')));
+    const fields = names.map((_, index) =>
+      index === names.length - 1 ? words.slice(index).join(' ') : (words[index] ?? ''),
+    );
     return [{ ...assign(state, fields), status: 0, stdin: { lines: input.lines, next: input.next + 1 } }];
   }
 
@@ -657,13 +840,20 @@ class Machine {
     const both: Status[] = [0, 1];
     const truth = (value: boolean | undefined): Status[] => (value === undefined ? both : [value ? 0 : 1]);
     if (args.length === 0) return [1];
-    if (args[0] === '!' && args.length > 1) return this.test(args.slice(1), state).map((status) => (status === 0 ? 1 : status === 1 ? 0 : status));
+    if (args[0] === '!' && args.length > 1)
+      return this.test(args.slice(1), state).map((status) => (status === 0 ? 1 : status === 1 ? 0 : status));
     if (args.length === 1) return truth(nonEmpty(args[0]!));
     if (args.length === 2) {
       const [operator, operand] = args as [Value, Value];
       if (operator === '-n') return truth(nonEmpty(operand));
       if (operator === '-z') return truth(negate(nonEmpty(operand)));
-      if (operator === '-d' || operator === '-e') return truth(typeof operand === 'string' ? (this.isDirectory(operand) ?? (this.readFile(operand) === 'unknown' ? undefined : this.readFile(operand) !== 'missing')) : undefined);
+      if (operator === '-d' || operator === '-e')
+        return truth(
+          typeof operand === 'string'
+            ? (this.isDirectory(operand) ??
+                (this.readFile(operand) === 'unknown' ? undefined : this.readFile(operand) !== 'missing'))
+            : undefined,
+        );
       if (operator === '-r' || operator === '-f' || operator === '-s') {
         const file = typeof operand === 'string' ? this.readFile(operand) : 'unknown';
         return truth(file === 'unknown' ? undefined : file !== 'missing');
@@ -676,7 +866,8 @@ class Machine {
         const equal = sameText(left, right);
         return truth(operator === '=' ? equal : negate(equal));
       }
-      if (typeof operator === 'string' && /^-(eq|ne|lt|le|gt|ge)$/.test(operator)) return compareNumbers(left, operator, right);
+      if (typeof operator === 'string' && /^-(eq|ne|lt|le|gt|ge)$/.test(operator))
+        return compareNumbers(left, operator, right);
     }
     return [0, 1, 2];
   }
@@ -684,14 +875,28 @@ class Machine {
   // ---- words -------------------------------------------------------------------------------------
 
   /** Expands every word of a command; substitutions run first and may branch. */
-  private expandCommand(command: SimpleCommand, state: State): { state: State; words: Value[]; substitutionStatus: Status | undefined }[] {
-    let alternatives: { state: State; substitutionStatus: Status | undefined }[] = [{ state, substitutionStatus: undefined }];
+  private expandCommand(
+    command: SimpleCommand,
+    state: State,
+  ): { state: State; words: Value[]; substitutionStatus: Status | undefined }[] {
+    let alternatives: { state: State; substitutionStatus: Status | undefined }[] = [
+      { state, substitutionStatus: undefined },
+    ];
     for (const word of command.assignments) {
       // An assignment's value is expanded now; its substitutions' status is the command's.
-      alternatives = alternatives.flatMap((alternative) => this.substitutions(word, alternative.state).map(({ state: after, status }) => ({ state: after, substitutionStatus: status ?? alternative.substitutionStatus })));
+      alternatives = alternatives.flatMap((alternative) =>
+        this.substitutions(word, alternative.state).map(({ state: after, status }) => ({
+          state: after,
+          substitutionStatus: status ?? alternative.substitutionStatus,
+        })),
+      );
     }
     const expanded = alternatives.flatMap((alternative) =>
-      this.expandFields(command.words, alternative.state).map(({ state: after, fields }) => ({ state: after, words: fields, substitutionStatus: alternative.substitutionStatus })),
+      this.expandFields(command.words, alternative.state).map(({ state: after, fields }) => ({
+        state: after,
+        words: fields,
+        substitutionStatus: alternative.substitutionStatus,
+      })),
     );
     this.charge(expanded.length);
     return expanded;
@@ -702,15 +907,31 @@ class Machine {
     let alternatives: { state: State; status: Status | undefined }[] = [{ state, status: undefined }];
     for (const part of word.parts) {
       if (part.kind !== 'command') continue;
-      alternatives = alternatives.flatMap((alternative) => this.substitute(part.list, alternative.state).map(({ state: after, output }) => ({ state: withCaptured(after, part.list, output), status: after.status })));
+      alternatives = alternatives.flatMap((alternative) =>
+        this.substitute(part.list, alternative.state).map(({ state: after, output }) => ({
+          state: withCaptured(after, part.list, output),
+          status: after.status,
+        })),
+      );
     }
     return alternatives;
   }
 
   /** The states after running a substitution, each with what it printed. */
   private substitute(list: CommandList, state: State): { state: State; output: Value }[] {
-    const inner: State = { ...state, flow: 'normal', levels: 0, output: '', stdout: 'capture', stderr: state.stderr === 'capture' ? 'capture' : 'discard', stdin: 'unknown' };
-    return this.list(list, [inner], false).map((after) => ({ state: { ...state, status: after.status, supplier: after.supplier }, output: trimNewlines(after.output) }));
+    const inner: State = {
+      ...state,
+      flow: 'normal',
+      levels: 0,
+      output: '',
+      stdout: 'capture',
+      stderr: state.stderr === 'capture' ? 'capture' : 'discard',
+      stdin: 'unknown',
+    };
+    return this.list(list, [inner], false).map((after) => ({
+      state: { ...state, status: after.status, supplier: after.supplier },
+      output: trimNewlines(after.output),
+    }));
   }
 
   private assignedValue(word: Word, state: State, equals: number): Value {
@@ -773,7 +994,10 @@ class Machine {
     for (const word of words) {
       const next: { state: State; fields: Value[] }[] = [];
       for (const alternative of alternatives) {
-        const substituted = word.substitutions.length === 0 ? [{ state: alternative.state }] : this.substitutions(word, alternative.state);
+        const substituted =
+          word.substitutions.length === 0
+            ? [{ state: alternative.state }]
+            : this.substitutions(word, alternative.state);
         substituted.forEach(({ state: after }, index) => {
           // The last branch keeps the array; the others copy it.
           const fields = index === substituted.length - 1 ? alternative.fields : [...alternative.fields];
@@ -787,7 +1011,9 @@ class Machine {
   }
 
   private fieldsOf(word: Word, state: State): Value[] | undefined {
-    const unquotedExpansion = word.parts.some((part) => (part.kind === 'parameter' || part.kind === 'command') && !part.quoted);
+    const unquotedExpansion = word.parts.some(
+      (part) => (part.kind === 'parameter' || part.kind === 'command') && !part.quoted,
+    );
     const glob = word.parts.some((part) => part.kind === 'literal' && !part.quoted && /[*?]|\[.*\]/.test(part.text));
     const value = this.literalValue(word, state);
     if (glob) {
@@ -802,10 +1028,18 @@ class Machine {
   }
 
   private parameter(name: string, operator: string | undefined, state: State): Value {
-    const value: Value = name === '?' ? (state.status === 'nonzero' ? unknownNonZero : String(state.status)) : /^[A-Za-z_]\w*$/.test(name) ? (state.vars.get(name) ?? unknown) : unknown;
+    const value: Value =
+      name === '?'
+        ? state.status === 'nonzero'
+          ? unknownNonZero
+          : String(state.status)
+        : /^[A-Za-z_]\w*$/.test(name)
+          ? (state.vars.get(name) ?? unknown)
+          : unknown;
     if (operator === undefined) return value;
     const removal = /^(##?|%%?)(.*)$/.exec(operator);
-    if (removal && typeof value === 'string' && !/[$`"'\\]/.test(removal[2]!)) return removeAffix(value, removal[1]!, removal[2]!);
+    if (removal && typeof value === 'string' && !/[$`"'\\]/.test(removal[2]!))
+      return removeAffix(value, removal[1]!, removal[2]!);
     const fallback = /^(:?)([-=+?])(.*)$/.exec(operator);
     if (fallback && !/[$`"'\\]/.test(fallback[3]!)) {
       const set = fallback[1] === ':' ? nonEmpty(value) : value === unknown ? undefined : true;
@@ -930,7 +1164,10 @@ function trimNewlines(value: Value): Value {
 }
 
 function joinFields(fields: readonly Value[]): Value {
-  return fields.reduce<Value>((joined, field, index) => concatenateText(index === 0 ? joined : concatenateText(joined, ' '), field), '');
+  return fields.reduce<Value>(
+    (joined, field, index) => concatenateText(index === 0 ? joined : concatenateText(joined, ' '), field),
+    '',
+  );
 }
 
 function linesOf(text: string): string[] {
@@ -963,7 +1200,10 @@ function globRegExp(pattern: string): RegExp {
       const close = pattern.indexOf(']', index + 2);
       if (close === -1) source += '\\[';
       else {
-        const body = pattern.slice(index + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        const body = pattern
+          .slice(index + 1, close)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\');
         source += `[${body}]`;
         index = close;
       }
@@ -975,20 +1215,29 @@ function globRegExp(pattern: string): RegExp {
 /** Whether a case pattern matches a value: known, or undefined when the value (or pattern) is unknown. */
 function matchesPattern(value: Value, pattern: Word): boolean | undefined {
   if (pattern.parts.some((part) => part.kind !== 'literal')) return undefined;
-  const source = pattern.parts.map((part) => (part.kind === 'literal' ? (part.quoted ? part.text.replace(/[*?[\]\\]/g, '\\$&') : part.text) : '')).join('');
+  const source = pattern.parts
+    .map((part) => (part.kind === 'literal' ? (part.quoted ? part.text.replace(/[*?[\]\\]/g, '\\$&') : part.text) : ''))
+    .join('');
   if (typeof value !== 'string') {
     if (/^\*+$/.test(source)) return true;
     if (value === unknownNonZero && /^\d+$/.test(source)) return source === '0' ? false : undefined;
     if ((value === unknownNonEmpty || value === unknownNonZero) && source === '') return false;
     return undefined;
   }
-  return globRegExp(source.replace(/\\(.)/g, (_, character: string) => `[${character === ']' ? '\\]' : character}]`)).test(value);
+  return globRegExp(
+    source.replace(/\\(.)/g, (_, character: string) => `[${character === ']' ? '\\]' : character}]`),
+  ).test(value);
 }
 
 function keyOf(state: State): string {
-  const vars = [...state.vars].map(([name, value]) => `${name}=${typeof value === 'string' ? JSON.stringify(value) : String(value.description)}`).join(',');
+  const vars = [...state.vars]
+    .map(([name, value]) => `${name}=${typeof value === 'string' ? JSON.stringify(value) : String(value.description)}`)
+    .join(',');
   const functions = [...state.functions].map(([name, definition]) => `${name}@${definition.start}`).join(',');
-  const stdin = state.stdin === 'unknown' ? '?' : `${state.stdin.next}/${state.stdin.lines.length}:${state.stdin.lines.join('\u0001')}`;
+  const stdin =
+    state.stdin === 'unknown'
+      ? '?'
+      : `${state.stdin.next}/${state.stdin.lines.length}:${state.stdin.lines.join('\u0001')}`;
   const output = typeof state.output === 'string' ? JSON.stringify(state.output) : String(state.output.description);
   const loops = state.loopEndings.map((ending) => ending.status).join(',');
   return `${state.status}|${loops}|${state.flow}${state.levels}|${state.errexit}|${state.stdout}${state.stderr}|${state.depth}|${output}|${stdin}|${vars}|${functions}`;
@@ -1003,7 +1252,14 @@ function merge(states: readonly State[]): State[] {
     const kept = byKey.get(key);
     if (!kept) byKey.set(key, state);
     else if (kept.supplier !== state.supplier) {
-      byKey.set(key, { ...kept, supplier: kept.supplier && state.supplier ? { left: kept.supplier, right: state.supplier } : (kept.supplier ?? state.supplier), loopEndings: mergeLoopEndings(kept, state) });
+      byKey.set(key, {
+        ...kept,
+        supplier:
+          kept.supplier && state.supplier
+            ? { left: kept.supplier, right: state.supplier }
+            : (kept.supplier ?? state.supplier),
+        loopEndings: mergeLoopEndings(kept, state),
+      });
     }
   }
   return [...byKey.values()];
@@ -1012,7 +1268,9 @@ function merge(states: readonly State[]): State[] {
 function mergeLoopEndings(a: State, b: State): State['loopEndings'] {
   return a.loopEndings.map((ending, index) => {
     const other = b.loopEndings[index]!.supplier;
-    return ending.supplier && other && ending.supplier !== other ? { status: ending.status, supplier: { left: ending.supplier, right: other } } : ending;
+    return ending.supplier && other && ending.supplier !== other
+      ? { status: ending.status, supplier: { left: ending.supplier, right: other } }
+      : ending;
   });
 }
 
@@ -1021,5 +1279,11 @@ function nestedScript(command: SimpleCommand): { word: Word; base: number | unde
   const word = scriptArgument(command);
   if (!word || word.parts.some((part) => part.kind !== 'literal')) return undefined;
   const only = word.parts.length === 1 ? word.parts[0]! : undefined;
-  return { word, base: only && only.kind === 'literal' && word.end - word.start === word.text.length + (only.quoted ? 2 : 0) ? word.start + (only.quoted ? 1 : 0) : undefined };
+  return {
+    word,
+    base:
+      only && only.kind === 'literal' && word.end - word.start === word.text.length + (only.quoted ? 2 : 0)
+        ? word.start + (only.quoted ? 1 : 0)
+        : undefined,
+  };
 }

@@ -52,7 +52,8 @@ class Bounds {
 
   /** Reads one level deeper; `at` is where the fault goes, known without reading on. */
   nested<T>(at: () => number, read: () => T): T {
-    if (this.depth >= maximumNesting) throw new ShellBoundExceeded(`nested more than ${maximumNesting} levels deep`, at());
+    if (this.depth >= maximumNesting)
+      throw new ShellBoundExceeded(`nested more than ${maximumNesting} levels deep`, at());
     this.depth++;
     const parsed = read();
     this.depth--;
@@ -106,7 +107,10 @@ class Parser {
     this.skipNewlines();
     const token = this.peek();
     if (token?.type === 'operator' && token.value === ')') return token.start;
-    throw new ShellSyntaxError(token ? `unexpected "${describe(token)}" in $(` : 'unterminated $(', token ? start(token) : this.start - 2);
+    throw new ShellSyntaxError(
+      token ? `unexpected "${describe(token)}" in $(` : 'unterminated $(',
+      token ? start(token) : this.start - 2,
+    );
   }
 
   /** A list; `required`: dash refuses an empty body where a compound command needs one. */
@@ -114,7 +118,10 @@ class Parser {
     const list = this.nested(() => this.listItems());
     if (required && list.items.length === 0) {
       const token = this.peek();
-      throw new ShellSyntaxError(token ? `unexpected "${describe(token)}": a command was expected` : 'a command was expected', token ? start(token) : this.end);
+      throw new ShellSyntaxError(
+        token ? `unexpected "${describe(token)}": a command was expected` : 'a command was expected',
+        token ? start(token) : this.end,
+      );
     }
     return list;
   }
@@ -126,7 +133,10 @@ class Parser {
       const andOr = this.andOr();
       let background = false;
       const separator = this.peek();
-      if (separator?.type === 'operator' && (separator.value === ';' || separator.value === '&' || separator.value === '\n')) {
+      if (
+        separator?.type === 'operator' &&
+        (separator.value === ';' || separator.value === '&' || separator.value === '\n')
+      ) {
         background = separator.value === '&';
         this.position++;
       }
@@ -143,7 +153,11 @@ class Parser {
   private andOr(): AndOr {
     const pipelines = [this.pipeline()];
     const operators: ('&&' | '||')[] = [];
-    for (let token = this.peek(); token?.type === 'operator' && (token.value === '&&' || token.value === '||'); token = this.peek()) {
+    for (
+      let token = this.peek();
+      token?.type === 'operator' && (token.value === '&&' || token.value === '||');
+      token = this.peek()
+    ) {
       this.position++;
       operators.push(token.value);
       this.skipNewlines();
@@ -173,7 +187,8 @@ class Parser {
     const token = this.peek();
     if (!token) throw new ShellSyntaxError('a command was expected', this.end);
     this.bounds.command(start(token));
-    if (token.type === 'word' && !token.word.quoted && token.word.text === '!') throw new ShellSyntaxError('unexpected "!"', token.word.start);
+    if (token.type === 'word' && !token.word.quoted && token.word.text === '!')
+      throw new ShellSyntaxError('unexpected "!"', token.word.start);
     if (token.type === 'operator' && token.value === '(') {
       this.position++;
       const body = this.list();
@@ -201,7 +216,8 @@ class Parser {
       const next = this.lookAhead(1);
       if (next?.type === 'operator' && next.value === '(') {
         const after = this.lookAhead(2);
-        if (after?.type !== 'operator' || after.value !== ')' || !name.test(token.word.text)) throw new ShellSyntaxError('unexpected "("', next.start);
+        if (after?.type !== 'operator' || after.value !== ')' || !name.test(token.word.text))
+          throw new ShellSyntaxError('unexpected "("', next.start);
         this.position += 3;
         this.skipNewlines();
         const body = this.nested(() => this.command());
@@ -236,14 +252,25 @@ class Parser {
     this.expectReserved('do');
     const body = this.list();
     const done = this.expectReserved('done');
-    return this.withRedirections({ kind: 'loop', keyword: loopKind, condition, items: [], body, start: keyword.start, end: done.end });
+    return this.withRedirections({
+      kind: 'loop',
+      keyword: loopKind,
+      condition,
+      items: [],
+      body,
+      start: keyword.start,
+      end: done.end,
+    });
   }
 
   private forLoop(keyword: Word): Command {
     this.position++;
     const variable = this.peek();
     if (variable?.type !== 'word' || variable.word.quoted || !name.test(variable.word.text)) {
-      throw new ShellSyntaxError('a loop variable name was expected after "for"', variable ? start(variable) : this.end);
+      throw new ShellSyntaxError(
+        'a loop variable name was expected after "for"',
+        variable ? start(variable) : this.end,
+      );
     }
     this.position++;
     const items: Word[] = [];
@@ -258,7 +285,10 @@ class Parser {
       }
       const separator = this.peek();
       if (separator?.type !== 'operator' || (separator.value !== ';' && separator.value !== '\n')) {
-        throw new ShellSyntaxError(`";" or a newline was expected after the loop's words${separator ? `, found "${describe(separator)}"` : ''}`, separator ? start(separator) : this.end);
+        throw new ShellSyntaxError(
+          `";" or a newline was expected after the loop's words${separator ? `, found "${describe(separator)}"` : ''}`,
+          separator ? start(separator) : this.end,
+        );
       }
       this.position++;
     } else {
@@ -268,7 +298,16 @@ class Parser {
     this.expectReserved('do');
     const body = this.list();
     const done = this.expectReserved('done');
-    return this.withRedirections({ kind: 'loop', keyword: 'for', variable: variable.word.text, overParameters: !hasIn, items, body, start: keyword.start, end: done.end });
+    return this.withRedirections({
+      kind: 'loop',
+      keyword: 'for',
+      variable: variable.word.text,
+      overParameters: !hasIn,
+      items,
+      body,
+      start: keyword.start,
+      end: done.end,
+    });
   }
 
   private caseClause(keyword: Word): Command {
@@ -302,7 +341,8 @@ class Parser {
         // Without `;;` the arm must be the last one.
         this.skipNewlines();
         const last = this.peek();
-        if (last?.type !== 'word' || last.word.quoted || last.word.text !== 'esac') throw new ShellSyntaxError('";;" or "esac" was expected', last ? start(last) : this.end);
+        if (last?.type !== 'word' || last.word.quoted || last.word.text !== 'esac')
+          throw new ShellSyntaxError('";;" or "esac" was expected', last ? start(last) : this.end);
       }
     }
   }
@@ -324,7 +364,10 @@ class Parser {
       this.position++;
     }
     if (!first || (assignments.length === 0 && words.length === 0 && redirections.length === 0)) {
-      throw new ShellSyntaxError(first ? `unexpected "${describe(first)}"` : 'a command was expected', first ? start(first) : this.end);
+      throw new ShellSyntaxError(
+        first ? `unexpected "${describe(first)}"` : 'a command was expected',
+        first ? start(first) : this.end,
+      );
     }
     // Redirections may come before, between or after the words: the span runs from the earliest part to the latest.
     const parts = [...assignments, ...words, ...redirections];
@@ -344,7 +387,14 @@ class Parser {
     let descriptor: { value: number; start: number } | undefined;
     if (token?.type === 'word') {
       const next = this.lookAhead(1);
-      if (!/^\d+$/.test(token.word.text) || token.word.quoted || next?.type !== 'operator' || next.start !== token.word.end || !redirectionOperators.has(next.value)) return undefined;
+      if (
+        !/^\d+$/.test(token.word.text) ||
+        token.word.quoted ||
+        next?.type !== 'operator' ||
+        next.start !== token.word.end ||
+        !redirectionOperators.has(next.value)
+      )
+        return undefined;
       descriptor = { value: Number(token.word.text), start: token.word.start };
       this.position++;
       token = next;
@@ -352,9 +402,16 @@ class Parser {
     if (token?.type !== 'operator' || !redirectionOperators.has(token.value)) return undefined;
     this.position++;
     const target = this.peek();
-    if (target?.type !== 'word') throw new ShellSyntaxError(`a file name was expected after "${token.value}"`, token.end);
+    if (target?.type !== 'word')
+      throw new ShellSyntaxError(`a file name was expected after "${token.value}"`, token.end);
     this.position++;
-    return { operator: token.value, ...(descriptor ? { descriptor: descriptor.value } : {}), target: target.word, start: descriptor?.start ?? token.start, end: target.word.end };
+    return {
+      operator: token.value,
+      ...(descriptor ? { descriptor: descriptor.value } : {}),
+      target: target.word,
+      start: descriptor?.start ?? token.start,
+      end: target.word.end,
+    };
   }
 
   /**
@@ -367,14 +424,25 @@ class Parser {
     return this.bounds.nested(() => this.readSoFar(), parse);
   }
 
-  private withRedirections<T extends { readonly end: number }>(command: T): T & { readonly redirections: readonly Redirection[] } {
+  private withRedirections<T extends { readonly end: number }>(
+    command: T,
+  ): T & { readonly redirections: readonly Redirection[] } {
     const redirections: Redirection[] = [];
-    for (let redirection = this.redirection(); redirection; redirection = this.redirection()) redirections.push(redirection);
+    for (let redirection = this.redirection(); redirection; redirection = this.redirection())
+      redirections.push(redirection);
     // dash reads the word after a redirection as a plain word, so a reserved word cannot close a list
     // there (`{ { :; } >/dev/null }` is refused) — but for `esac`, which it looks for by its text.
     const next = redirections.length > 0 ? this.peek() : undefined;
-    if (next?.type === 'word' && !next.word.quoted && listTerminators.has(next.word.text) && next.word.text !== 'esac') {
-      throw new ShellSyntaxError(`unexpected "${describe(next)}" after a redirection: ";" or a newline was expected`, next.word.start);
+    if (
+      next?.type === 'word' &&
+      !next.word.quoted &&
+      listTerminators.has(next.word.text) &&
+      next.word.text !== 'esac'
+    ) {
+      throw new ShellSyntaxError(
+        `unexpected "${describe(next)}" after a redirection: ";" or a newline was expected`,
+        next.word.start,
+      );
     }
     return { ...command, redirections, end: redirections.at(-1)?.end ?? command.end };
   }
@@ -387,7 +455,8 @@ class Parser {
   }
 
   private skipNewlines(): void {
-    for (let token = this.peek(); token?.type === 'operator' && token.value === '\n'; token = this.peek()) this.position++;
+    for (let token = this.peek(); token?.type === 'operator' && token.value === '\n'; token = this.peek())
+      this.position++;
   }
 
   private expectReserved(...expected: string[]): Word {
@@ -397,7 +466,10 @@ class Parser {
       this.position++;
       return token.word;
     }
-    throw new ShellSyntaxError(`"${expected.join('" or "')}" was expected${token ? `, found "${describe(token)}"` : ''}`, token ? start(token) : this.end);
+    throw new ShellSyntaxError(
+      `"${expected.join('" or "')}" was expected${token ? `, found "${describe(token)}"` : ''}`,
+      token ? start(token) : this.end,
+    );
   }
 
   private expectOperator(value: string): { end: number } {
@@ -407,7 +479,10 @@ class Parser {
       this.position++;
       return token;
     }
-    throw new ShellSyntaxError(`"${value}" was expected${token ? `, found "${describe(token)}"` : ''}`, token ? start(token) : this.end);
+    throw new ShellSyntaxError(
+      `"${value}" was expected${token ? `, found "${describe(token)}"` : ''}`,
+      token ? start(token) : this.end,
+    );
   }
 
   private expectWord(what: string): Word {

@@ -12,19 +12,59 @@ export type Token =
   | { readonly type: 'operator'; readonly value: string; readonly start: number; readonly end: number };
 
 // POSIX operators only: dash reads `&>` as `&` then `>`, and has no `<<<`.
-const operators = ['&&', '||', ';;', '<<-', '<<', '>>', '<&', '>&', '<>', '>|', ';', '&', '|', '(', ')', '<', '>', '\n'];
+const operators = [
+  '&&',
+  '||',
+  ';;',
+  '<<-',
+  '<<',
+  '>>',
+  '<&',
+  '>&',
+  '<>',
+  '>|',
+  ';',
+  '&',
+  '|',
+  '(',
+  ')',
+  '<',
+  '>',
+  '\n',
+];
 const metacharacters = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
 const operatorStarts = new Set([';', '&', '|', '(', ')', '<', '>', '\n']);
 const nameCharacter = /[A-Za-z0-9_]/;
 /** Characters that begin something other than themselves inside an unquoted word: escapes, quotes, expansions. */
 const wordSpecials = new Set(['\\', "'", '"', '$', '`']);
-const specialParameters = new Set(['?', '#', '@', '*', '$', '!', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+const specialParameters = new Set([
+  '?',
+  '#',
+  '@',
+  '*',
+  '$',
+  '!',
+  '-',
+  '0',
+  '1',
+  '2',
+  '3',
+  '4',
+  '5',
+  '6',
+  '7',
+  '8',
+  '9',
+]);
 
 /**
  * Parses the command substitution whose text starts at `from` (just after `$(`), up to its closing `)`;
  * returns the list and the index of that `)`. Supplied by the parser to avoid a module cycle.
  */
-export type SubstitutionParser = (source: string, from: number) => { readonly list: CommandList; readonly close: number };
+export type SubstitutionParser = (
+  source: string,
+  from: number,
+) => { readonly list: CommandList; readonly close: number };
 
 /**
  * Parses the text of a backtick substitution, already unescaped; its offsets are those of `base`. dash
@@ -43,7 +83,12 @@ export interface SubstitutionParsers {
 }
 
 /** Tokens of `source` from `from` on; positions are `base` plus the index in `source`. */
-export function* tokenize(source: string, from: number, base: number, parsers: SubstitutionParsers): Generator<Token, void, undefined> {
+export function* tokenize(
+  source: string,
+  from: number,
+  base: number,
+  parsers: SubstitutionParsers,
+): Generator<Token, void, undefined> {
   const pendingHereDocuments: { delimiter: string; stripTabs: boolean; expands: boolean }[] = [];
   let index = from;
   while (index < source.length) {
@@ -56,7 +101,9 @@ export function* tokenize(source: string, from: number, base: number, parsers: S
       while (index < source.length && source[index] !== '\n') index++;
       continue;
     }
-    const operator = operatorStarts.has(character) ? operators.find((candidate) => source.startsWith(candidate, index)) : undefined;
+    const operator = operatorStarts.has(character)
+      ? operators.find((candidate) => source.startsWith(candidate, index))
+      : undefined;
     if (operator) {
       yield { type: 'operator', value: operator, start: base + index, end: base + index + operator.length };
       index += operator.length;
@@ -64,7 +111,11 @@ export function* tokenize(source: string, from: number, base: number, parsers: S
         // The delimiter is also the next token: read it once, as reading a word parses its substitutions.
         const delimiter = readWord(source, skipBlanks(source, index), base, parsers);
         if (delimiter) {
-          pendingHereDocuments.push({ delimiter: delimiter.word.text, stripTabs: operator === '<<-', expands: !delimiter.word.quoted });
+          pendingHereDocuments.push({
+            delimiter: delimiter.word.text,
+            stripTabs: operator === '<<-',
+            expands: !delimiter.word.quoted,
+          });
           yield { type: 'word', word: delimiter.word };
           index = delimiter.next;
         }
@@ -90,7 +141,13 @@ function skipBlanks(source: string, index: number): number {
  * text ends before its delimiter; an unquoted delimiter makes the body expand, so its substitutions must
  * be well formed.
  */
-function skipHereDocuments(source: string, index: number, documents: readonly { delimiter: string; stripTabs: boolean; expands: boolean }[], base: number, parsers: SubstitutionParsers): number {
+function skipHereDocuments(
+  source: string,
+  index: number,
+  documents: readonly { delimiter: string; stripTabs: boolean; expands: boolean }[],
+  base: number,
+  parsers: SubstitutionParsers,
+): number {
   for (const { delimiter, stripTabs, expands } of documents) {
     const bodyStart = index;
     let bodyEnd = source.length;
@@ -120,7 +177,12 @@ function checkExpansions(source: string, from: number, base: number, parsers: Su
 }
 
 /** Reads one word starting at `start`; returns undefined when there is none there. */
-function readWord(source: string, start: number, base: number, parsers: SubstitutionParsers): { word: Word; next: number } | undefined {
+function readWord(
+  source: string,
+  start: number,
+  base: number,
+  parsers: SubstitutionParsers,
+): { word: Word; next: number } | undefined {
   const scanner = new WordScanner(source, start, base, parsers);
   while (scanner.index < source.length && !metacharacters.has(source[scanner.index]!)) {
     if (!scanner.readsPlainRun()) scanner.readUnquoted();
@@ -144,7 +206,14 @@ class WordScanner {
   ) {}
 
   word(start: number): Word {
-    return { text: this.text, quoted: this.quoted, substitutions: this.substitutions, parts: this.parts, start: this.base + start, end: this.base + this.index };
+    return {
+      text: this.text,
+      quoted: this.quoted,
+      substitutions: this.substitutions,
+      parts: this.parts,
+      start: this.base + start,
+      end: this.base + this.index,
+    };
   }
 
   /**
@@ -277,7 +346,8 @@ class WordScanner {
         if (inner.index >= source.length) throw new ShellSyntaxError('unterminated ${', this.base + start);
         const character = source[inner.index]!;
         if (character === '}') return;
-        if (character === '"' || character === "'" || character === '\\' || character === '$' || character === '`') inner.readUnquoted();
+        if (character === '"' || character === "'" || character === '\\' || character === '$' || character === '`')
+          inner.readUnquoted();
         else {
           inner.literal(character, false);
           inner.index++;
@@ -286,7 +356,9 @@ class WordScanner {
     });
     this.substitutions.push(...inner.substitutions);
     const operator = source.slice(index, inner.index);
-    this.parts.push(operator === '' ? { kind: 'parameter', name, quoted } : { kind: 'parameter', name, operator, quoted });
+    this.parts.push(
+      operator === '' ? { kind: 'parameter', name, quoted } : { kind: 'parameter', name, operator, quoted },
+    );
     this.text += source.slice(start, inner.index + 1);
     this.index = inner.index + 1;
   }
@@ -301,7 +373,8 @@ class WordScanner {
   literal(text: string, quoted: boolean): void {
     this.text += text;
     const last = this.parts.at(-1);
-    if (last?.kind === 'literal' && last.quoted === quoted) this.parts[this.parts.length - 1] = { kind: 'literal', text: last.text + text, quoted };
+    if (last?.kind === 'literal' && last.quoted === quoted)
+      this.parts[this.parts.length - 1] = { kind: 'literal', text: last.text + text, quoted };
     else this.parts.push({ kind: 'literal', text, quoted });
   }
 }

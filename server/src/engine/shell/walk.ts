@@ -3,7 +3,16 @@
  * that uses them, function bodies where they are called. What the command's exit status means is found
  * by running it (outcomes.ts), not by this walk.
  */
-import { maximumCommands, maximumNesting, ShellBoundExceeded, type Command, type CommandList, type FunctionDefinition, type Loop, type SimpleCommand } from './syntax';
+import {
+  maximumCommands,
+  maximumNesting,
+  ShellBoundExceeded,
+  type Command,
+  type CommandList,
+  type FunctionDefinition,
+  type Loop,
+  type SimpleCommand,
+} from './syntax';
 
 /**
  * What the walks of one analysis may spend. A function's body is walked again at every call, so calls
@@ -36,13 +45,21 @@ export class WalkBudget {
 
   /** Walks one command with `walk`, counting its words and the level it adds. */
   visit<T>(command: Command, walk: () => T): T {
-    if (--this.visitsLeft < 0) throw new ShellBoundExceeded(`too complex to analyse: function calls and nested scripts expand to more than ${walkVisits} commands`, command.start);
+    if (--this.visitsLeft < 0)
+      throw new ShellBoundExceeded(
+        `too complex to analyse: function calls and nested scripts expand to more than ${walkVisits} commands`,
+        command.start,
+      );
     this.wordsLeft -= wordsOf(command);
     if (this.wordsLeft < 0) {
-      throw new ShellBoundExceeded(`too complex to analyse: function calls and nested scripts expand to more than ${this.words} words`, command.start);
+      throw new ShellBoundExceeded(
+        `too complex to analyse: function calls and nested scripts expand to more than ${this.words} words`,
+        command.start,
+      );
     }
     // The parser keeps the text itself within the limit, so only calls can take a walk beyond it.
-    if (this.depth >= maximumNesting) throw new ShellBoundExceeded(`function calls nested more than ${maximumNesting} levels deep`, command.start);
+    if (this.depth >= maximumNesting)
+      throw new ShellBoundExceeded(`function calls nested more than ${maximumNesting} levels deep`, command.start);
     this.depth++;
     try {
       return walk();
@@ -95,19 +112,26 @@ export function runCommands(list: CommandList, budget = new WalkBudget(list.end)
   const visitContents = (command: Command, expanding: ReadonlySet<string>, loop: Loop | undefined): void => {
     switch (command.kind) {
       case 'simple': {
-        for (const word of [...command.assignments, ...command.words, ...command.redirections.flatMap((r) => (r.target ? [r.target] : []))]) {
+        for (const word of [
+          ...command.assignments,
+          ...command.words,
+          ...command.redirections.flatMap((r) => (r.target ? [r.target] : [])),
+        ]) {
           for (const substitution of word.substitutions) visitList(substitution, expanding, loop);
         }
         found.push({ command, loop });
         const called = functions.get(command.words[0]?.text ?? '');
-        if (called && !expanding.has(called.name)) visitCommand(called.body, new Set([...expanding, called.name]), loop);
+        if (called && !expanding.has(called.name))
+          visitCommand(called.body, new Set([...expanding, called.name]), loop);
         return;
       }
       case 'function':
         return;
       case 'loop':
-        for (const item of command.items) for (const substitution of item.substitutions) visitList(substitution, expanding, loop);
-        for (const child of childLists(command)) visitList(child, expanding, command.keyword === 'for' ? command : loop);
+        for (const item of command.items)
+          for (const substitution of item.substitutions) visitList(substitution, expanding, loop);
+        for (const child of childLists(command))
+          visitList(child, expanding, command.keyword === 'for' ? command : loop);
         return;
       default:
         for (const child of childLists(command)) visitList(child, expanding, loop);
@@ -127,7 +151,10 @@ function childLists(command: Command): CommandList[] {
     case 'group':
       return [command.body];
     case 'if':
-      return [...command.branches.flatMap((branch) => [branch.condition, branch.body]), ...(command.elseBody ? [command.elseBody] : [])];
+      return [
+        ...command.branches.flatMap((branch) => [branch.condition, branch.body]),
+        ...(command.elseBody ? [command.elseBody] : []),
+      ];
     case 'loop':
       return [...(command.condition ? [command.condition] : []), command.body];
     case 'case':

@@ -168,7 +168,11 @@ function commonPrefixLength(a: string, b: string): number {
 
 function commonSuffixLength(a: string, b: string, most: number): number {
   let length = 0;
-  while (length + chunk <= most && a.slice(a.length - length - chunk, a.length - length) === b.slice(b.length - length - chunk, b.length - length)) length += chunk;
+  while (
+    length + chunk <= most &&
+    a.slice(a.length - length - chunk, a.length - length) === b.slice(b.length - length - chunk, b.length - length)
+  )
+    length += chunk;
   while (length < most && a.charCodeAt(a.length - 1 - length) === b.charCodeAt(b.length - 1 - length)) length++;
   return length;
 }

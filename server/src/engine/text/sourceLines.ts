@@ -22,7 +22,8 @@ export interface SourceLine {
 
 export function* linesOfText(text: string): Generator<SourceLine> {
   const layout = layoutOf(text);
-  for (let number = 0; number < lineCount(layout); number++) yield { number, text: lineText(layout, number), terminated: isTerminated(layout, number) };
+  for (let number = 0; number < lineCount(layout); number++)
+    yield { number, text: lineText(layout, number), terminated: isTerminated(layout, number) };
 }
 
 export interface FileLineOptions {
@@ -115,5 +116,7 @@ function lineOfBytes(
   bytes = bytes.subarray(bomBytes);
   const text = bytes.toString('utf8');
   const invalid = isUtf8(bytes) ? undefined : invalidUtf8In(bytes, fileOffset + bomBytes);
-  return invalid ? { number, text, terminated, invalidUtf8: { character: invalid.before.length, message: invalid.message } } : { number, text, terminated };
+  return invalid
+    ? { number, text, terminated, invalidUtf8: { character: invalid.before.length, message: invalid.message } }
+    : { number, text, terminated };
 }

@@ -55,10 +55,16 @@ export function utf8ByteOrderMarkLength(bytes: Uint8Array): number {
  * length places that byte where an editor shows it (everything before it is well formed, so it decodes
  * exactly), and what to say of it. Undefined when the bytes are well formed.
  */
-export function invalidUtf8In(bytes: Uint8Array, offsetInFile: number): { readonly before: string; readonly message: string } | undefined {
+export function invalidUtf8In(
+  bytes: Uint8Array,
+  offsetInFile: number,
+): { readonly before: string; readonly message: string } | undefined {
   const offset = firstInvalidUtf8Offset(bytes);
   if (offset === -1) return undefined;
-  return { before: Buffer.from(bytes.buffer, bytes.byteOffset, offset).toString('utf8'), message: describeInvalidUtf8(bytes.subarray(offset), offsetInFile + offset) };
+  return {
+    before: Buffer.from(bytes.buffer, bytes.byteOffset, offset).toString('utf8'),
+    message: describeInvalidUtf8(bytes.subarray(offset), offsetInFile + offset),
+  };
 }
 
 /** A UTF-16 byte order mark means the file was saved in the wrong encoding, not that it is corrupt. */

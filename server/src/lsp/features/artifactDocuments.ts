@@ -40,7 +40,12 @@ export class ArtifactDocuments {
     if (!document || token.isCancellationRequested) return undefined;
     const artifact = await this.validator.artifactOf(document, () => token.isCancellationRequested);
     if (!artifact?.kind || token.isCancellationRequested) return undefined;
-    return { document, path: pathOfUri(uri), kind: artifact.kind, ...(artifact.rollout ? { rollout: artifact.rollout } : {}) };
+    return {
+      document,
+      path: pathOfUri(uri),
+      kind: artifact.kind,
+      ...(artifact.rollout ? { rollout: artifact.rollout } : {}),
+    };
   }
 
   /** The lines the check of this version of the document kept, with each record's name. */
@@ -73,7 +78,9 @@ export class ArtifactDocuments {
       const open = openDocumentAt(this.documents, path);
       if (open) return open.getText();
       // The size first: a 1 GB log is not read to be thrown away.
-      const text = readInside(path, boundary, (file) => (file.size > maxNavigatedFileBytes ? undefined : readPrefix(file, file.size)));
+      const text = readInside(path, boundary, (file) =>
+        file.size > maxNavigatedFileBytes ? undefined : readPrefix(file, file.size),
+      );
       return typeof text === 'string' ? text : undefined;
     } catch {
       // Gone or unreadable since the rollout was evaluated: its diagnostics already say so.

@@ -22,18 +22,31 @@ import { inDocument, recordAt, type RecordText } from './recordAt';
 const maxListedOccurrences = 8;
 
 export function registerHover(connection: Connection, artifacts: ArtifactDocuments): void {
-  connection.onRequest(HoverRequest.type, featureRequest(connection.console, 'Hover', textDocumentPositionParams, async (params, token): Promise<Hover | null> => {
-    const artifact = await artifacts.get(params.textDocument.uri, token);
-    if (!artifact) return null;
-    const record = recordAt(artifact.document, artifact.kind, params.position);
-    if (record.text.trim() === '') return null;
-    const id = idAt(record.text, record.offset, record.lines);
-    if (id) {
-      const occurrences = idOccurrences(artifacts.sourcesOf(artifact), id.id, id.role);
-      return token.isCancellationRequested ? null : { contents: { kind: MarkupKind.Markdown, value: idHover(id, occurrences, artifact) }, range: inDocument(record, id.range) };
-    }
-    return fieldHover(artifact, record, schemaGuideFor(artifact.kind));
-  }));
+  connection.onRequest(
+    HoverRequest.type,
+    featureRequest(
+      connection.console,
+      'Hover',
+      textDocumentPositionParams,
+      async (params, token): Promise<Hover | null> => {
+        const artifact = await artifacts.get(params.textDocument.uri, token);
+        if (!artifact) return null;
+        const record = recordAt(artifact.document, artifact.kind, params.position);
+        if (record.text.trim() === '') return null;
+        const id = idAt(record.text, record.offset, record.lines);
+        if (id) {
+          const occurrences = idOccurrences(artifacts.sourcesOf(artifact), id.id, id.role);
+          return token.isCancellationRequested
+            ? null
+            : {
+                contents: { kind: MarkupKind.Markdown, value: idHover(id, occurrences, artifact) },
+                range: inDocument(record, id.range),
+              };
+        }
+        return fieldHover(artifact, record, schemaGuideFor(artifact.kind));
+      },
+    ),
+  );
 }
 
 function idHover(id: IdAt, occurrences: readonly IdOccurrence[], artifact: ArtifactDocument): string {
@@ -44,9 +57,17 @@ function idHover(id: IdAt, occurrences: readonly IdOccurrence[], artifact: Artif
     const line = occurrence.range.start.line + 1;
     return `- [${escape(`${name}:${line}`)}](${linkTarget(occurrence.file, line)}) ${codeSpan(occurrence.key)}${occurrence.definition ? ' (definition)' : ''}`;
   });
-  const more = occurrences.length > maxListedOccurrences ? [`- … and ${occurrences.length - maxListedOccurrences} more (Find All References lists them)`] : [];
+  const more =
+    occurrences.length > maxListedOccurrences
+      ? [`- … and ${occurrences.length - maxListedOccurrences} more (Find All References lists them)`]
+      : [];
   const where = root ? 'in this rollout' : 'in this file';
-  return [`**${what}** ${codeSpan(id.id)} · ${occurrences.length} ${occurrences.length === 1 ? 'occurrence' : 'occurrences'} ${where}`, '', ...lines, ...more].join('\n');
+  return [
+    `**${what}** ${codeSpan(id.id)} · ${occurrences.length} ${occurrences.length === 1 ? 'occurrence' : 'occurrences'} ${where}`,
+    '',
+    ...lines,
+    ...more,
+  ].join('\n');
 }
 
 function fieldHover(artifact: ArtifactDocument, record: RecordText, guide: SchemaGuide): Hover | null {
@@ -61,7 +82,10 @@ function fieldHover(artifact: ArtifactDocument, record: RecordText, guide: Schem
   const sections: string[] = [];
   const jsonl = artifactKindInfo(artifact.kind).format === 'jsonl';
   if (jsonl && isJsonObject(value)) {
-    const reading = artifact.kind === 'action-records' && artifact.rollout ? actionReadingLabels(artifact.rollout.evaluation.model.actions).get(record.firstLine) : undefined;
+    const reading =
+      artifact.kind === 'action-records' && artifact.rollout
+        ? actionReadingLabels(artifact.rollout.evaluation.model.actions).get(record.firstLine)
+        : undefined;
     sections.push(`**${escape(nameRecord(artifact.kind, value, reading).name)}**`);
   }
   const described = guide.describe(value, path);
@@ -70,14 +94,25 @@ function fieldHover(artifact: ArtifactDocument, record: RecordText, guide: Schem
   if (sections.length === 0) return null;
   const tree = parseTreeSafely(record.text);
   const node = tree ? findNodeAtOffset(tree, record.offset, true) : undefined;
-  return { contents: { kind: MarkupKind.Markdown, value: sections.join('\n\n') }, ...(node && path.length > 0 ? { range: inDocument(record, record.lines.rangeAt(node.offset, node.length)) } : {}) };
+  return {
+    contents: { kind: MarkupKind.Markdown, value: sections.join('\n\n') },
+    ...(node && path.length > 0 ? { range: inDocument(record, record.lines.rangeAt(node.offset, node.length)) } : {}),
+  };
 }
 
 function propertySection(path: readonly (string | number)[], guide: PropertyGuide): string {
-  const name = path.map((segment) => (typeof segment === 'number' ? `[${segment}]` : segment)).join('.').replace(/\.\[/g, '[');
-  const parts = [`${codeSpan(name)}${guide.required ? ' (required)' : ''}${guide.types.length > 0 ? ` · ${guide.types.join(' | ')}` : ''}`];
+  const name = path
+    .map((segment) => (typeof segment === 'number' ? `[${segment}]` : segment))
+    .join('.')
+    .replace(/\.\[/g, '[');
+  const parts = [
+    `${codeSpan(name)}${guide.required ? ' (required)' : ''}${guide.types.length > 0 ? ` · ${guide.types.join(' | ')}` : ''}`,
+  ];
   if (guide.description) parts.push(guide.description);
-  if (guide.values.length > 0) parts.push(`${guide.closed ? 'One of' : 'For example'}: ${guide.values.map((value) => codeSpan(JSON.stringify(value))).join(', ')}`);
+  if (guide.values.length > 0)
+    parts.push(
+      `${guide.closed ? 'One of' : 'For example'}: ${guide.values.map((value) => codeSpan(JSON.stringify(value))).join(', ')}`,
+    );
   return parts.join('\n\n');
 }
 

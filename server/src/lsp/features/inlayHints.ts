@@ -14,30 +14,41 @@ import { featureRequest } from './featureRequest';
 const timestampPattern = /"(started_at|timestamp|observed_at|created_at|finished_at)"\s*:\s*"([^"\\]{10,40})"/;
 
 export function registerInlayHints(connection: Connection, artifacts: ArtifactDocuments): void {
-  connection.onRequest(InlayHintRequest.type, featureRequest(connection.console, 'Inlay hints', textDocumentRangeParams, async (params, token): Promise<InlayHint[] | null> => {
-    const settings = await artifacts.settings.get(params.textDocument.uri);
-    if (!settings.elapsedTimeHints) return null;
-    const artifact = await artifacts.get(params.textDocument.uri, token);
-    if (!artifact?.rollout || artifactKindInfo(artifact.kind).format !== 'jsonl') return null;
-    const start = artifact.rollout.evaluation.model.start;
-    if (!start) return null;
-    const hints: InlayHint[] = [];
-    const lastLine = Math.min(params.range.end.line, artifact.document.lineCount - 1);
-    for (let line = params.range.start.line; line <= lastLine; line++) {
-      const text = artifact.document.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } });
-      const match = timestampPattern.exec(text);
-      const time = match ? parseTimestamp(match[2]) : undefined;
-      if (!match || time === undefined) continue;
-      hints.push({
-        position: { line, character: match.index + match[0].length },
-        label: formatElapsed(time - start.time),
-        kind: InlayHintKind.Parameter,
-        paddingLeft: true,
-        tooltip: `${match[1]} is ${formatElapsed(time - start.time)} after the rollout started (${start.source}).`,
-      });
-    }
-    return token.isCancellationRequested ? null : hints;
-  }));
+  connection.onRequest(
+    InlayHintRequest.type,
+    featureRequest(
+      connection.console,
+      'Inlay hints',
+      textDocumentRangeParams,
+      async (params, token): Promise<InlayHint[] | null> => {
+        const settings = await artifacts.settings.get(params.textDocument.uri);
+        if (!settings.elapsedTimeHints) return null;
+        const artifact = await artifacts.get(params.textDocument.uri, token);
+        if (!artifact?.rollout || artifactKindInfo(artifact.kind).format !== 'jsonl') return null;
+        const start = artifact.rollout.evaluation.model.start;
+        if (!start) return null;
+        const hints: InlayHint[] = [];
+        const lastLine = Math.min(params.range.end.line, artifact.document.lineCount - 1);
+        for (let line = params.range.start.line; line <= lastLine; line++) {
+          const text = artifact.document.getText({
+            start: { line, character: 0 },
+            end: { line: line + 1, character: 0 },
+          });
+          const match = timestampPattern.exec(text);
+          const time = match ? parseTimestamp(match[2]) : undefined;
+          if (!match || time === undefined) continue;
+          hints.push({
+            position: { line, character: match.index + match[0].length },
+            label: formatElapsed(time - start.time),
+            kind: InlayHintKind.Parameter,
+            paddingLeft: true,
+            tooltip: `${match[1]} is ${formatElapsed(time - start.time)} after the rollout started (${start.source}).`,
+          });
+        }
+        return token.isCancellationRequested ? null : hints;
+      },
+    ),
+  );
 }
 
 function formatElapsed(milliseconds: number): string {

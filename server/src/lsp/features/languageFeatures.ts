@@ -2,7 +2,14 @@
  * The language features beyond diagnostics, registered together: outline and folding, hover,
  * navigation between ids, the verdict code lens, elapsed-time inlay hints, completion and quick fixes.
  */
-import { CodeActionKind, CodeLensRefreshRequest, type ClientCapabilities, type Connection, type ServerCapabilities, type TextDocuments } from 'vscode-languageserver/node';
+import {
+  CodeActionKind,
+  CodeLensRefreshRequest,
+  type ClientCapabilities,
+  type Connection,
+  type ServerCapabilities,
+  type TextDocuments,
+} from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DocumentValidator } from '../documentValidator';
 import type { SettingsCache } from '../settingsCache';
@@ -23,7 +30,13 @@ export interface LanguageFeatures {
   readonly rolloutChanged: () => void;
 }
 
-export function registerLanguageFeatures(connection: Connection, documents: TextDocuments<TextDocument>, validator: DocumentValidator, settings: SettingsCache, client: ClientCapabilities): LanguageFeatures {
+export function registerLanguageFeatures(
+  connection: Connection,
+  documents: TextDocuments<TextDocument>,
+  validator: DocumentValidator,
+  settings: SettingsCache,
+  client: ClientCapabilities,
+): LanguageFeatures {
   const artifacts = new ArtifactDocuments(documents, validator, settings);
   new OutlineProvider(artifacts).register(connection);
   registerHover(connection, artifacts);

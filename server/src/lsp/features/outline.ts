@@ -2,7 +2,15 @@
  * Document symbols (the outline and breadcrumbs) and folding ranges of the artifacts, both from one
  * outline per document version, which is kept: VS Code asks for both after every edit.
  */
-import { DocumentSymbolRequest, FoldingRangeKind, FoldingRangeRequest, SymbolKind, type Connection, type DocumentSymbol, type FoldingRange } from 'vscode-languageserver/node';
+import {
+  DocumentSymbolRequest,
+  FoldingRangeKind,
+  FoldingRangeRequest,
+  SymbolKind,
+  type Connection,
+  type DocumentSymbol,
+  type FoldingRange,
+} from 'vscode-languageserver/node';
 import { actionReadingLabels } from '../../engine/inspect/actionReadings';
 import { outlineOf, outlineOfCheckedLines, type OutlineEntry } from '../../engine/inspect/outline';
 import { RecentlyUsedCache } from '../../engine/recentlyUsedCache';
@@ -64,18 +72,28 @@ export class OutlineProvider {
     const key = `${document.version}\u0000${kind}\u0000${kind === 'action-records' ? (rollout?.key ?? '') : ''}`;
     const kept = this.kept.get(document.uri, key);
     if (kept) return kept;
-    const labels = kind === 'action-records' && rollout ? actionReadingLabels(rollout.evaluation.model.actions) : undefined;
+    const labels =
+      kind === 'action-records' && rollout ? actionReadingLabels(rollout.evaluation.model.actions) : undefined;
     const readingOf = labels ? (line: number) => labels.get(line) : undefined;
     // The check of this very version named its records already; a JSON artifact has no checked lines.
     const checked = this.artifacts.checkedLinesOf(document, kind);
-    const entries = checked ? outlineOfCheckedLines(checked, kind, readingOf) : outlineOf(document.getText(), kind, readingOf);
+    const entries = checked
+      ? outlineOfCheckedLines(checked, kind, readingOf)
+      : outlineOf(document.getText(), kind, readingOf);
     this.kept.set(document.uri, key, entries);
     return entries;
   }
 }
 
 export function toSymbol(entry: OutlineEntry): DocumentSymbol {
-  if (entry.span) return { name: entry.name, detail: entry.span.detail, kind: symbolKinds[entry.category], range: entry.span.range, selectionRange: entry.span.selectionRange };
+  if (entry.span)
+    return {
+      name: entry.name,
+      detail: entry.span.detail,
+      kind: symbolKinds[entry.category],
+      range: entry.span.range,
+      selectionRange: entry.span.selectionRange,
+    };
   const range = { start: { line: entry.line, character: 0 }, end: { line: entry.line, character: entry.length } };
   return { name: entry.name, kind: symbolKinds[entry.category], range, selectionRange: range };
 }
@@ -91,16 +109,33 @@ function foldingRanges(entries: readonly OutlineEntry[]): FoldingRange[] {
   prompts.forEach((prompt, index) => {
     const next = prompts[index + 1];
     const end = next ? next.line - 1 : lastLine;
-    if (end > prompt.line) ranges.push({ startLine: prompt.line, endLine: end, kind: FoldingRangeKind.Region, collapsedText: `${prompt.name} …` });
+    if (end > prompt.line)
+      ranges.push({
+        startLine: prompt.line,
+        endLine: end,
+        kind: FoldingRangeKind.Region,
+        collapsedText: `${prompt.name} …`,
+      });
   });
   let runStart = 0;
   for (let index = 1; index <= entries.length; index++) {
     const previous = entries[index - 1]!;
     const current = entries[index];
-    if (current && current.category === previous.category && current.category !== 'prompt' && current.category !== 'key') continue;
+    if (
+      current &&
+      current.category === previous.category &&
+      current.category !== 'prompt' &&
+      current.category !== 'key'
+    )
+      continue;
     const run = entries.slice(runStart, index);
     if (run.length >= minimumRun) {
-      ranges.push({ startLine: run[0]!.line, endLine: previous.line, kind: FoldingRangeKind.Region, collapsedText: `${run.length} ${previous.category} records` });
+      ranges.push({
+        startLine: run[0]!.line,
+        endLine: previous.line,
+        kind: FoldingRangeKind.Region,
+        collapsedText: `${run.length} ${previous.category} records`,
+      });
     }
     runStart = index;
   }

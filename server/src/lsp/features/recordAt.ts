@@ -22,10 +22,18 @@ export function recordAt(document: TextDocument, kind: ArtifactKind, position: P
     const text = document.getText();
     return { text, offset: document.offsetAt(position), lines: new LineIndex(text), firstLine: 0 };
   }
-  const withEnding = document.getText({ start: { line: position.line, character: 0 }, end: { line: position.line + 1, character: 0 } });
+  const withEnding = document.getText({
+    start: { line: position.line, character: 0 },
+    end: { line: position.line + 1, character: 0 },
+  });
   // From 0, not from the layout's line start: a byte order mark the document holds takes its column 0.
   const line = withEnding.slice(0, lineContentEnd(layoutOf(withEnding), 0));
-  return { text: line, offset: Math.min(position.character, line.length), lines: new LineIndex(line), firstLine: position.line };
+  return {
+    text: line,
+    offset: Math.min(position.character, line.length),
+    lines: new LineIndex(line),
+    firstLine: position.line,
+  };
 }
 
 /** A range in a record's text as a range in the document. */

@@ -17,15 +17,34 @@ interface ApiAnswer {
 export class DockerEngineApiError extends Error {}
 
 /** `env` is `NAME=value` entries, set for the command over the container's own. */
-export function dockerEngineApiExec(socketPath: string, container: string, command: readonly string[], env: readonly string[], display: readonly string[]): Exec {
+export function dockerEngineApiExec(
+  socketPath: string,
+  container: string,
+  command: readonly string[],
+  env: readonly string[],
+  display: readonly string[],
+): Exec {
   return { display, run: (hooks) => runExec(socketPath, container, command, env, hooks) };
 }
 
-async function runExec(socketPath: string, container: string, command: readonly string[], env: readonly string[], hooks: ExecHooks): Promise<ExecEnd> {
+async function runExec(
+  socketPath: string,
+  container: string,
+  command: readonly string[],
+  env: readonly string[],
+  hooks: ExecHooks,
+): Promise<ExecEnd> {
   try {
-    const created = await call(socketPath, 'POST', `/containers/${encodeURIComponent(container)}/exec`, { User: '0', AttachStdout: true, AttachStderr: true, AttachStdin: false, Tty: false, Env: env, Cmd: command }, hooks.signal);
+    const created = await call(
+      socketPath,
+      'POST',
+      `/containers/${encodeURIComponent(container)}/exec`,
+      { User: '0', AttachStdout: true, AttachStderr: true, AttachStdin: false, Tty: false, Env: env, Cmd: command },
+      hooks.signal,
+    );
     const id = parseObject(created)['Id'];
-    if (typeof id !== 'string' || !/^[0-9a-f]+$/.test(id)) throw new DockerEngineApiError('the Engine API returned no exec id');
+    if (typeof id !== 'string' || !/^[0-9a-f]+$/.test(id))
+      throw new DockerEngineApiError('the Engine API returned no exec id');
     await streamExec(socketPath, id, hooks);
     const inspected = parseObject(await call(socketPath, 'GET', `/exec/${id}/json`, undefined, hooks.signal));
     const code = inspected['ExitCode'];
@@ -42,21 +61,46 @@ export async function dockerEngineApiContainers(socketPath: string, signal: Abor
   return JSON.parse(await call(socketPath, 'GET', '/containers/json', undefined, signal)) as unknown;
 }
 
-async function call(socketPath: string, method: string, path: string, body: unknown, signal: AbortSignal): Promise<string> {
+async function call(
+  socketPath: string,
+  method: string,
+  path: string,
+  body: unknown,
+  signal: AbortSignal,
+): Promise<string> {
   const answer = await send(socketPath, method, path, body, signal);
   if (answer.status >= 200 && answer.status < 300) return answer.body;
-  throw new DockerEngineApiError(`the Engine API answered ${method} ${path} with ${answer.status}: ${apiMessage(answer.body)}`);
+  throw new DockerEngineApiError(
+    `the Engine API answered ${method} ${path} with ${answer.status}: ${apiMessage(answer.body)}`,
+  );
 }
 
-function send(socketPath: string, method: string, path: string, body: unknown, signal: AbortSignal): Promise<ApiAnswer> {
+function send(
+  socketPath: string,
+  method: string,
+  path: string,
+  body: unknown,
+  signal: AbortSignal,
+): Promise<ApiAnswer> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const outgoing = request(
-      { socketPath, method, path, signal, headers: payload === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } },
+      {
+        socketPath,
+        method,
+        path,
+        signal,
+        headers:
+          payload === undefined
+            ? {}
+            : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+      },
       (incoming) => {
         const chunks: Buffer[] = [];
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        incoming.on('end', () =>
+          resolve({ status: incoming.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
         incoming.on('error', reject);
       },
     );
@@ -73,12 +117,24 @@ function streamExec(socketPath: string, id: string, hooks: ExecHooks): Promise<v
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify({ Detach: false, Tty: false });
     const outgoing = request(
-      { socketPath, method: 'POST', path: `/exec/${id}/start`, signal: hooks.signal, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } },
+      {
+        socketPath,
+        method: 'POST',
+        path: `/exec/${id}/start`,
+        signal: hooks.signal,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+      },
       (incoming) => {
         if ((incoming.statusCode ?? 0) >= 300) {
           const chunks: Buffer[] = [];
           incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-          incoming.on('end', () => reject(new DockerEngineApiError(`the Engine API could not start the exec (${incoming.statusCode}): ${apiMessage(Buffer.concat(chunks).toString('utf8'))}`)));
+          incoming.on('end', () =>
+            reject(
+              new DockerEngineApiError(
+                `the Engine API could not start the exec (${incoming.statusCode}): ${apiMessage(Buffer.concat(chunks).toString('utf8'))}`,
+              ),
+            ),
+          );
           return;
         }
         const streams = [new LineSplitter(hooks.onStdout), new LineSplitter(hooks.onStderr)] as const;
@@ -105,8 +161,10 @@ function streamExec(socketPath: string, id: string, hooks: ExecHooks): Promise<v
 }
 
 function socketError(error: NodeJS.ErrnoException, socketPath: string): Error {
-  if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') return new DockerEngineApiError(`no Docker Engine answers on ${socketPath} (${error.code})`);
-  if (error.code === 'EACCES') return new DockerEngineApiError(`no permission to use the Docker Engine socket ${socketPath}`);
+  if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED')
+    return new DockerEngineApiError(`no Docker Engine answers on ${socketPath} (${error.code})`);
+  if (error.code === 'EACCES')
+    return new DockerEngineApiError(`no permission to use the Docker Engine socket ${socketPath}`);
   return error;
 }
 
@@ -117,7 +175,9 @@ function parseObject(text: string): JsonObject {
   } catch {
     // Reported below with the text that was not an object.
   }
-  throw new DockerEngineApiError(`the Engine API answered with something other than a JSON object: ${text.slice(0, 200)}`);
+  throw new DockerEngineApiError(
+    `the Engine API answered with something other than a JSON object: ${text.slice(0, 200)}`,
+  );
 }
 
 /** The daemon's error body is `{"message": …}`; fall back to the raw text, shortened. */

@@ -9,7 +9,8 @@ export interface ExecHooks {
   readonly signal: AbortSignal;
 }
 
-export type ExecEnd = { readonly kind: 'exited'; readonly code: number } | { readonly kind: 'failed'; readonly reason: string };
+export type ExecEnd =
+  { readonly kind: 'exited'; readonly code: number } | { readonly kind: 'failed'; readonly reason: string };
 
 export interface Exec {
   /** The command as the transcript shows it. */
@@ -21,5 +22,7 @@ export interface Exec {
 export function abortReason(signal: AbortSignal): string {
   const reason: unknown = signal.reason;
   if (reason instanceof Error && reason.name === 'TimeoutError') return 'timed out';
-  return reason instanceof Error && reason.message !== '' && reason.name !== 'AbortError' ? reason.message : 'cancelled';
+  return reason instanceof Error && reason.message !== '' && reason.name !== 'AbortError'
+    ? reason.message
+    : 'cancelled';
 }

@@ -3,7 +3,15 @@
  * timestamps that run backwards against line order, execs whose command cannot be read or whose process
  * outcome is missing, kinds the rules do not know, and provenance that keeps a record from proving anything.
  */
-import { actionEventTypes, actionPhases, observationsCount, type ActionReading, type ActionSequence, type ActionSequenceLists, type Step } from '../../model/actions';
+import {
+  actionEventTypes,
+  actionPhases,
+  observationsCount,
+  type ActionReading,
+  type ActionSequence,
+  type ActionSequenceLists,
+  type Step,
+} from '../../model/actions';
 import { observationProvenances, provenanceOf } from '../../model/provenance';
 import { describeValue } from '../../parse/jsonKind';
 import type { RuleContext } from '../context';
@@ -16,9 +24,19 @@ export function checkActionOrder(context: RuleContext, actions: ActionSequenceLi
   for (const step of actions.timed) {
     const time = step.reading.time!;
     if (latest && time.value < latest.time.value) {
-      context.report('timeline-order', context.inRecord(file, step.action.ref, [time.field]), `This record's ${time.field} is earlier than the ${latest.time.field} of the record on line ${latest.step.action.ref.line + 1}: timestamps run backwards against line order, so line order is used.`, {
-        related: [context.related(context.inRecord(file, latest.step.action.ref, [latest.time.field]), 'the later timestamp, on an earlier line')],
-      });
+      context.report(
+        'timeline-order',
+        context.inRecord(file, step.action.ref, [time.field]),
+        `This record's ${time.field} is earlier than the ${latest.time.field} of the record on line ${latest.step.action.ref.line + 1}: timestamps run backwards against line order, so line order is used.`,
+        {
+          related: [
+            context.related(
+              context.inRecord(file, latest.step.action.ref, [latest.time.field]),
+              'the later timestamp, on an earlier line',
+            ),
+          ],
+        },
+      );
     }
     if (!latest || time.value >= latest.time.value) latest = { time, step };
   }
@@ -31,10 +49,24 @@ export function checkExecRecords(context: RuleContext, actions: ActionSequenceLi
     if (syntaxError) {
       const at = syntaxError.offset;
       const place = context.inStringValue(file, action.ref, ['command_preview'], { start: at, end: at + 1 });
-      if (syntaxError.tooComplex) context.report('command-too-complex', place, `This command is beyond what the shell analysis reads (${syntaxError.message}), so what it proves about the sandbox user or the grading is unknown.`);
-      else context.report('command-unparsable', place, `This command is not shell that can be read (${syntaxError.message}), so what it proves about the sandbox user or the grading is unknown.`);
+      if (syntaxError.tooComplex)
+        context.report(
+          'command-too-complex',
+          place,
+          `This command is beyond what the shell analysis reads (${syntaxError.message}), so what it proves about the sandbox user or the grading is unknown.`,
+        );
+      else
+        context.report(
+          'command-unparsable',
+          place,
+          `This command is not shell that can be read (${syntaxError.message}), so what it proves about the sandbox user or the grading is unknown.`,
+        );
     } else {
-      context.report('exec-outcome-missing', context.inRecord(file, action.ref, ['status']), `This exec has a transport status (${describeValue(action.record.status)}) but no return_code: the call went through, but the process outcome is unknown.`);
+      context.report(
+        'exec-outcome-missing',
+        context.inRecord(file, action.ref, ['status']),
+        `This exec has a transport status (${describeValue(action.record.status)}) but no return_code: the call went through, but the process outcome is unknown.`,
+      );
     }
   }
 }
@@ -42,15 +74,29 @@ export function checkExecRecords(context: RuleContext, actions: ActionSequenceLi
 /** Records whose event_type or phase is none the rules know: the rules read them under every candidate kind. */
 export function checkActionKinds(context: RuleContext, actions: ActionSequence): void {
   const file = context.bundle.pathOf('actions');
-  const consequence = 'so what it did is read in every way the rules know, and what any of those readings finds is reported: the proof around it cannot rest on it being nothing.';
+  const consequence =
+    'so what it did is read in every way the rules know, and what any of those readings finds is reported: the proof around it cannot rest on it being nothing.';
   for (const { action, reading } of actions.unknownKinds) {
     const { record } = action;
     if (reading.eventTypeUnknown) {
-      const what = record.eventType === undefined ? 'This record has no event_type' : `This record's event_type ${describeValue(record.eventType)} is none the rules know`;
-      context.report('action-kind-unknown', record.eventType === undefined ? context.inRecord(file, action.ref) : context.inRecord(file, action.ref, ['event_type']), `${what} (${actionEventTypes.join(', ')}, in any case), ${consequence}`);
+      const what =
+        record.eventType === undefined
+          ? 'This record has no event_type'
+          : `This record's event_type ${describeValue(record.eventType)} is none the rules know`;
+      context.report(
+        'action-kind-unknown',
+        record.eventType === undefined
+          ? context.inRecord(file, action.ref)
+          : context.inRecord(file, action.ref, ['event_type']),
+        `${what} (${actionEventTypes.join(', ')}, in any case), ${consequence}`,
+      );
     }
     if (reading.phaseUnknown) {
-      context.report('action-kind-unknown', context.inRecord(file, action.ref, ['phase']), `This record's phase ${describeValue(record.phase)} is none the rules know (${actionPhases.join(', ')}, in any case), ${consequence}`);
+      context.report(
+        'action-kind-unknown',
+        context.inRecord(file, action.ref, ['phase']),
+        `This record's phase ${describeValue(record.phase)} is none the rules know (${actionPhases.join(', ')}, in any case), ${consequence}`,
+      );
     }
   }
 }
@@ -61,6 +107,13 @@ export function checkActionProvenance(context: RuleContext, actions: ActionSeque
   for (const { action } of actions.steps) {
     const value = action.record.provenance;
     if (value === undefined || observationsCount(action.record, context.options.fixtureBundle)) continue;
-    reportUncountedProvenance(context, file, action.ref, { provenance: provenanceOf(value, observationProvenances), value, known: observationProvenances }, 'This action record', howToObserve);
+    reportUncountedProvenance(
+      context,
+      file,
+      action.ref,
+      { provenance: provenanceOf(value, observationProvenances), value, known: observationProvenances },
+      'This action record',
+      howToObserve,
+    );
   }
 }

@@ -17,18 +17,34 @@ export const howToObserve =
   'Run the live probe on the sandbox (the command "Rollout Evidence: Probe Sandbox-User Quiescence…", or `rollout-evidence probe`) and record its observation, or fix the harness so that it records a checked observation after its last kill.';
 
 /** How to get a real annotation instead: only the framework can say it ended a call. */
-export const howToAnnotate = 'The framework (BenchFlow) writes this annotation itself, after a checked observation proved quiescence; fix the harness so that it does.';
+export const howToAnnotate =
+  'The framework (BenchFlow) writes this annotation itself, after a checked observation proved quiescence; fix the harness so that it does.';
 
 /**
  * Reports a record whose provenance keeps it from proving anything here. `what` names the record
  * ("This action record"); `howToProduce` says how to get real evidence instead.
  */
-export function reportUncountedProvenance(context: RuleContext, file: string, ref: RecordRef, record: { provenance: Provenance; value: unknown; known: readonly Provenance[] }, what: string, howToProduce: string): void {
+export function reportUncountedProvenance(
+  context: RuleContext,
+  file: string,
+  ref: RecordRef,
+  record: { provenance: Provenance; value: unknown; known: readonly Provenance[] },
+  what: string,
+  howToProduce: string,
+): void {
   const place = context.inRecord(file, ref, ['provenance']);
   const { provenance, value, known } = record;
   if (provenance === 'authored') {
-    context.report('evidence-authored', place, `${what} was authored (by a quick fix or the fixture scaffold), not recorded by a probe or the harness, and this bundle is not a fixture: it proves nothing, and the rules read it as absent. ${howToProduce} Authored records count only in fixture bundles (rolloutEvidence.fixtureFolders, or a bundle written by New Fixture Bundle).`);
+    context.report(
+      'evidence-authored',
+      place,
+      `${what} was authored (by a quick fix or the fixture scaffold), not recorded by a probe or the harness, and this bundle is not a fixture: it proves nothing, and the rules read it as absent. ${howToProduce} Authored records count only in fixture bundles (rolloutEvidence.fixtureFolders, or a bundle written by New Fixture Bundle).`,
+    );
   } else {
-    context.report('evidence-authored', place, `${what} has provenance ${describeValue(value)}, none the rules know (${known.join(', ')}): who wrote it is unknown, so it proves nothing, and the rules read it as absent.`);
+    context.report(
+      'evidence-authored',
+      place,
+      `${what} has provenance ${describeValue(value)}, none the rules know (${known.join(', ')}): who wrote it is unknown, so it proves nothing, and the rules read it as absent.`,
+    );
   }
 }

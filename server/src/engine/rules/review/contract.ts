@@ -6,7 +6,8 @@ export const reviewCodes = {
     severity: 'error',
     effect: 'incomplete',
     summary: 'An artifact the experiment-review validator requires is missing.',
-    description: '`result.json`, `trajectory/acp_trajectory.jsonl`, `trajectory/llm_trajectory.jsonl` (unless exempt) or `results.jsonl` is missing.',
+    description:
+      '`result.json`, `trajectory/acp_trajectory.jsonl`, `trajectory/llm_trajectory.jsonl` (unless exempt) or `results.jsonl` is missing.',
   },
   'review-empty-trajectory': {
     severity: 'error',
@@ -18,13 +19,15 @@ export const reviewCodes = {
     severity: 'error',
     effect: 'incomplete',
     summary: 'The ACP trajectory has no agent-side event.',
-    description: "Every trajectory row is marked `phase: \"verifier\"`, or has a phase none of the known ones (`agent`, `verifier`, `harness`, in any case; the validator would count it as the agent's, but it may be a damaged `verifier`).",
+    description:
+      'Every trajectory row is marked `phase: "verifier"`, or has a phase none of the known ones (`agent`, `verifier`, `harness`, in any case; the validator would count it as the agent\'s, but it may be a damaged `verifier`).',
   },
   'review-llm-trajectory': {
     severity: 'error',
     effect: 'incomplete',
     summary: 'The LLM trajectory fails the validator\u2019s exchange and usage checks.',
-    description: 'The LLM trajectory lacks request/response bodies, has fewer responses than requests, carries no positive usage, or a response that counts (after retries are set aside) has no usage.',
+    description:
+      'The LLM trajectory lacks request/response bodies, has fewer responses than requests, carries no positive usage, or a response that counts (after retries are set aside) has no usage.',
   },
   'review-results-rows': {
     severity: 'error',
@@ -35,7 +38,7 @@ export const reviewCodes = {
   'review-task-mismatch': {
     severity: 'error',
     effect: 'untrusted',
-    summary: "The results row names another task than result.json.",
+    summary: 'The results row names another task than result.json.',
     description: 'The results row names another task than result.json.',
   },
   'review-no-tokens': {
@@ -54,8 +57,10 @@ export const reviewCodes = {
     severity: 'error',
     effect: 'incomplete',
     summary: 'result.json shows no tool calls.',
-    description: "result.json's top-level `n_tool_calls` (else its `tool_usage`), the count the validator reads, is 0; the message says which of the two it read and names the counts elsewhere that the validator does not read (`agent_result.n_tool_calls`, the ACP trajectory's `tool_call` rows).",
-    readme: "result.json's top-level `n_tool_calls` (else its `tool_usage`), the count the validator reads, is 0; the message names a count elsewhere (`agent_result.n_tool_calls`) that the validator does not read.",
+    description:
+      "result.json's top-level `n_tool_calls` (else its `tool_usage`), the count the validator reads, is 0; the message says which of the two it read and names the counts elsewhere that the validator does not read (`agent_result.n_tool_calls`, the ACP trajectory's `tool_call` rows).",
+    readme:
+      "result.json's top-level `n_tool_calls` (else its `tool_usage`), the count the validator reads, is 0; the message names a count elsewhere (`agent_result.n_tool_calls`) that the validator does not read.",
   },
   'review-no-reward': {
     severity: 'error',
@@ -73,13 +78,15 @@ export const reviewCodes = {
     severity: 'error',
     effect: 'untrusted',
     summary: 'The results row carries a key that must never be exported.',
-    description: 'The results row, or one of its messages, carries a key that must never be exported (`gold_solution`, `reasoning_content`, …), or a damaged copy of one on the row.',
+    description:
+      'The results row, or one of its messages, carries a key that must never be exported (`gold_solution`, `reasoning_content`, …), or a damaged copy of one on the row.',
   },
   'review-training-ready': {
     severity: 'error',
     effect: 'untrusted',
     summary: 'The training_ready flag contradicts the rollout.',
-    description: "`info.training_ready` contradicts how the rollout ended or what its row holds. A training-ready row needs positive input and output tokens, or a positive `total_tokens` (BenchFlow writes output 0 when a provider reports only a total, and the validator accepts it). A timeout's row is never held to what a success must claim: it must only not be training-ready, and say why.",
+    description:
+      "`info.training_ready` contradicts how the rollout ended or what its row holds. A training-ready row needs positive input and output tokens, or a positive `total_tokens` (BenchFlow writes output 0 when a provider reports only a total, and the validator accepts it). A timeout's row is never held to what a success must claim: it must only not be training-ready, and say why.",
   },
   'review-messages': {
     severity: 'error',

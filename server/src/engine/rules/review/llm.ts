@@ -19,16 +19,29 @@ export function checkLlmTrajectory(context: RuleContext): void {
   const requests = exchanges.filter((exchange) => exchange.hasRequestBody).length;
   const responses = exchanges.filter((exchange) => exchange.hasResponseBody).length;
   for (const exchange of exchanges) {
-    if (!exchange.hasRequestBody) context.report('review-llm-trajectory', at(exchange), 'This exchange has no request body object.');
-    if (exchange.hasResponse && !exchange.hasResponseBody) context.report('review-llm-trajectory', at(exchange), 'This exchange has a response without a body object.');
+    if (!exchange.hasRequestBody)
+      context.report('review-llm-trajectory', at(exchange), 'This exchange has no request body object.');
+    if (exchange.hasResponse && !exchange.hasResponseBody)
+      context.report('review-llm-trajectory', at(exchange), 'This exchange has a response without a body object.');
   }
   const read = `${rolloutFiles.llmTrajectory}: of its ${exchanges.length} exchange${exchanges.length === 1 ? '' : 's'} (rows), ${requests} ${requests === 1 ? 'has' : 'have'} a request body object and ${responses} a response body object`;
-  if (requests === 0 || responses === 0) context.report('review-llm-trajectory', top, `${read}; it needs at least one of each.`);
+  if (requests === 0 || responses === 0)
+    context.report('review-llm-trajectory', top, `${read}; it needs at least one of each.`);
   if (responses < requests) context.report('review-llm-trajectory', top, `${read}: fewer responses than requests.`);
-  if (!exchanges.some((exchange) => exchange.positiveUsage)) context.report('review-llm-trajectory', top, `None of the ${exchanges.length} exchanges of ${rolloutFiles.llmTrajectory} has a response with positive token usage.`);
+  if (!exchanges.some((exchange) => exchange.positiveUsage))
+    context.report(
+      'review-llm-trajectory',
+      top,
+      `None of the ${exchanges.length} exchanges of ${rolloutFiles.llmTrajectory} has a response with positive token usage.`,
+    );
   for (const index of selectedExchanges(facts)) {
     const exchange = exchanges[index]!;
-    if (!exchange.positiveUsage) context.report('review-llm-trajectory', at(exchange), 'This successful response is one that counts (after retries are set aside), but it carries no token usage.');
+    if (!exchange.positiveUsage)
+      context.report(
+        'review-llm-trajectory',
+        at(exchange),
+        'This successful response is one that counts (after retries are set aside), but it carries no token usage.',
+      );
   }
 }
 
@@ -65,7 +78,9 @@ function selectExchanges(facts: LlmFacts): number[] {
   });
   const selected: number[] = [];
   for (const indices of groups.values()) {
-    const answered = indices.filter((index) => exchanges[index]!.responseToolCallIds.some((id) => (lastReference.get(id) ?? -1) > index));
+    const answered = indices.filter((index) =>
+      exchanges[index]!.responseToolCallIds.some((id) => (lastReference.get(id) ?? -1) > index),
+    );
     const safe = indices.filter((index) => {
       const exchange = exchanges[index]!;
       return exchange.responseToolCallIds.length === 0 || exchange.onlyFinishCalls || index === exchanges.length - 1;

@@ -29,7 +29,19 @@ export function nativeSubscriptionMode(context: RuleContext): boolean {
   return context.options.allowNativeSubscriptionWithoutLlm && isNativeAcp(context);
 }
 
-const infraMarkers = ['missing required', 'api key', 'credential', 'provider', 'sandbox', 'docker', 'daytona', 'no space left', 'transport', 'pipe closed', 'connection'];
+const infraMarkers = [
+  'missing required',
+  'api key',
+  'credential',
+  'provider',
+  'sandbox',
+  'docker',
+  'daytona',
+  'no space left',
+  'transport',
+  'pipe closed',
+  'connection',
+];
 const errorFields = ['error', 'verifier_error', 'error_category', 'verifier_error_category'] as const;
 
 /**
@@ -75,7 +87,10 @@ function hasTerminalError(result: JsonObject | undefined): boolean {
 export function terminalErrorReadings(result: JsonObject | undefined): readonly boolean[] {
   const asWritten = hasTerminalError(result);
   const partial = result?.['partial_trajectory'];
-  const damaged = unreadableError(result?.['error']) || unreadableError(result?.['verifier_error']) || (partial !== undefined && partial !== null && typeof partial !== 'boolean');
+  const damaged =
+    unreadableError(result?.['error']) ||
+    unreadableError(result?.['verifier_error']) ||
+    (partial !== undefined && partial !== null && typeof partial !== 'boolean');
   return damaged ? [asWritten, !asWritten] : [asWritten];
 }
 

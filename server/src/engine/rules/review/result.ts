@@ -17,20 +17,48 @@ export function checkResult(context: RuleContext): void {
 
   const tokens = tokenTotal(result);
   if (!tokens || tokens.total <= 0) {
-    context.report('review-no-tokens', tokens ? context.inDocument(file, facts, tokens.path) : top, tokens ? `${rolloutFiles.result}'s token total is ${tokens.label} = ${tokens.total}, the first total the validator finds (it reads agent_result, then token_usage, then the top level: total_tokens, else input + output, else prompt + completion); it needs a positive one.` : `${rolloutFiles.result} has no token total the validator can read: it looked in ${tokenPlaces} for an integer total_tokens, or integer input and output (or prompt and completion) counts, and found none.`);
+    context.report(
+      'review-no-tokens',
+      tokens ? context.inDocument(file, facts, tokens.path) : top,
+      tokens
+        ? `${rolloutFiles.result}'s token total is ${tokens.label} = ${tokens.total}, the first total the validator finds (it reads agent_result, then token_usage, then the top level: total_tokens, else input + output, else prompt + completion); it needs a positive one.`
+        : `${rolloutFiles.result} has no token total the validator can read: it looked in ${tokenPlaces} for an integer total_tokens, or integer input and output (or prompt and completion) counts, and found none.`,
+    );
   }
-  if (!hasTiming(result)) context.report('review-no-timing', top, `${rolloutFiles.result} has no usable timing: it needs started_at with finished_at or timing.total, or timing.started_at with timing.ended_at or timing.duration_seconds; of those it holds ${timingFieldsPresent(result)}.`);
+  if (!hasTiming(result))
+    context.report(
+      'review-no-timing',
+      top,
+      `${rolloutFiles.result} has no usable timing: it needs started_at with finished_at or timing.total, or timing.started_at with timing.ended_at or timing.duration_seconds; of those it holds ${timingFieldsPresent(result)}.`,
+    );
   const tools = toolCallCount(result);
-  if (tools.count <= 0) context.report('review-no-tool-calls', context.inDocument(file, facts, tools.path, 'key'), `${tools.found}, so the validator counts 0 tool calls${unreadCounts(context, result)}.`);
+  if (tools.count <= 0)
+    context.report(
+      'review-no-tool-calls',
+      context.inDocument(file, facts, tools.path, 'key'),
+      `${tools.found}, so the validator counts 0 tool calls${unreadCounts(context, result)}.`,
+    );
   const reward = validatorResultReward(result);
   if (reward.value === null || reward.value === undefined) {
     const key = 'rewards' in result || !('reward' in result) ? 'rewards' : 'reward';
-    const found = isJsonObject(result['rewards']) ? `rewards.reward is ${reward.value === null ? 'null' : 'absent'}` : `rewards is ${describePresent(result['rewards'])} and reward is ${describePresent(result['reward'])}`;
-    context.report('review-no-reward', context.inDocument(file, facts, [key], 'key'), `${rolloutFiles.result} holds no reward: ${found}.`);
+    const found = isJsonObject(result['rewards'])
+      ? `rewards.reward is ${reward.value === null ? 'null' : 'absent'}`
+      : `rewards is ${describePresent(result['rewards'])} and reward is ${describePresent(result['reward'])}`;
+    context.report(
+      'review-no-reward',
+      context.inDocument(file, facts, [key], 'key'),
+      `${rolloutFiles.result} holds no reward: ${found}.`,
+    );
   }
   for (const { field, marker } of infraErrors(result)) {
-    const what = marker ? `mentions "${marker}": an infrastructure or provider failure` : `is ${describeValue(result[field])}, which cannot be read, so it may name an infrastructure or provider failure`;
-    context.report('review-infra-error', context.inDocument(file, facts, [field]), `${field} ${what}, not an agent outcome, so the reward says nothing about the agent.`);
+    const what = marker
+      ? `mentions "${marker}": an infrastructure or provider failure`
+      : `is ${describeValue(result[field])}, which cannot be read, so it may name an infrastructure or provider failure`;
+    context.report(
+      'review-infra-error',
+      context.inDocument(file, facts, [field]),
+      `${field} ${what}, not an agent outcome, so the reward says nothing about the agent.`,
+    );
   }
 }
 
@@ -53,15 +81,18 @@ function tokenTotal(result: JsonObject): { total: number; path: string[]; label:
     const total = place[totalKey];
     const prefix = path.length > 0 ? `${path[0]}.` : '';
     if (isInteger(total)) return { total, path: [...path, totalKey], label: `${prefix}${totalKey} (${total})` };
-    const inputKey = place['n_input_tokens'] !== null && place['n_input_tokens'] !== undefined ? 'n_input_tokens' : 'input_tokens';
-    const outputKey = place['n_output_tokens'] !== null && place['n_output_tokens'] !== undefined ? 'n_output_tokens' : 'output_tokens';
+    const inputKey =
+      place['n_input_tokens'] !== null && place['n_input_tokens'] !== undefined ? 'n_input_tokens' : 'input_tokens';
+    const outputKey =
+      place['n_output_tokens'] !== null && place['n_output_tokens'] !== undefined ? 'n_output_tokens' : 'output_tokens';
     for (const [input, output] of [
       [inputKey, outputKey],
       ['prompt_tokens', 'completion_tokens'],
     ] as const) {
       const a = place[input];
       const b = place[output];
-      if (isInteger(a) && isInteger(b)) return { total: a + b, path: [...path, input], label: `${prefix}${input} (${a}) + ${prefix}${output} (${b})` };
+      if (isInteger(a) && isInteger(b))
+        return { total: a + b, path: [...path, input], label: `${prefix}${input} (${a}) + ${prefix}${output} (${b})` };
     }
   }
   return undefined;
@@ -81,13 +112,21 @@ function isPresentTiming(value: unknown): boolean {
 export function hasTiming(result: JsonObject): boolean {
   const timing = isJsonObject(result['timing']) ? result['timing'] : undefined;
   const present = isPresentTiming;
-  return (present(result['started_at']) && (present(result['finished_at']) || present(timing?.['total']))) || (present(timing?.['started_at']) && (present(timing?.['ended_at']) || present(timing?.['duration_seconds'])));
+  return (
+    (present(result['started_at']) && (present(result['finished_at']) || present(timing?.['total']))) ||
+    (present(timing?.['started_at']) && (present(timing?.['ended_at']) || present(timing?.['duration_seconds'])))
+  );
 }
 
 /** The validator's tool_usage_count: an integer n_tool_calls, else the integers of tool_usage; with where it looked and what it found. */
 function toolCallCount(result: JsonObject): { count: number; path: string[]; found: string } {
   const count = result['n_tool_calls'];
-  if (isInteger(count)) return { count, path: ['n_tool_calls'], found: `${rolloutFiles.result}'s top-level n_tool_calls, the count the validator reads first, is ${count}` };
+  if (isInteger(count))
+    return {
+      count,
+      path: ['n_tool_calls'],
+      found: `${rolloutFiles.result}'s top-level n_tool_calls, the count the validator reads first, is ${count}`,
+    };
   const usage = result['tool_usage'];
   if (isJsonObject(usage)) {
     const counts = Object.values(usage).filter(isInteger);
@@ -99,7 +138,11 @@ function toolCallCount(result: JsonObject): { count: number; path: string[]; fou
       found: `${rolloutFiles.result} has no integer top-level n_tool_calls (found ${describePresent(count)}), so the validator summed the integer values of tool_usage: ${counts.length} of its ${entries} entr${entries === 1 ? 'y' : 'ies'}, totalling ${sum}`,
     };
   }
-  return { count: 0, path: [], found: `${rolloutFiles.result} has no integer top-level n_tool_calls (found ${describePresent(count)}) and no tool_usage object, the only two places the validator reads` };
+  return {
+    count: 0,
+    path: [],
+    found: `${rolloutFiles.result} has no integer top-level n_tool_calls (found ${describePresent(count)}) and no tool_usage object, the only two places the validator reads`,
+  };
 }
 
 /**
@@ -111,7 +154,9 @@ function unreadCounts(context: RuleContext, result: JsonObject): string {
   const agentCount = isJsonObject(agentResult) ? agentResult['n_tool_calls'] : undefined;
   const rows = context.bundle.facts('trajectory', 'acp-trajectory')?.toolCalls.length ?? 0;
   const unread = [
-    ...(typeof agentCount === 'number' && agentCount > 0 ? [`agent_result.n_tool_calls, which says ${agentCount}`] : []),
+    ...(typeof agentCount === 'number' && agentCount > 0
+      ? [`agent_result.n_tool_calls, which says ${agentCount}`]
+      : []),
     ...(rows > 0 ? [`the ${rows} tool_call row${rows === 1 ? '' : 's'} of ${rolloutFiles.acpTrajectory}`] : []),
   ];
   return unread.length > 0 ? ` (it does not read ${unread.join(', nor ')})` : '';

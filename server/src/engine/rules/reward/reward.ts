@@ -13,7 +13,16 @@ export function checkRewardPreconditions(context: RuleContext, failures: readonl
   const reward = context.model.reward;
   if (!reward) return;
   const causes = [...new Set(failures.map((failure) => failure.code))].join(', ');
-  context.report('untrusted-reward', rewardPlace(reward), `This reward (${reward.value}) cannot be trusted: the bundle's own evidence shows ${causes}.`, {
-    related: failures.map((failure) => ({ file: failure.file, range: failure.range, message: `${failure.code}: ${failure.message}` })),
-  });
+  context.report(
+    'untrusted-reward',
+    rewardPlace(reward),
+    `This reward (${reward.value}) cannot be trusted: the bundle's own evidence shows ${causes}.`,
+    {
+      related: failures.map((failure) => ({
+        file: failure.file,
+        range: failure.range,
+        message: `${failure.code}: ${failure.message}`,
+      })),
+    },
+  );
 }

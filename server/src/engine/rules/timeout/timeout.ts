@@ -23,9 +23,24 @@ export interface RolloutTimeout {
 }
 
 /** BenchFlow's error categories (`_utils/scoring.py`, `diagnostics.py`) of failures that are not the agent's. */
-const infraCategories: ReadonlySet<unknown> = new Set(['pipe_closed', 'sandbox_setup', 'infra_failure', 'install_failure', 'api_error', 'suspected_api_error', 'provider_auth', 'provider_rate_limit', 'provider_rejected']);
+const infraCategories: ReadonlySet<unknown> = new Set([
+  'pipe_closed',
+  'sandbox_setup',
+  'infra_failure',
+  'install_failure',
+  'api_error',
+  'suspected_api_error',
+  'provider_auth',
+  'provider_rate_limit',
+  'provider_rejected',
+]);
 /** BenchFlow's diagnostics of failures that are not the agent's; each is null when absent. */
-const infraDiagnostics = ['transport_error_info', 'sandbox_startup_info', 'api_error_info', 'suspected_api_error_info'] as const;
+const infraDiagnostics = [
+  'transport_error_info',
+  'sandbox_startup_info',
+  'api_error_info',
+  'suspected_api_error_info',
+] as const;
 
 /** The messages of BenchFlow's own timeout errors (`acp/runtime.py`), then any other timeout wording. */
 const wallClockMessage = /exceeded wall-clock budget/i;
@@ -50,12 +65,14 @@ export function timeoutOf(context: RuleContext): RolloutTimeout | undefined {
     if (category === 'idle_timeout') idle.push(`${rolloutFiles.result} error_category "idle_timeout"`);
     const error = result['error'];
     if (typeof error === 'string') {
-      if (wallClockMessage.test(error)) wallClock.push(`${rolloutFiles.result} error (BenchFlow's wall-clock budget message)`);
+      if (wallClockMessage.test(error))
+        wallClock.push(`${rolloutFiles.result} error (BenchFlow's wall-clock budget message)`);
       else if (idleMessage.test(error)) idle.push(`${rolloutFiles.result} error (BenchFlow's idle watchdog message)`);
       else if (timeoutMessage.test(error)) unspecified.push(`${rolloutFiles.result} error (a timeout message)`);
     }
   }
-  if (row?.['stop_condition'] === 'agent_timeout') unspecified.push(`${rolloutFiles.results} stop_condition "agent_timeout"`);
+  if (row?.['stop_condition'] === 'agent_timeout')
+    unspecified.push(`${rolloutFiles.results} stop_condition "agent_timeout"`);
 
   const evidence = [...wallClock, ...idle, ...unspecified];
   if (evidence.length === 0) return undefined;
@@ -64,5 +81,9 @@ export function timeoutOf(context: RuleContext): RolloutTimeout | undefined {
 }
 
 function infraFailure(result: JsonObject): boolean {
-  return infraErrors(result).length > 0 || infraCategories.has(result['error_category']) || infraDiagnostics.some((field) => isJsonObject(result[field]));
+  return (
+    infraErrors(result).length > 0 ||
+    infraCategories.has(result['error_category']) ||
+    infraDiagnostics.some((field) => isJsonObject(result[field]))
+  );
 }

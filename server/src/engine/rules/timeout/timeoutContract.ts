@@ -28,18 +28,33 @@ interface Claim {
 }
 
 /** Returns whether the timeout is countable: no item is missing or contradictory. */
-export function checkTimeoutContract(context: RuleContext, timeout: RolloutTimeout, trajectory: TrajectoryResult): boolean {
+export function checkTimeoutContract(
+  context: RuleContext,
+  timeout: RolloutTimeout,
+  trajectory: TrajectoryResult,
+): boolean {
   const code = timeout.native ? 'native-timeout-incomplete' : 'timeout-incomplete';
   const what = `This ${timeout.native ? 'native ACP ' : ''}${timeout.kind === 'unspecified' ? '' : `${timeout.kind} `}timeout, reported by ${timeout.evidence[0]},`;
   const items: BundleFinding[] = [];
   const item = (place: Place, message: string, related: readonly Place[] = []) =>
-    items.push(context.report(code, place, `${what} is not countable: ${message}`, related.length > 0 ? { related: related.map((at) => context.related(at, 'the claim it contradicts')) } : {}));
+    items.push(
+      context.report(
+        code,
+        place,
+        `${what} is not countable: ${message}`,
+        related.length > 0 ? { related: related.map((at) => context.related(at, 'the claim it contradicts')) } : {},
+      ),
+    );
 
   const result = context.bundle.facts('result', 'result');
   const results = context.bundle.facts('results', 'results');
   const row = results?.count === 1 ? results.rows[0] : undefined;
   const marker = context.bundle.facts('trajectory', 'acp-trajectory')?.lastTimeout;
-  const claims = [...resultClaims(context, result, item), ...rowClaims(context, row, item), ...markerClaims(context, timeout, result, marker, item)];
+  const claims = [
+    ...resultClaims(context, result, item),
+    ...rowClaims(context, row, item),
+    ...markerClaims(context, timeout, result, marker, item),
+  ];
 
   // The story most claims tell (result.json's partial_trajectory, the framework's own reading, breaks a
   // tie) decides only where a disagreement is reported: either way the timeout is not countable.
@@ -47,7 +62,11 @@ export function checkTimeoutContract(context: RuleContext, timeout: RolloutTimeo
   const story = partialClaims * 2 === claims.length ? claims[0]?.partial : partialClaims * 2 > claims.length;
   const agreeing = claims.filter((claim) => claim.partial === story);
   for (const claim of claims.filter((claim) => claim.partial !== story)) {
-    item(claim.place, `${claim.label} says the trajectory is ${storyOf(claim.partial)}, but ${agreeing.map((other) => other.label).join(', ')} say${agreeing.length === 1 ? 's' : ''} it is ${storyOf(!claim.partial)}.`, agreeing.map((other) => other.place));
+    item(
+      claim.place,
+      `${claim.label} says the trajectory is ${storyOf(claim.partial)}, but ${agreeing.map((other) => other.label).join(', ')} say${agreeing.length === 1 ? 's' : ''} it is ${storyOf(!claim.partial)}.`,
+      agreeing.map((other) => other.place),
+    );
   }
 
   const unresolved = trajectory.unresolved ?? [];
@@ -78,18 +97,40 @@ function resultClaims(context: RuleContext, result: DocumentFacts | undefined, i
   const at = (path: readonly string[]) => context.inDocument(file, result, path);
   const claims: Claim[] = [];
   const partial = value['partial_trajectory'];
-  if (typeof partial === 'boolean') claims.push({ label: `${rolloutFiles.result} partial_trajectory ${partial}`, place: at(['partial_trajectory']), partial });
-  else item(context.inDocument(file, result), `${rolloutFiles.result} has no boolean partial_trajectory (found ${describeValue(partial)}).`);
+  if (typeof partial === 'boolean')
+    claims.push({
+      label: `${rolloutFiles.result} partial_trajectory ${partial}`,
+      place: at(['partial_trajectory']),
+      partial,
+    });
+  else
+    item(
+      context.inDocument(file, result),
+      `${rolloutFiles.result} has no boolean partial_trajectory (found ${describeValue(partial)}).`,
+    );
   const source = value['trajectory_source'];
   const sourceClaim = trajectorySourceClaim(source, rolloutFiles.result, at(['trajectory_source']));
   if (sourceClaim) claims.push(sourceClaim);
-  else if (typeof source !== 'string') item(context.inDocument(file, result), `${rolloutFiles.result} has no trajectory_source (found ${describeValue(source)}).`);
+  else if (typeof source !== 'string')
+    item(
+      context.inDocument(file, result),
+      `${rolloutFiles.result} has no trajectory_source (found ${describeValue(source)}).`,
+    );
 
   const summary = value['trajectory_summary'];
   if (isJsonObject(summary)) {
     const summaryPartial = summary['partial_trajectory'];
-    if (typeof summaryPartial === 'boolean') claims.push({ label: `trajectory_summary.partial_trajectory ${summaryPartial}`, place: at(['trajectory_summary', 'partial_trajectory']), partial: summaryPartial });
-    const summarySource = trajectorySourceClaim(summary['trajectory_source'], 'trajectory_summary', at(['trajectory_summary', 'trajectory_source']));
+    if (typeof summaryPartial === 'boolean')
+      claims.push({
+        label: `trajectory_summary.partial_trajectory ${summaryPartial}`,
+        place: at(['trajectory_summary', 'partial_trajectory']),
+        partial: summaryPartial,
+      });
+    const summarySource = trajectorySourceClaim(
+      summary['trajectory_source'],
+      'trajectory_summary',
+      at(['trajectory_summary', 'trajectory_source']),
+    );
     if (summarySource) claims.push(summarySource);
   }
   return claims;
@@ -106,13 +147,29 @@ function rowClaims(context: RuleContext, row: ResultsRowFact | undefined, item: 
   if (!row) return [];
   const file = context.bundle.pathOf('results');
   const truncated = row.value['is_truncated'];
-  if (typeof truncated === 'boolean') return [{ label: `${rolloutFiles.results} is_truncated ${truncated}`, place: context.inRecord(file, row.ref, ['is_truncated']), partial: truncated }];
-  item(context.inRecord(file, row.ref), `the results row has no boolean is_truncated (found ${describeValue(truncated)}).`);
+  if (typeof truncated === 'boolean')
+    return [
+      {
+        label: `${rolloutFiles.results} is_truncated ${truncated}`,
+        place: context.inRecord(file, row.ref, ['is_truncated']),
+        partial: truncated,
+      },
+    ];
+  item(
+    context.inRecord(file, row.ref),
+    `the results row has no boolean is_truncated (found ${describeValue(truncated)}).`,
+  );
   return [];
 }
 
 /** A wall-clock timeout's own record of whether it left tool calls pending, in the trajectory and in result.json. */
-function markerClaims(context: RuleContext, timeout: RolloutTimeout, result: DocumentFacts | undefined, marker: TimeoutFact | undefined, item: Item): Claim[] {
+function markerClaims(
+  context: RuleContext,
+  timeout: RolloutTimeout,
+  result: DocumentFacts | undefined,
+  marker: TimeoutFact | undefined,
+  item: Item,
+): Claim[] {
   const claims: Claim[] = [];
   const trajectoryFile = context.bundle.pathOf('trajectory');
   if (marker) {
@@ -123,21 +180,53 @@ function markerClaims(context: RuleContext, timeout: RolloutTimeout, result: Doc
   const resultFile = context.bundle.pathOf('result');
   if (isJsonObject(info)) {
     const place = (path: readonly string[]) => context.inDocument(resultFile, result, ['agent_timeout_info', ...path]);
-    if (typeof info['terminal_trajectory_complete'] !== 'boolean') item(place([]), `agent_timeout_info has no boolean terminal_trajectory_complete (found ${describeValue(info['terminal_trajectory_complete'])}).`);
-    claims.push(...completeness(info['terminal_trajectory_complete'], info['pending_tool_call_ids'], 'agent_timeout_info', place, item));
+    if (typeof info['terminal_trajectory_complete'] !== 'boolean')
+      item(
+        place([]),
+        `agent_timeout_info has no boolean terminal_trajectory_complete (found ${describeValue(info['terminal_trajectory_complete'])}).`,
+      );
+    claims.push(
+      ...completeness(
+        info['terminal_trajectory_complete'],
+        info['pending_tool_call_ids'],
+        'agent_timeout_info',
+        place,
+        item,
+      ),
+    );
   } else if (marker && result?.value && timeout.kind === 'wall-clock') {
-    item(context.inDocument(resultFile, result), `the trajectory has an agent_timeout row, but ${rolloutFiles.result} has no agent_timeout_info to say the same.`, [context.inRecord(trajectoryFile, marker.ref)]);
+    item(
+      context.inDocument(resultFile, result),
+      `the trajectory has an agent_timeout row, but ${rolloutFiles.result} has no agent_timeout_info to say the same.`,
+      [context.inRecord(trajectoryFile, marker.ref)],
+    );
   }
   return claims;
 }
 
 /** BenchFlow computes terminal_trajectory_complete as "no call pending", so false with an empty pending list contradicts itself. */
-function completeness(complete: unknown, pendingIds: unknown, where: string, place: (path: readonly string[]) => Place, item: Item): Claim[] {
+function completeness(
+  complete: unknown,
+  pendingIds: unknown,
+  where: string,
+  place: (path: readonly string[]) => Place,
+  item: Item,
+): Claim[] {
   if (typeof complete !== 'boolean') return [];
   if (!complete && Array.isArray(pendingIds) && pendingIds.length === 0) {
-    item(place(['terminal_trajectory_complete']), `${where} says terminal_trajectory_complete false, but its pending_tool_call_ids is empty: no call was pending.`, [place(['pending_tool_call_ids'])]);
+    item(
+      place(['terminal_trajectory_complete']),
+      `${where} says terminal_trajectory_complete false, but its pending_tool_call_ids is empty: no call was pending.`,
+      [place(['pending_tool_call_ids'])],
+    );
   }
-  return [{ label: `${where} terminal_trajectory_complete ${complete}`, place: place(['terminal_trajectory_complete']), partial: !complete }];
+  return [
+    {
+      label: `${where} terminal_trajectory_complete ${complete}`,
+      place: place(['terminal_trajectory_complete']),
+      partial: !complete,
+    },
+  ];
 }
 
 /** A native ACP row stands in for the provider trajectory it lacks: its usage and reward must be there, and nothing may pass for training data. */
@@ -146,13 +235,27 @@ function checkNativeRow(context: RuleContext, row: ResultsRowFact, item: Item): 
   const at = (key: string) => context.inRecord(file, row.ref, [key], 'key');
   const value: JsonObject = row.value;
   const agentResult = context.bundle.facts('result', 'result')?.value?.['agent_result'];
-  const agentUsage = isJsonObject(agentResult) && positiveTokenComponents({ input_tokens: agentResult['n_input_tokens'], output_tokens: agentResult['n_output_tokens'] });
+  const agentUsage =
+    isJsonObject(agentResult) &&
+    positiveTokenComponents({
+      input_tokens: agentResult['n_input_tokens'],
+      output_tokens: agentResult['n_output_tokens'],
+    });
   if (!positiveTokenComponents(value['token_usage']) && !agentUsage) {
-    item(at('token_usage'), `it has no positive native usage: neither token_usage nor ${rolloutFiles.result} agent_result has positive input and output tokens.`);
+    item(
+      at('token_usage'),
+      `it has no positive native usage: neither token_usage nor ${rolloutFiles.result} agent_result has positive input and output tokens.`,
+    );
   }
   if (!rowHasRewardOrScore(value)) item(context.inRecord(file, row.ref), 'the results row has no reward or score.');
   const trajectory = value['trajectory'];
-  if (value['completion'] !== null || !(trajectory === null || (Array.isArray(trajectory) && trajectory.length === 0))) {
-    item(at(value['completion'] !== null ? 'completion' : 'trajectory'), `a native ACP row has no provider trajectory to train on, so completion must be null and trajectory empty (found completion ${describeValue(value['completion'])}, trajectory ${describeValue(trajectory)}).`);
+  if (
+    value['completion'] !== null ||
+    !(trajectory === null || (Array.isArray(trajectory) && trajectory.length === 0))
+  ) {
+    item(
+      at(value['completion'] !== null ? 'completion' : 'trajectory'),
+      `a native ACP row has no provider trajectory to train on, so completion must be null and trajectory empty (found completion ${describeValue(value['completion'])}, trajectory ${describeValue(trajectory)}).`,
+    );
   }
 }

@@ -5,26 +5,31 @@ export const trajectoryCodes = {
   'tool-pending': {
     severity: 'warning',
     effect: 'incomplete',
-    summary: 'A tool call is still pending or in progress, with no framework lifecycle evidence backed by proven quiescence.',
-    description: 'A `tool_call` row is still `pending`/`in_progress`, with no framework lifecycle annotation backed by proven quiescence.',
+    summary:
+      'A tool call is still pending or in progress, with no framework lifecycle evidence backed by proven quiescence.',
+    description:
+      'A `tool_call` row is still `pending`/`in_progress`, with no framework lifecycle annotation backed by proven quiescence.',
   },
   'timeout-pending-mismatch': {
     severity: 'error',
     effect: 'untrusted',
     summary: "The timeout's list of pending tool calls disagrees with the tool call rows.",
-    description: '`agent_timeout.pending_tool_call_ids` (or result.json `agent_timeout_info.pending_tool_call_ids`) lists an id that is terminal or absent, or leaves out a pending row.',
+    description:
+      '`agent_timeout.pending_tool_call_ids` (or result.json `agent_timeout_info.pending_tool_call_ids`) lists an id that is terminal or absent, or leaves out a pending row.',
   },
   'terminal-claim-contradicted': {
     severity: 'error',
     effect: 'untrusted',
     summary: 'The bundle claims a complete trajectory while tool calls remain unresolved.',
-    description: '`terminal_trajectory_complete: true`, `partial_trajectory: false` or `is_truncated: false` while tool calls are unresolved.',
+    description:
+      '`terminal_trajectory_complete: true`, `partial_trajectory: false` or `is_truncated: false` while tool calls are unresolved.',
   },
   'timeout-marker-missing': {
     severity: 'warning',
     effect: 'incomplete',
     summary: 'result.json reports a wall-clock agent timeout but the trajectory has no agent_timeout row.',
-    description: 'result.json reports a wall-clock agent timeout but the trajectory has no `agent_timeout` row. For an idle timeout (which never writes one) it is information only.',
+    description:
+      'result.json reports a wall-clock agent timeout but the trajectory has no `agent_timeout` row. For an idle timeout (which never writes one) it is information only.',
   },
   'status-counts-mismatch': {
     severity: 'warning',
@@ -36,13 +41,15 @@ export const trajectoryCodes = {
     severity: 'error',
     effect: 'untrusted',
     summary: 'A framework lifecycle annotation ends a tool call without a positive quiescence observation behind it.',
-    description: 'A framework lifecycle annotation (or the prototype form) with no positive quiescence observation behind it, or a `quiescence_ref` that names another record.',
+    description:
+      'A framework lifecycle annotation (or the prototype form) with no positive quiescence observation behind it, or a `quiescence_ref` that names another record.',
   },
   'lifecycle-overclaims': {
     severity: 'error',
     effect: 'untrusted',
     summary: 'A framework lifecycle annotation claims known effects or an adapter-reported outcome.',
-    description: 'A framework annotation that claims known effects, an adapter outcome, another source, or a call the trajectory never started or the adapter already ended.',
+    description:
+      'A framework annotation that claims known effects, an adapter outcome, another source, or a call the trajectory never started or the adapter already ended.',
   },
   'tool-id-duplicate': {
     severity: 'warning',
@@ -54,6 +61,7 @@ export const trajectoryCodes = {
     severity: 'information',
     effect: 'none',
     summary: 'A pending tool call could be ended by the framework with unknown effects: quiescence is proven.',
-    description: 'A pending tool, quiescence proven, no annotation yet: the framework could record that it ended, with unknown effects.',
+    description:
+      'A pending tool, quiescence proven, no annotation yet: the framework could record that it ended, with unknown effects.',
   },
 } as const satisfies CodeContracts;

@@ -20,7 +20,10 @@ const modeKey = 'verifier_environment_mode';
 const declaredKey = 'verifier_environment_mode_declared';
 const knownModes: readonly unknown[] = ['separate', 'shared'];
 
-type Declaration = { readonly kind: 'separate'; readonly place: Place } | { readonly kind: 'none' } | { readonly kind: 'unreadable'; readonly place: Place; readonly why: string };
+type Declaration =
+  | { readonly kind: 'separate'; readonly place: Place }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'unreadable'; readonly place: Place; readonly why: string };
 
 /**
  * Separate mode is read only where it is explicit: `verifier_environment_mode: "separate"`, unless the
@@ -33,7 +36,12 @@ function declarationOf(context: RuleContext): Declaration {
   if (!file) return { kind: 'none' };
   const path = context.bundle.pathOf('preflight');
   const document = context.bundle.facts('preflight', 'preflight');
-  if (!document?.value) return { kind: 'unreadable', place: context.atStart(path), why: file.ioError ? `could not be read (${file.ioError})` : 'is not a JSON object' };
+  if (!document?.value)
+    return {
+      kind: 'unreadable',
+      place: context.atStart(path),
+      why: file.ioError ? `could not be read (${file.ioError})` : 'is not a JSON object',
+    };
   let facts: JsonObject = document.value;
   for (let depth = 0; depth < factsPath.length; depth++) {
     const key = factsPath[depth]!;
@@ -44,25 +52,58 @@ function declarationOf(context: RuleContext): Declaration {
       // A preflight without a report is another shape, which declares nothing; a report whose path to
       // the facts is cut short is one whose declaration is lost, and that is not one that has none.
       if (lookAlike === undefined && depth === 0) return { kind: 'none' };
-      if (lookAlike === undefined) return { kind: 'unreadable', place: context.inDocument(path, document, at), why: `has ${at.join('.')} without ${describeValue(key)}, where the declaration is read` };
-      return { kind: 'unreadable', place: context.inDocument(path, document, [...at, lookAlike], 'key'), why: `has ${describeValue(lookAlike)} where ${describeValue(key)} is read` };
+      if (lookAlike === undefined)
+        return {
+          kind: 'unreadable',
+          place: context.inDocument(path, document, at),
+          why: `has ${at.join('.')} without ${describeValue(key)}, where the declaration is read`,
+        };
+      return {
+        kind: 'unreadable',
+        place: context.inDocument(path, document, [...at, lookAlike], 'key'),
+        why: `has ${describeValue(lookAlike)} where ${describeValue(key)} is read`,
+      };
     }
     const next = facts[key];
-    if (!isJsonObject(next)) return { kind: 'unreadable', place: context.inDocument(path, document, [...at, key]), why: `has ${describeValue(next)} as ${[...at, key].join('.')}, not an object` };
+    if (!isJsonObject(next))
+      return {
+        kind: 'unreadable',
+        place: context.inDocument(path, document, [...at, key]),
+        why: `has ${describeValue(next)} as ${[...at, key].join('.')}, not an object`,
+      };
     facts = next;
   }
   for (const name of [modeKey, declaredKey]) {
     const lookAlike = Object.keys(facts).find((key) => key !== modeKey && key !== declaredKey && shapedLike(key, name));
-    if (lookAlike !== undefined) return { kind: 'unreadable', place: context.inDocument(path, document, [...factsPath, lookAlike], 'key'), why: `has the key ${describeValue(lookAlike)}, which is shaped like ${name} but is not it` };
+    if (lookAlike !== undefined)
+      return {
+        kind: 'unreadable',
+        place: context.inDocument(path, document, [...factsPath, lookAlike], 'key'),
+        why: `has the key ${describeValue(lookAlike)}, which is shaped like ${name} but is not it`,
+      };
   }
   // Facts are values bound to the task; an object or array under a key of its own, where no mode is
   // read, is no fact this reader knows, and may be what is left of a declaration.
-  const nested = Object.prototype.hasOwnProperty.call(facts, modeKey) ? undefined : Object.keys(facts).find((key) => key !== declaredKey && typeof facts[key] === 'object' && facts[key] !== null);
-  if (nested !== undefined) return { kind: 'unreadable', place: context.inDocument(path, document, [...factsPath, nested], 'key'), why: `has ${describeValue(facts[nested])} under ${describeValue(nested)} among the facts and no mode` };
+  const nested = Object.prototype.hasOwnProperty.call(facts, modeKey)
+    ? undefined
+    : Object.keys(facts).find((key) => key !== declaredKey && typeof facts[key] === 'object' && facts[key] !== null);
+  if (nested !== undefined)
+    return {
+      kind: 'unreadable',
+      place: context.inDocument(path, document, [...factsPath, nested], 'key'),
+      why: `has ${describeValue(facts[nested])} under ${describeValue(nested)} among the facts and no mode`,
+    };
   const mode = facts[modeKey];
   const modePlace = context.inDocument(path, document, [...factsPath, modeKey]);
-  if (Object.prototype.hasOwnProperty.call(facts, modeKey) && !knownModes.includes(mode)) return { kind: 'unreadable', place: modePlace, why: `declares the mode ${describeValue(mode)}, which is neither "separate" nor "shared"` };
-  return mode === 'separate' && facts[declaredKey] !== false ? { kind: 'separate', place: modePlace } : { kind: 'none' };
+  if (Object.prototype.hasOwnProperty.call(facts, modeKey) && !knownModes.includes(mode))
+    return {
+      kind: 'unreadable',
+      place: modePlace,
+      why: `declares the mode ${describeValue(mode)}, which is neither "separate" nor "shared"`,
+    };
+  return mode === 'separate' && facts[declaredKey] !== false
+    ? { kind: 'separate', place: modePlace }
+    : { kind: 'none' };
 }
 
 /** Returns the findings that show a failed precondition (for untrusted-reward). */
@@ -70,10 +111,17 @@ export function checkSeparateVerifier(context: RuleContext, actions: ActionSeque
   const read = declarationOf(context);
   if (read.kind === 'none') return [];
   if (read.kind === 'unreadable') {
-    context.report('verifier-declaration-unreadable', read.place, `${rolloutFiles.preflight} ${read.why}: whether the verifier is separate cannot be read, so it is checked as if it were separate (a damaged declaration is not "shared").`);
+    context.report(
+      'verifier-declaration-unreadable',
+      read.place,
+      `${rolloutFiles.preflight} ${read.why}: whether the verifier is separate cannot be read, so it is checked as if it were separate (a damaged declaration is not "shared").`,
+    );
   }
   // What the findings below rest on, said once for both cases.
-  const claim = read.kind === 'separate' ? 'A separate verifier is declared' : 'A separate verifier may be declared (the declaration cannot be read)';
+  const claim =
+    read.kind === 'separate'
+      ? 'A separate verifier is declared'
+      : 'A separate verifier may be declared (the declaration cannot be read)';
   const failures: BundleFinding[] = [];
   const declaration = read.place;
   const actionsFile = context.bundle.file('actions');
@@ -81,18 +129,33 @@ export function checkSeparateVerifier(context: RuleContext, actions: ActionSeque
   const { verifierExecs: inService, gradings } = actions;
   const started = actions.verifierStart;
   if (!actionsFile?.report) {
-    context.report('verifier-evidence-missing', declaration, `${claim}, but ${rolloutFiles.actionRecords} ${actionsFile ? 'could not be read' : 'is missing'}: nothing shows where grading ran.`);
+    context.report(
+      'verifier-evidence-missing',
+      declaration,
+      `${claim}, but ${rolloutFiles.actionRecords} ${actionsFile ? 'could not be read' : 'is missing'}: nothing shows where grading ran.`,
+    );
     return failures;
   }
   if (!started) {
-    context.report('verifier-evidence-missing', declaration, `${claim}, but no successful StartBenchGuardVerifierService is recorded in ${rolloutFiles.actionRecords}.`);
+    context.report(
+      'verifier-evidence-missing',
+      declaration,
+      `${claim}, but no successful StartBenchGuardVerifierService is recorded in ${rolloutFiles.actionRecords}.`,
+    );
   }
 
   if (inService.length > 0 && inService.every((step) => step.reading.setupOnly)) {
     failures.push(
-      context.report('verifier-setup-only', declaration, `${claim}, but every exec in ${verifierService} only prepares or cleans (${inService.length} setup exec${inService.length === 1 ? '' : 's'}): no grading attempt ran there.`, {
-        related: inService.map((step) => context.related(context.inRecord(file, step.action.ref, ['command_preview']), 'a setup-only exec')),
-      }),
+      context.report(
+        'verifier-setup-only',
+        declaration,
+        `${claim}, but every exec in ${verifierService} only prepares or cleans (${inService.length} setup exec${inService.length === 1 ? '' : 's'}): no grading attempt ran there.`,
+        {
+          related: inService.map((step) =>
+            context.related(context.inRecord(file, step.action.ref, ['command_preview']), 'a setup-only exec'),
+          ),
+        },
+      ),
     );
   }
 
@@ -100,16 +163,32 @@ export function checkSeparateVerifier(context: RuleContext, actions: ActionSeque
     const { record } = step.action;
     const place = context.inRecord(file, step.action.ref, ['service']);
     if (!step.reading.inVerifierService) {
-      context.report('verifier-grading-unproven', place, `This grading attempt ran ${record.service === undefined ? 'in no named service' : `in ${describeValue(record.service)}`}, not in the separate verifier ${verifierService}.`);
+      context.report(
+        'verifier-grading-unproven',
+        place,
+        `This grading attempt ran ${record.service === undefined ? 'in no named service' : `in ${describeValue(record.service)}`}, not in the separate verifier ${verifierService}.`,
+      );
     } else if (!started || step.action.ref.line < started.action.ref.line) {
-      context.report('verifier-grading-unproven', place, `This grading attempt ran before ${verifierService} was started${started ? ` (line ${started.action.ref.line + 1})` : ' (no start is recorded)'}.`);
+      context.report(
+        'verifier-grading-unproven',
+        place,
+        `This grading attempt ran before ${verifierService} was started${started ? ` (line ${started.action.ref.line + 1})` : ' (no start is recorded)'}.`,
+      );
     } else if (!step.reading.transportOk || !record.hasReturnCode) {
       // Any return code is an outcome (a test suite that fails still produces a valid reward of 0): only a missing one is unproven.
-      context.report('verifier-grading-unproven', context.inRecord(file, step.action.ref, ['status']), `This grading attempt has no terminal outcome (${record.status === undefined ? 'no status' : `status ${describeValue(record.status)}`}, ${record.hasReturnCode ? `return_code ${describeValue(record.returnCode)}` : 'no return_code'}).`);
+      context.report(
+        'verifier-grading-unproven',
+        context.inRecord(file, step.action.ref, ['status']),
+        `This grading attempt has no terminal outcome (${record.status === undefined ? 'no status' : `status ${describeValue(record.status)}`}, ${record.hasReturnCode ? `return_code ${describeValue(record.returnCode)}` : 'no return_code'}).`,
+      );
     }
   }
   if (gradings.length === 0 && started && inService.length === 0) {
-    context.report('verifier-grading-unproven', context.inRecord(file, started.action.ref, ['event_type']), `${verifierService} was started, but no grading attempt ran in it: the verifier may have crashed after starting, and that cannot be told from completed grading.`);
+    context.report(
+      'verifier-grading-unproven',
+      context.inRecord(file, started.action.ref, ['event_type']),
+      `${verifierService} was started, but no grading attempt ran in it: the verifier may have crashed after starting, and that cannot be told from completed grading.`,
+    );
   }
   return failures;
 }
