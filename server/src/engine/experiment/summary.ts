@@ -244,9 +244,13 @@ function printable(text: string): string {
   return text.replace(/[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu, '\ufffd');
 }
 
-/** Text as literal Markdown: every ASCII punctuation character escaped (GFM allows it), so no name becomes markup or leaves its table cell. */
+/**
+ * Text as literal Markdown: every character that can open markup inside a line (emphasis, code, links,
+ * images, HTML, entities) or end a table cell is backslash-escaped, which GFM allows for any ASCII
+ * punctuation; the rest (`/`, `.`, `-`) stays as it is, so that paths read well in a terminal too.
+ */
 function markdownText(text: string): string {
-  return printable(text).replace(/[!-/:-@[-`{-~]/g, (character) => `\\${character}`);
+  return printable(text).replace(/[\\`*_{}[\]()<>|~&!#]/g, (character) => `\\${character}`);
 }
 
 export function summaryMarkdown(summary: ExperimentSummary): string {
