@@ -197,26 +197,26 @@ describe('the experiment summary as Markdown and text', () => {
         '',
         '| Code | Effect | Rollouts | Example |',
         '|---|---|---:|---|',
-        '| `schema` | incomplete | 2 | jobs/b/r4 |',
-        '| `tool-pending` | incomplete | 2 | jobs/a/r3 |',
-        '| `quiescence-survivors` | untrusted | 2 | jobs/b/r4 |',
-        '| `untrusted-reward` | untrusted | 2 | jobs/b/r4 |',
-        '| `timeout-incomplete` | incomplete | 1 | jobs/a/r3 |',
+        '| `schema` | incomplete | 2 | `jobs/b/r4` |',
+        '| `tool-pending` | incomplete | 2 | `jobs/a/r3` |',
+        '| `quiescence-survivors` | untrusted | 2 | `jobs/b/r4` |',
+        '| `untrusted-reward` | untrusted | 2 | `jobs/b/r4` |',
+        '| `timeout-incomplete` | incomplete | 1 | `jobs/a/r3` |',
         '',
         '### By task',
         '',
         '| Task | Rollouts | trusted | trusted-timeout | incomplete | untrusted |',
         '|---|---:|---:|---:|---:|---:|',
-        '| alpha | 3 | 1 | 1 | 1 | 0 |',
-        '| beta | 3 | 1 | 0 | 0 | 2 |',
+        '| `alpha` | 3 | 1 | 1 | 1 | 0 |',
+        '| `beta` | 3 | 1 | 0 | 0 | 2 |',
         '| *\\(no task\\_name\\)* | 1 | 0 | 0 | 1 | 0 |',
         '',
         '### By agent',
         '',
         '| Agent | Rollouts | trusted | trusted-timeout | incomplete | untrusted |',
         '|---|---:|---:|---:|---:|---:|',
-        '| x | 4 | 2 | 1 | 0 | 1 |',
-        '| y | 2 | 0 | 0 | 1 | 1 |',
+        '| `x` | 4 | 2 | 1 | 0 | 1 |',
+        '| `y` | 2 | 0 | 0 | 1 | 1 |',
         '| *\\(no agent\\)* | 1 | 0 | 0 | 1 | 0 |',
         '',
       ].join('\n'),
@@ -229,12 +229,14 @@ describe('the experiment summary as Markdown and text', () => {
       { root: 'jobs/<b>|x', task, agent: 'x', verdict: 'incomplete', timedOut: false, causes: ['schema'] },
     ]);
     const markdown = summaryMarkdown(summary);
-    const taskLine = markdown.split('\n').find((line) => line.startsWith('| a'))!;
-    // Every pipe of the name is escaped: the row has its six cells and no more.
-    assert.equal(taskLine.replaceAll('\\|', '').split('|').length, 8, taskLine);
-    assert.ok(!/(?<!\\)[<>[\]`]/.test(taskLine.split('|')[1]!), taskLine);
+    // A code span longer than the name's backtick runs, its pipes escaped: the row keeps its six cells.
+    const taskLine = markdown.split('\n').find((line) => line.startsWith('| ``a'))!;
+    assert.equal(
+      taskLine,
+      '| ``a\\|b <img src=x> [l](u) `c`\ufffd\\| forged \\| row \\|\ufffd[31m\ufffd`` | 1 | 0 | 0 | 1 | 0 |',
+    );
     assert.ok(!markdown.includes('\u001b') && !markdown.includes('\u202e') && !markdown.includes('\n| forged'));
-    assert.ok(markdown.includes('| `schema` | incomplete | 1 | jobs/\\<b\\>\\|x |'));
+    assert.ok(markdown.includes('| `schema` | incomplete | 1 | `jobs/<b>\\|x` |'));
     const text = summaryText(summary);
     assert.ok(!text.includes('\u001b') && !text.includes('\u202e') && !text.includes('\n| forged'), text);
   });
