@@ -32,7 +32,7 @@ const snapshots = join(repoRoot, 'test/fixtures/snapshots');
 const updating = process.env.ROLLOUT_EVIDENCE_UPDATE_SNAPSHOTS === '1';
 const updateCommand = 'ROLLOUT_EVIDENCE_UPDATE_SNAPSHOTS=1 node scripts/test.mjs snapshots';
 
-const noProgress: ProgressLine = { update() {}, tick() {}, clear() {} };
+const noProgress: ProgressLine = { update() {}, tick() {}, rollouts() {}, clear() {} };
 
 /** The CLI flags that judge a fixture as its definition says; `requestFor` is the same in process. */
 function flagsOf(fixture: FixtureDefinition): string[] {

@@ -73,7 +73,10 @@ export function runCheck(request: CheckRequest, progress: ProgressLine, check: B
   const fixtureFolders = new FixtureFolders(request.fixtureFolders);
   const fileCount = discovery.bundles.reduce((sum, bundle) => sum + bundle.files.length, 0);
   let started = 0;
-  const bundles = discovery.bundles.map((bundle): ListedBundle => {
+  const rolloutCount = discovery.bundles.filter((bundle) => !bundle.loose).length;
+  let rolloutsDone = 0;
+  progress.rollouts(0, rolloutCount);
+  const checkOne = (bundle: DiscoveredBundle): ListedBundle => {
     // The error boundary of one bundle: whatever goes wrong in checking it, the others are reported in full.
     try {
       const checked = check(bundle, checker, {
@@ -92,6 +95,11 @@ export function runCheck(request: CheckRequest, progress: ProgressLine, check: B
     } catch (error) {
       return failedBundle(bundle, error, displayPath(request.cwd, bundle.root));
     }
+  };
+  const bundles = discovery.bundles.map((bundle) => {
+    const listed = checkOne(bundle);
+    if (!bundle.loose) progress.rollouts(++rolloutsDone, rolloutCount);
+    return listed;
   });
   progress.clear();
 
