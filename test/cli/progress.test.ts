@@ -73,6 +73,17 @@ describe('the progress line', () => {
     assert.equal(stream.written.at(-1), '\r\x1b[2K');
   });
 
+  it('cuts the line to the terminal, taking one that reports 0 columns as 80 wide', () => {
+    const stream = new Stream(true, 0);
+    const time = clock();
+    const progress = progressLine(stream, { forced: false, ci: false, now: time.now });
+    time.advance(1_000);
+    progress.update(`checking ${'x'.repeat(200)}`);
+    const line = stream.written[0]!.slice('\r\x1b[2K'.length);
+    assert.equal(line.length, 79);
+    assert.ok(line.startsWith('0 of 0 rollouts, 1s elapsed · checking xxx') && line.endsWith('x…'), line);
+  });
+
   it('is off when stderr is not a terminal, or in CI, unless forced', () => {
     for (const [stream, ci] of [
       [new Stream(false), false],

@@ -97,7 +97,8 @@ export function progressLine(stream: ProgressStream, options: ProgressOptions): 
     if (at - startedAt < terminalDelayMs || (shown && at - drawnAt < redrawEveryMs)) return;
     drawnAt = at;
     shown = true;
-    const width = Math.max(20, (stream.columns ?? 80) - 1);
+    // A terminal of unknown size (a pseudo-terminal reports 0 columns) is taken as 80 wide.
+    const width = Math.max(20, (stream.columns || 80) - 1);
     const line = progressText(state());
     stream.write(`\r\x1b[2K${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
   };
