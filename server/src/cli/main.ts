@@ -12,7 +12,8 @@ import { exitStatusOf, runCheck, type CheckFailure, type CheckRun, type ExitStat
 import { formatJson, formatJsonFailure } from './formats/json';
 import { formatSarif, formatSarifFailure } from './formats/sarif';
 import { formatText } from './formats/text';
-import { progressLine } from './progress';
+import { formatSummary, formatSummaryFailure } from './formats/summary';
+import { isCi, progressLine } from './progress';
 import { probeCommand, probeUsage } from './probeCommand';
 import { newFixtureCommand, newFixtureUsage } from './newFixtureCommand';
 import { ScaffoldUsageError } from '../authoring/scaffold/scaffold';
@@ -29,6 +30,7 @@ const formats = {
   text: { report: (run, options) => formatText(run, options) },
   json: { report: formatJson, failure: formatJsonFailure },
   sarif: { report: formatSarif, failure: formatSarifFailure },
+  summary: { report: formatSummary, failure: formatSummaryFailure },
 } as const satisfies Record<string, Format>;
 type FormatName = keyof typeof formats;
 
@@ -40,7 +42,9 @@ incomplete, trusted-timeout or trusted. PATH is a rollout folder, a ${rolloutFil
 searched for rollouts, or one artifact file. With no PATH the current folder is searched.
 
 Options:
-  --format text|json|sarif   output format (default: text)
+  --format text|json|sarif|summary
+                             output format (default: text); summary is the experiment summary
+                             alone, as Markdown (for $GITHUB_STEP_SUMMARY)
   --fail-on incomplete|untrusted
                              verdicts that fail the run (default: incomplete, i.e. incomplete
                              or untrusted)
@@ -56,6 +60,10 @@ Options:
                              records authored by a quick fix or the scaffold count as evidence
                              (repeatable; default: ${defaultFixtureFolders.join(', ')}; "" for none).
                              A bundle New Fixture Bundle wrote is a fixture wherever it is.
+  --progress                 show progress on stderr (rollouts done of found, rate, time left)
+                             even when stderr is not a terminal or CI is set; there it is a
+                             plain line every 5 seconds and at the end (default: a terminal
+                             line, on a terminal outside CI only)
   -h, --help                 show this help
   -v, --version              show the version
 
@@ -146,6 +154,7 @@ function checkAs(argv: readonly string[]): ExitStatus {
       'max-problems': { type: 'string' },
       map: { type: 'string', multiple: true, default: [] },
       'fixture-folders': { type: 'string', multiple: true },
+      progress: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', short: 'v', default: false },
     },
@@ -187,7 +196,7 @@ function checkAs(argv: readonly string[]): ExitStatus {
       failOn: parseFailOn(values['fail-on']),
       cwd: process.cwd(),
     },
-    progressLine(process.stderr),
+    progressLine(process.stderr, { forced: values.progress === true, ci: isCi(process.env) }),
   );
   for (const message of run.ioErrors) process.stderr.write(`rollout-evidence: ${message}\n`);
   if (run.bundles.length === 0) {
