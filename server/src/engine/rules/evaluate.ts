@@ -25,7 +25,7 @@ import { checkResult } from './review/result';
 import { checkResultsRow } from './review/resultsRow';
 import { checkRewardPreconditions } from './reward/reward';
 import { checkTrajectory, type TrajectoryResult } from './trajectory/trajectory';
-import { timeoutOf } from './timeout/timeout';
+import { timeoutOf, type RolloutTimeout } from './timeout/timeout';
 import { checkTimeoutContract } from './timeout/timeoutContract';
 
 export interface RolloutEvaluation {
@@ -40,6 +40,8 @@ export interface RolloutEvaluation {
   readonly quiescence: QuiescenceResult;
   /** Tool calls left unresolved; undefined without a trajectory. */
   readonly unresolvedTools: TrajectoryResult['unresolved'];
+  /** Whether the rollout timed out, as the rules read it (countable or not); undefined when it did not. */
+  readonly timeout: RolloutTimeout | undefined;
 }
 
 export function evaluateRollout(
@@ -96,5 +98,6 @@ function evaluateAsRead(bundle: RolloutBundle, options: RuleOptions, caches: Mod
     model,
     quiescence,
     unresolvedTools: trajectory.unresolved,
+    timeout,
   };
 }
