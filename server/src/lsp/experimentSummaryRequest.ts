@@ -4,10 +4,11 @@
  * summarised by the CLI's own summary (engine/experiment/summary.ts), with rollout paths relative to the
  * workspace folder, so that the text equals `rollout-evidence check <folder> --format summary` run there.
  */
-import { relative } from 'node:path';
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
 import { experimentSummaryRequest, type ExperimentSummaryParams } from '../../../shared/src/protocol';
 import type { ExperimentSummaryResult } from '../../../shared/src/rollouts';
+// The CLI's own rendering of a rollout's path (relative, forward slashes), so the two summaries name it alike.
+import { displayPath } from '../cli/checkRun';
 import { SummaryBuilder, summaryMarkdown, tallyOf } from '../engine/experiment/summary';
 import type { DocumentValidator } from './documentValidator';
 import { objectOf, withCheckedParams, type Check } from './requestParams';
@@ -61,7 +62,7 @@ async function summarise(
     const rollout = await validator.evaluateRollout(root, isCancelled);
     if (!rollout) return undefined;
     // The CLI shows each rollout relative to where it runs; the workspace folder is the editor's equivalent.
-    builder.add(tallyOf(relative(relativeTo, root), rollout.bundle, rollout.evaluation));
+    builder.add(tallyOf(displayPath(relativeTo, root), rollout.bundle, rollout.evaluation));
   }
   const summary = builder.result();
   return {
