@@ -16,6 +16,7 @@ import type { RuleOptions } from '../engine/rules/context';
 import { ModelCaches } from '../engine/model/caches';
 import type { RolloutEvaluation } from '../engine/rules/evaluate';
 import { verdicts, type Verdict } from '../engine/verdict';
+import { SummaryBuilder, tallyOf, type ExperimentSummary, type RolloutTally } from '../engine/experiment/summary';
 import { FixtureFolders, isFixtureBundle } from '../authoring/fixtureBundles';
 import type { ProgressLine } from './progress';
 
@@ -48,6 +49,8 @@ export interface ListedBundle extends Omit<CheckedBundle, 'evaluation'> {
   readonly evaluation?: RolloutOutcome;
   /** Its findings as every format lists them under --max-problems, and what each file leaves out. */
   readonly listed: ListedFindings;
+  /** What the experiment summary counts of a rollout (its root as the formats show it); absent for loose files. */
+  readonly tally?: RolloutTally;
 }
 
 /** How a bundle is checked; a test gives one that fails, to show that the failure stays in its rollout. */
@@ -59,6 +62,8 @@ export interface CheckRun {
   /** Every path that exists but could not be read, as one-line messages. */
   readonly ioErrors: readonly string[];
   readonly totals: Totals;
+  /** The experiment summary over every rollout checked. */
+  readonly experiment: ExperimentSummary;
 }
 
 export function runCheck(request: CheckRequest, progress: ProgressLine, check: BundleChecker = checkBundle): CheckRun {
@@ -79,9 +84,13 @@ export function runCheck(request: CheckRequest, progress: ProgressLine, check: B
           progress.update(`checking ${displayPath(request.cwd, path)} (file ${++started} of ${fileCount})`),
         onBytesRead: () => progress.tick(),
       });
-      return { ...checked, listed: listedFindings(checked, request.maxProblems) };
+      const { evaluation } = checked;
+      const tally = evaluation
+        ? tallyOf(displayPath(request.cwd, bundle.root), evaluation.model.bundle, evaluation)
+        : undefined;
+      return { ...checked, listed: listedFindings(checked, request.maxProblems), ...(tally ? { tally } : {}) };
     } catch (error) {
-      return failedBundle(bundle, error);
+      return failedBundle(bundle, error, displayPath(request.cwd, bundle.root));
     }
   });
   progress.clear();
@@ -92,7 +101,9 @@ export function runCheck(request: CheckRequest, progress: ProgressLine, check: B
   let rollouts = 0;
   let looseFiles = 0;
   let omitted = 0;
+  const experiment = new SummaryBuilder();
   for (const bundle of bundles) {
+    if (bundle.tally) experiment.add(bundle.tally);
     for (const count of bundle.listed.omitted.values()) omitted += count;
     if (bundle.loose) looseFiles += bundle.files.length;
     else rollouts++;
@@ -115,6 +126,7 @@ export function runCheck(request: CheckRequest, progress: ProgressLine, check: B
     bundles,
     ioErrors,
     totals: { ...counts, rollouts, looseFiles, files: fileCount, omitted, verdicts: verdictCounts },
+    experiment: experiment.result(),
   };
 }
 
@@ -122,10 +134,11 @@ export function runCheck(request: CheckRequest, progress: ProgressLine, check: B
  * A bundle the checker failed on: its files listed unchecked and, for a rollout, one internal-error
  * finding and an incomplete verdict; loose files get the finding without a verdict.
  */
-function failedBundle(bundle: DiscoveredBundle, error: unknown): ListedBundle {
+function failedBundle(bundle: DiscoveredBundle, error: unknown, shownRoot: string): ListedBundle {
   const files = bundle.files.map((file) => ({ path: file.path, kind: file.kind }));
   const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  const place = bundle.loose ? (files[0]?.path ?? bundle.root) : new RolloutBundle(bundle.root, files).pathOf('result');
+  const rollout = new RolloutBundle(bundle.root, files);
+  const place = bundle.loose ? (files[0]?.path ?? bundle.root) : rollout.pathOf('result');
   const finding: BundleFinding = {
     code: 'internal-error',
     severity: 'error',
@@ -135,13 +148,8 @@ function failedBundle(bundle: DiscoveredBundle, error: unknown): ListedBundle {
   };
   const listed = { findings: [finding], omitted: new Map<string, number>() };
   if (bundle.loose) return { root: bundle.root, loose: true, files, listed };
-  return {
-    root: bundle.root,
-    loose: false,
-    files,
-    evaluation: { findings: [finding], verdict: 'incomplete', trainingReady: false },
-    listed,
-  };
+  const evaluation: RolloutOutcome = { findings: [finding], verdict: 'incomplete', trainingReady: false };
+  return { root: bundle.root, loose: false, files, evaluation, listed, tally: tallyOf(shownRoot, rollout, evaluation) };
 }
 
 /** A path as a person in the terminal wants it: relative to where they stand, with forward slashes. */

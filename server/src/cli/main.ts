@@ -12,6 +12,7 @@ import { exitStatusOf, runCheck, type CheckFailure, type CheckRun, type ExitStat
 import { formatJson, formatJsonFailure } from './formats/json';
 import { formatSarif, formatSarifFailure } from './formats/sarif';
 import { formatText } from './formats/text';
+import { formatSummary, formatSummaryFailure } from './formats/summary';
 import { progressLine } from './progress';
 import { probeCommand, probeUsage } from './probeCommand';
 import { newFixtureCommand, newFixtureUsage } from './newFixtureCommand';
@@ -29,6 +30,7 @@ const formats = {
   text: { report: (run, options) => formatText(run, options) },
   json: { report: formatJson, failure: formatJsonFailure },
   sarif: { report: formatSarif, failure: formatSarifFailure },
+  summary: { report: formatSummary, failure: formatSummaryFailure },
 } as const satisfies Record<string, Format>;
 type FormatName = keyof typeof formats;
 
@@ -40,7 +42,9 @@ incomplete, trusted-timeout or trusted. PATH is a rollout folder, a ${rolloutFil
 searched for rollouts, or one artifact file. With no PATH the current folder is searched.
 
 Options:
-  --format text|json|sarif   output format (default: text)
+  --format text|json|sarif|summary
+                             output format (default: text); summary is the experiment summary
+                             alone, as Markdown (for $GITHUB_STEP_SUMMARY)
   --fail-on incomplete|untrusted
                              verdicts that fail the run (default: incomplete, i.e. incomplete
                              or untrusted)

@@ -8,6 +8,7 @@ import type { ArtifactKind } from '../../../../shared/src/layout';
 import type { DiagnosticCode } from '../../engine/codes';
 import type { BundleFinding, Severity } from '../../engine/findings';
 import type { Verdict } from '../../engine/verdict';
+import type { ExperimentSummary } from '../../engine/experiment/summary';
 import {
   displayPath,
   pathInBundle,
@@ -89,6 +90,8 @@ export interface JsonSummary {
   readonly unreadable: readonly string[];
   /** Rollouts per verdict. */
   readonly verdicts: Readonly<Record<Verdict, number>>;
+  /** The experiment summary: countable rollouts, timeouts kept and excluded, top causes, rows per task and agent. */
+  readonly experiment: ExperimentSummary;
 }
 
 export function formatJsonFailure(failure: CheckFailure): string {
@@ -129,6 +132,7 @@ export function formatJson(run: CheckRun): string {
       omitted: run.totals.omitted,
       unreadable: run.ioErrors,
       verdicts: run.totals.verdicts,
+      experiment: run.experiment,
     },
     ...(failure ? { error: failure } : {}),
   };

@@ -1,10 +1,12 @@
 /**
  * Per rollout a heading, `verdict <verdict> <root>`, and the cause of that verdict in one line, then its
  * findings as `path:line:column: severity code message` (related evidence indented below), ordered by
- * what they do to the verdict with the files' own problems last; the totals come at the end. Lines and
- * columns are 1-based so that terminals and editors can jump to them. `quiet` keeps only the headings.
+ * what they do to the verdict with the files' own problems last; the experiment summary (for more than
+ * one rollout) and the totals come at the end. Lines and columns are 1-based so that terminals and
+ * editors can jump to them. `quiet` keeps only the headings.
  */
 import { limitNotice } from '../../engine/check/collector';
+import { summaryText } from '../../engine/experiment/summary';
 import type { TextPosition } from '../../engine/findings';
 import { displayPath, type CheckRun, type ListedBundle } from '../checkRun';
 import { inReadingOrder } from '../listingOrder';
@@ -21,7 +23,11 @@ export function formatText(run: CheckRun, { quiet = false }: TextOptions = {}): 
     if (quiet) out.push(...headingWhenQuiet(run, bundle));
     else out.push(heading(run, bundle), ...bundleLines(run, bundle));
   }
-  if (!quiet) out.push(summaryLine(run));
+  if (!quiet) {
+    // One rollout's summary would repeat its verdict; the totals stay the last line, for a CI step that reads it.
+    if (run.totals.rollouts > 1) out.push(summaryText(run.experiment).trimEnd());
+    out.push(summaryLine(run));
+  }
   return out.length > 0 ? `${out.join('\n')}\n` : '';
 }
 

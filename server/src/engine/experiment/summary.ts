@@ -244,9 +244,24 @@ function printable(text: string): string {
   return text.replace(/[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu, '\ufffd');
 }
 
-/** Text as literal Markdown: every ASCII punctuation character escaped (GFM allows it), so no name becomes markup or leaves its table cell. */
-function markdownText(text: string): string {
-  return printable(text).replace(/[!-/:-@[-`{-~]/g, (character) => `\\${character}`);
+/**
+ * Text as literal Markdown: every character that can open markup inside a line (emphasis, code, links,
+ * images, HTML, entities) or end a table cell is backslash-escaped, which GFM allows for any ASCII
+ * punctuation; the rest (`/`, `.`, `-`) stays as it is, so that paths read well in a terminal too.
+ */
+export function markdownText(text: string): string {
+  return printable(text).replace(/[\\`*_{}[\]()<>|~&!#]/g, (character) => `\\${character}`);
+}
+
+/**
+ * A name or path as a Markdown code span, literal whatever it holds: fenced by more backticks than any run
+ * inside it, its pipes escaped (GFM splits table cells on them even inside code spans).
+ */
+function markdownCode(text: string): string {
+  const shown = printable(text).replaceAll('|', '\\|');
+  const fence = '`'.repeat(Math.max(0, ...(shown.match(/`+/g) ?? []).map((run) => run.length)) + 1);
+  const pad = /^[` ]|[` ]$/.test(shown) ? ' ' : '';
+  return `${fence}${pad}${shown}${pad}${fence}`;
 }
 
 export function summaryMarkdown(summary: ExperimentSummary): string {
@@ -268,7 +283,7 @@ export function summaryMarkdown(summary: ExperimentSummary): string {
   else {
     lines.push('| Code | Effect | Rollouts | Example |', '|---|---|---:|---|');
     for (const cause of summary.topCauses)
-      lines.push(`| \`${cause.code}\` | ${cause.effect} | ${cause.rollouts} | ${markdownText(cause.example)} |`);
+      lines.push(`| \`${cause.code}\` | ${cause.effect} | ${cause.rollouts} | ${markdownCode(cause.example)} |`);
     if (summary.causesNotShown > 0) lines.push('', `and ${plural(summary.causesNotShown, 'more code')}.`);
   }
   for (const [title, rows, none] of [
@@ -286,7 +301,7 @@ export function summaryMarkdown(summary: ExperimentSummary): string {
     );
     for (const row of rows)
       lines.push(
-        `| ${row.name === null ? `*${markdownText(none)}*` : markdownText(row.name)} | ${row.rollouts} | ${verdictColumns.map(([, key]) => row[key]).join(' | ')} |`,
+        `| ${row.name === null ? `*${markdownText(none)}*` : markdownCode(row.name)} | ${row.rollouts} | ${verdictColumns.map(([, key]) => row[key]).join(' | ')} |`,
       );
   }
   return `${lines.join('\n')}\n`;
