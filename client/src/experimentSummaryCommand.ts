@@ -9,6 +9,7 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../shared/src/errors';
+import { rolloutFiles, rolloutFolders } from '../../shared/src/layout';
 import { experimentSummaryRequest } from '../../shared/src/protocol';
 import { commandIds } from './commandIds';
 import type { ServerController } from './serverController';
@@ -59,6 +60,13 @@ async function showExperimentSummary(
     );
     if (result.ioErrors.length > 0)
       void vscode.window.showWarningMessage(`Rollout Evidence: not searched: ${result.ioErrors.join('; ')}`);
+    // The CLI refuses such a run too (nothing to check): an empty summary would read as a summary.
+    if (result.rollouts === 0) {
+      void vscode.window.showInformationMessage(
+        `Rollout Evidence: no rollouts in ${vscode.workspace.asRelativePath(folder)} to summarise (a rollout is a folder holding ${rolloutFiles.result}, ${rolloutFolders.trajectory}/ or ${rolloutFolders.benchguard}/).`,
+      );
+      return undefined;
+    }
     const uri = documents.set(folder, result.markdown);
     await showPreview(uri);
     return uri;
