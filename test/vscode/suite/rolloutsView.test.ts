@@ -239,6 +239,8 @@ suite('Rollouts view', () => {
       ),
       `a tab shows the summary: ${tabs.map((tab) => tab.label).join(', ')}`,
     );
+    assert.ok(rollouts.view.visible, 'the Rollouts view stays in sight beside the summary');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   test('Show Experiment Summary with no argument summarises every rollout of the workspace folder', async () => {
@@ -247,6 +249,7 @@ suite('Rollouts view', () => {
     const text = (await vscode.workspace.openTextDocument(uri)).getText();
     const listed = (await shown()).length;
     assert.match(text, new RegExp(`of ${listed} rollouts countable`), 'as many rollouts as the view lists');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   test('shows a rollout written while it is open, and follows it as it grows', async () => {
