@@ -56,7 +56,7 @@ export function prepareLoad<Document extends OpenDocument>(
     const document = source.openDocument(file.path);
     return document && isInsideRollout(file.path, boundary) ? { ...file, document } : file;
   });
-  return { root, boundary, files: sourced, reward: readVerifierReward(root) };
+  return { root, boundary, files: sourced, reward: readVerifierReward(root, boundary) };
 }
 
 /** The bundle the rules read, each file read by `read` (the CLI's check, once and synchronously). */
@@ -106,10 +106,10 @@ const rewardBytes = 4096;
 
 /**
  * verifier/reward.txt and reward.json: small files the verifier writes; absent or unreadable is fine,
- * one that resolves outside the rollout is listed as such and not read.
+ * one that resolves outside the rollout is listed as such and not read. `boundary`: the rollout's, when
+ * already resolved (`prepareLoad` has it), so that it is not resolved again per rollout.
  */
-export function readVerifierReward(root: string): VerifierReward {
-  const boundary = boundaryOf(root);
+export function readVerifierReward(root: string, boundary = boundaryOf(root)): VerifierReward {
   const outside: string[] = [];
   const read = (relativePath: string): VerifierFile | undefined => {
     const path = join(root, relativePath);

@@ -98,28 +98,35 @@ function damagedKindOf(
   return resembles === undefined ? undefined : { field, value, resembles };
 }
 
-/** Walks only where the schemas describe the value: the walk ends with the schemas, however deep the record. */
+/**
+ * Walks only where the schemas describe the value: the walk ends with the schemas, however deep the record.
+ * `path` is the walk's own stack, copied only into a damaged key found: every key of every record passes here.
+ */
 function collect(
   knowledge: SchemaKnowledge,
   value: unknown,
   nodes: SchemaNodes,
-  path: JsonPath,
+  path: (string | number)[],
   damaged: DamagedKey[],
 ): void {
   if (nodes.length === 0) return;
   if (Array.isArray(value)) {
-    value.forEach((item, index) =>
-      collect(knowledge, item, knowledge.childNodes(nodes, index), [...path, index], damaged),
-    );
+    for (let index = 0; index < value.length; index++) {
+      path.push(index);
+      collect(knowledge, value[index], knowledge.childNodes(nodes, index), path, damaged);
+      path.pop();
+    }
     return;
   }
   if (!isJsonObject(value)) return;
   for (const key of Object.keys(value)) {
     const resembles = knowledge.damagedCopyOf(nodes, value, key);
     if (resembles !== undefined) {
-      damaged.push({ path, key, resembles });
+      damaged.push({ path: [...path], key, resembles });
       continue;
     }
-    collect(knowledge, value[key], knowledge.childNodes(nodes, key), [...path, key], damaged);
+    path.push(key);
+    collect(knowledge, value[key], knowledge.childNodes(nodes, key), path, damaged);
+    path.pop();
   }
 }
