@@ -4,7 +4,8 @@
  * they read.
  */
 import { fork } from 'node:child_process';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 
 export const megabyte = 1024 * 1024;
 
@@ -53,6 +54,89 @@ function measureInChild<T>(mode: string, path: string): Promise<T> {
       code === 0 && result ? resolve(result) : reject(new Error(`${mode} exited with ${code}`)),
     );
   });
+}
+
+/** The check's chunk size (engine/text/sourceLines.ts): the baseline reads the same bytes the same way. */
+const chunkBytes = 1 << 20;
+const chunk = Buffer.allocUnsafe(chunkBytes);
+
+export interface Parsed {
+  /** Lines (or whole JSON documents) JSON.parse accepted. */
+  readonly records: number;
+  /** Those it rejected: damaged lines are read as far as the check reads them, and counted. */
+  readonly rejected: number;
+  readonly bytes: number;
+}
+
+/**
+ * The floor for checking one file: the bytes streamed in 1 MiB chunks into one reused buffer, as the
+ * check streams them, each line decoded and given to JSON.parse (a `.json` file is one document, as the
+ * check reads it, so it is parsed whole). Nothing is kept.
+ */
+export function streamedParse(path: string): Parsed {
+  const wholeDocument = path.endsWith('.json');
+  const descriptor = openSync(path, 'r');
+  let records = 0;
+  let rejected = 0;
+  let bytes = 0;
+  const parse = (text: string): void => {
+    if (text.length === 0 || (!wholeDocument && text === '\r')) return;
+    try {
+      JSON.parse(text);
+      records++;
+    } catch {
+      rejected++;
+    }
+  };
+  try {
+    let pending: Buffer[] = [];
+    for (;;) {
+      const count = readSync(descriptor, chunk, 0, chunkBytes, null);
+      if (count === 0) break;
+      bytes += count;
+      let start = 0;
+      if (!wholeDocument) {
+        for (
+          let newline = chunk.indexOf(10, 0);
+          newline !== -1 && newline < count;
+          newline = chunk.indexOf(10, start)
+        ) {
+          const piece = chunk.subarray(start, newline);
+          parse((pending.length === 0 ? piece : Buffer.concat([...pending, piece])).toString('utf8'));
+          pending = [];
+          start = newline + 1;
+        }
+      }
+      if (start < count) pending.push(Buffer.from(chunk.subarray(start, count)));
+    }
+    if (pending.length > 0) parse(Buffer.concat(pending).toString('utf8'));
+  } finally {
+    closeSync(descriptor);
+  }
+  return { records, rejected, bytes };
+}
+
+/** Every file below `root`, found with one readdir per folder (as discovery walks), each `streamedParse`d. */
+export function streamedParseOfTree(root: string): Parsed & { readonly files: number } {
+  let records = 0;
+  let rejected = 0;
+  let bytes = 0;
+  let files = 0;
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) {
+        const parsed = streamedParse(path);
+        records += parsed.records;
+        rejected += parsed.rejected;
+        bytes += parsed.bytes;
+        files++;
+      }
+    }
+  };
+  walk(root);
+  return { records, rejected, bytes, files };
 }
 
 /** Writes records until the file reaches `bytes`; returns the number of lines. */
