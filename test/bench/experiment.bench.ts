@@ -10,12 +10,21 @@
  * With ROLLOUT_EVIDENCE_VALIDATOR=/path/to/validator.py, BenchFlow's experiment-review validator is
  * timed on the same trees too (`python3 <path> <tree>`); its code is not part of this repository.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeExperimentTree } from '../support/experimentTree';
 import { builtCli, temporaryFolder } from '../support/repo';
-import { benchmark, medianOf, megabyte, streamedParseOfTree, type Measured } from './support';
+import {
+  benchmark,
+  medianOf,
+  medianRun,
+  megabyte,
+  streamedParseOfTree,
+  writeNodeWrapper,
+  type Measured,
+  type ProcessRun,
+} from './support';
 
 const sizes = process.argv.length > 2 ? process.argv.slice(2).map(Number) : [1_000, 10_000];
 const runs = 3;
@@ -45,51 +54,6 @@ function measure(_mode: string, root: string): Baseline {
 
 benchmark(measure, main);
 
-interface ProcessRun {
-  /** From spawn to exit, as a reviewer waits: start-up and schema compilation included. */
-  readonly milliseconds: number;
-  readonly peakRssBytes: number;
-  /** User and system CPU time of the process (all its threads): steadier than wall time on a busy machine. */
-  readonly cpuMilliseconds: number;
-  readonly status: number | null;
-}
-
-/** What the wrappers report: Node's process.resourceUsage() names (KB, microseconds). */
-interface ResourceReport {
-  readonly maxRSS: number;
-  readonly userCPUTime: number;
-  readonly systemCPUTime: number;
-}
-
-/**
- * Runs `command` in a process of its own and reports its peak RSS: Node's process.resourceUsage() of a
- * wrapper that loads the program in place (the wrapper adds nothing but itself; worker threads share
- * the process, so their memory is counted). The report leaves through fd 3; stdout goes to /dev/null.
- */
-function runMeasured(wrapper: string, program: readonly string[]): Promise<ProcessRun> {
-  return new Promise((resolve, reject) => {
-    const devNull = openSync('/dev/null', 'w');
-    const started = performance.now();
-    const child = spawn(process.execPath, [wrapper, ...program], { stdio: ['ignore', devNull, 'inherit', 'pipe'] });
-    closeSync(devNull);
-    let report = '';
-    child.stdio[3]!.on('data', (data: Buffer) => (report += data.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => {
-      const milliseconds = performance.now() - started;
-      const usage = report ? (JSON.parse(report) as ResourceReport) : undefined;
-      if (!usage) reject(new Error(`${program.join(' ')} reported no resource usage (status ${status})`));
-      else
-        resolve({
-          milliseconds,
-          peakRssBytes: usage.maxRSS * 1024,
-          cpuMilliseconds: (usage.userCPUTime + usage.systemCPUTime) / 1000,
-          status,
-        });
-    });
-  });
-}
-
 /** A Python program's peak RSS, from the kernel's accounting of the children of a tiny wrapper (Linux/macOS). */
 function pythonWrapper(): string {
   return [
@@ -100,13 +64,6 @@ function pythonWrapper(): string {
     'open(3, "w", closefd=False).write(report % (usage.ru_maxrss, usage.ru_utime * 1e6, usage.ru_stime * 1e6))',
     'sys.exit(status)',
   ].join('\n');
-}
-
-async function medianRun(wrapper: string, program: readonly string[]): Promise<ProcessRun> {
-  const results: ProcessRun[] = [];
-  for (let run = 0; run < runs; run++) results.push(await runMeasured(wrapper, program));
-  results.sort((a, b) => a.milliseconds - b.milliseconds);
-  return { ...results[Math.floor(runs / 2)]!, peakRssBytes: Math.max(...results.map((result) => result.peakRssBytes)) };
 }
 
 /** Whether the built CLI's check takes `--jobs` (it comes with the worker-thread runner). */
@@ -123,17 +80,7 @@ interface Row {
 async function main(): Promise<void> {
   const folder = temporaryFolder('rollout-evidence-experiment-bench-');
   try {
-    const nodeWrapper = join(folder.path, 'measure.js');
-    // Loads the program as `node program args…` would, and reports this process's resource usage at exit.
-    writeFileSync(
-      nodeWrapper,
-      [
-        "const { writeSync } = require('node:fs');",
-        "process.on('exit', () => writeSync(3, JSON.stringify(process.resourceUsage())));",
-        'process.argv.splice(1, 1);',
-        "require(require('node:path').resolve(process.argv[1]));",
-      ].join('\n'),
-    );
+    const nodeWrapper = writeNodeWrapper(folder.path);
     const pyWrapper = join(folder.path, 'measure.py');
     writeFileSync(pyWrapper, pythonWrapper());
     const validator = process.env['ROLLOUT_EVIDENCE_VALIDATOR'];
@@ -142,10 +89,10 @@ async function main(): Promise<void> {
     // What every CLI run pays whatever the tree: Node's start-up, loading the CLI, compiling the schemas.
     const single = join(folder.path, 'single');
     writeExperimentTree(single, { rollouts: 1 });
-    const fixed = await medianRun(nodeWrapper, [builtCli, 'check', single, '--format', 'json']);
+    const fixed = await medianRun(nodeWrapper, [builtCli, 'check', single, '--format', 'json'], runs);
     const nothing = join(folder.path, 'nothing.js');
     writeFileSync(nothing, '');
-    const bareNode = await medianRun(nodeWrapper, [nothing]);
+    const bareNode = await medianRun(nodeWrapper, [nothing], runs);
     console.log(
       `Experiment bench: Node ${process.version}, ${runs} runs each (median time, highest peak RSS). A CLI run on a one-rollout tree (start-up, schema compilation) takes ${fixed.milliseconds.toFixed(0)} ms.\n`,
     );
@@ -160,7 +107,7 @@ async function main(): Promise<void> {
         `${size.toLocaleString('en')} rollouts: ${baseline.files.toLocaleString('en')} files, ${(tree.bytes / megabyte).toFixed(1)} MB`,
       );
       const check = (extra: readonly string[]) =>
-        medianRun(nodeWrapper, [builtCli, 'check', root, '--format', 'json', ...extra]);
+        medianRun(nodeWrapper, [builtCli, 'check', root, '--format', 'json', ...extra], runs);
       const rows: Row[] = [
         { label: 'CLI, --jobs 1', run: jobs ? await check(['--jobs', '1']) : undefined },
         { label: 'CLI, default', run: await check([]) },
@@ -168,7 +115,7 @@ async function main(): Promise<void> {
       if (validator)
         rows.push({
           label: "BenchFlow's validator (python3)",
-          run: await medianRun(pyWrapper, ['python3', validator, root]),
+          run: await medianRun(pyWrapper, ['python3', validator, root], runs),
         });
 
       const floor = baseline.milliseconds;

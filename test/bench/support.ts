@@ -3,8 +3,8 @@
  * that its peak memory is its own, and the median of a few runs is kept; and the synthetic trajectory
  * they read.
  */
-import { fork } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readSync, writeSync } from 'node:fs';
+import { fork, spawn } from 'node:child_process';
+import { closeSync, openSync, readdirSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const megabyte = 1024 * 1024;
@@ -54,6 +54,77 @@ function measureInChild<T>(mode: string, path: string): Promise<T> {
       code === 0 && result ? resolve(result) : reject(new Error(`${mode} exited with ${code}`)),
     );
   });
+}
+
+export interface ProcessRun {
+  /** From spawn to exit, as a reviewer waits: start-up and schema compilation included. */
+  readonly milliseconds: number;
+  readonly peakRssBytes: number;
+  /** User and system CPU time of the process (all its threads): steadier than wall time on a busy machine. */
+  readonly cpuMilliseconds: number;
+  readonly status: number | null;
+}
+
+/** What the wrappers report: Node's process.resourceUsage() names (KB, microseconds). */
+export interface ResourceReport {
+  readonly maxRSS: number;
+  readonly userCPUTime: number;
+  readonly systemCPUTime: number;
+}
+
+/**
+ * Runs `command` in a process of its own and reports its peak RSS: Node's process.resourceUsage() of a
+ * wrapper that loads the program in place (the wrapper adds nothing but itself; worker threads share
+ * the process, so their memory is counted). The report leaves through fd 3; stdout goes to /dev/null.
+ */
+export function runMeasured(wrapper: string, program: readonly string[]): Promise<ProcessRun> {
+  return new Promise((resolve, reject) => {
+    const devNull = openSync('/dev/null', 'w');
+    const started = performance.now();
+    const child = spawn(process.execPath, [wrapper, ...program], { stdio: ['ignore', devNull, 'inherit', 'pipe'] });
+    closeSync(devNull);
+    let report = '';
+    child.stdio[3]!.on('data', (data: Buffer) => (report += data.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => {
+      const milliseconds = performance.now() - started;
+      const usage = report ? (JSON.parse(report) as ResourceReport) : undefined;
+      if (!usage) reject(new Error(`${program.join(' ')} reported no resource usage (status ${status})`));
+      else
+        resolve({
+          milliseconds,
+          peakRssBytes: usage.maxRSS * 1024,
+          cpuMilliseconds: (usage.userCPUTime + usage.systemCPUTime) / 1000,
+          status,
+        });
+    });
+  });
+}
+
+/** The median time of `runs` runs of `program` (through `wrapper`); the peak RSS is the highest seen. */
+export async function medianRun(wrapper: string, program: readonly string[], runs = 3): Promise<ProcessRun> {
+  const results: ProcessRun[] = [];
+  for (let run = 0; run < runs; run++) results.push(await runMeasured(wrapper, program));
+  results.sort((a, b) => a.milliseconds - b.milliseconds);
+  return { ...results[Math.floor(runs / 2)]!, peakRssBytes: Math.max(...results.map((result) => result.peakRssBytes)) };
+}
+
+/**
+ * Writes the Node wrapper `runMeasured` runs programs through: it loads the program as `node program
+ * args…` would, and reports its process's resource usage at exit on fd 3. Returns its path.
+ */
+export function writeNodeWrapper(folder: string): string {
+  const path = join(folder, 'measure.js');
+  writeFileSync(
+    path,
+    [
+      "const { writeSync } = require('node:fs');",
+      "process.on('exit', () => writeSync(3, JSON.stringify(process.resourceUsage())));",
+      'process.argv.splice(1, 1);',
+      "require(require('node:path').resolve(process.argv[1]));",
+    ].join('\n'),
+  );
+  return path;
 }
 
 /** The check's chunk size (engine/text/sourceLines.ts): the baseline reads the same bytes the same way. */
