@@ -42,14 +42,15 @@ export type FileRead = Pick<BundleFile, 'report' | 'ioError'>;
 
 /**
  * Decides where each file of the rollout in `root` is read from, and reads the verifier's reward: what
- * the server keys its cached evaluations by before reading anything else.
+ * the server keys its cached evaluations by before reading anything else. `boundary`: the rollout's,
+ * when the caller has resolved it already (the CLI's check has), so that it is resolved once per rollout.
  */
 export function prepareLoad<Document extends OpenDocument>(
   root: string,
   files: readonly ArtifactFile[],
   source: RolloutSource<Document>,
+  boundary = boundaryOf(root),
 ): RolloutLoad<Document> {
-  const boundary = boundaryOf(root);
   const sourced = files.map((file): SourcedFile<Document> => {
     // The editor follows links: an open file that leads out of the rollout is read from disk instead,
     // where the check reports it and reads nothing behind it.
