@@ -115,7 +115,7 @@ async function main(): Promise<void> {
       if (validator)
         rows.push({
           label: "BenchFlow's validator (python3)",
-          run: await medianRun(pyWrapper, ['python3', validator, root], runs),
+          run: await medianRun(pyWrapper, ['python3', validator, root], runs, 'python3'),
         });
 
       const floor = baseline.milliseconds;

@@ -77,11 +77,15 @@ export interface ResourceReport {
  * wrapper that loads the program in place (the wrapper adds nothing but itself; worker threads share
  * the process, so their memory is counted). The report leaves through fd 3; stdout goes to /dev/null.
  */
-export function runMeasured(wrapper: string, program: readonly string[]): Promise<ProcessRun> {
+export function runMeasured(
+  wrapper: string,
+  program: readonly string[],
+  interpreter = process.execPath,
+): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
     const devNull = openSync('/dev/null', 'w');
     const started = performance.now();
-    const child = spawn(process.execPath, [wrapper, ...program], { stdio: ['ignore', devNull, 'inherit', 'pipe'] });
+    const child = spawn(interpreter, [wrapper, ...program], { stdio: ['ignore', devNull, 'inherit', 'pipe'] });
     closeSync(devNull);
     let report = '';
     child.stdio[3]!.on('data', (data: Buffer) => (report += data.toString()));
@@ -102,9 +106,14 @@ export function runMeasured(wrapper: string, program: readonly string[]): Promis
 }
 
 /** The median time of `runs` runs of `program` (through `wrapper`); the peak RSS is the highest seen. */
-export async function medianRun(wrapper: string, program: readonly string[], runs = 3): Promise<ProcessRun> {
+export async function medianRun(
+  wrapper: string,
+  program: readonly string[],
+  runs = 3,
+  interpreter = process.execPath,
+): Promise<ProcessRun> {
   const results: ProcessRun[] = [];
-  for (let run = 0; run < runs; run++) results.push(await runMeasured(wrapper, program));
+  for (let run = 0; run < runs; run++) results.push(await runMeasured(wrapper, program, interpreter));
   results.sort((a, b) => a.milliseconds - b.milliseconds);
   return { ...results[Math.floor(runs / 2)]!, peakRssBytes: Math.max(...results.map((result) => result.peakRssBytes)) };
 }
