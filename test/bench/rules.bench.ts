@@ -19,6 +19,7 @@ import { writeTree } from '../support/files';
 import { temporaryFolder } from '../support/repo';
 import { actionLogPath, largeActionLog, writeRolloutWithLargeActionLog } from '../support/largeActionLog';
 import { LspTestClient } from '../support/lspClient';
+import { editQuietMs } from '../../server/src/lsp/documentStore';
 import { discoverRollout } from '../support/rollout';
 import { benchmark, medianOf, megabyte, stringHeavyRow, writeTrajectory, type Measured } from './support';
 
@@ -166,8 +167,15 @@ async function main(): Promise<void> {
     console.log(
       `  a one-line edit, median of ${edits}, didChange to report ${edited.medianEditMilliseconds.toFixed(1).padStart(6)} ms`,
     );
+    // The server answers a pull only once the document has gone editQuietMs without an edit (typing is
+    // checked per pause, not per key): the client waits that long by design, before any work is done.
+    const workShare = (edited.medianEditMilliseconds - editQuietMs) / editFull.milliseconds;
     console.log(
-      `  target: an edit ≤ 5% of a full pass over the same rollout: ${(editShare * 100).toFixed(1)}% ${editShare <= 0.05 ? 'met' : 'missed'}`,
+      `  of which the server's wait for a pause in typing ${editQuietMs} ms; the work after it ${(edited.medianEditMilliseconds - editQuietMs).toFixed(1)} ms = ${(workShare * 100).toFixed(1)}% of the full pass`,
+    );
+    console.log(
+      `  target: an edit ≤ 5% of a full pass over the same rollout, as the client sees it: ${(editShare * 100).toFixed(1)}% ${editShare <= 0.05 ? 'met' : 'missed'}` +
+        `; without the wait for a pause: ${(workShare * 100).toFixed(1)}% ${workShare <= 0.05 ? 'met' : 'missed'}`,
     );
   } finally {
     folder.remove();
