@@ -1,7 +1,8 @@
 /**
  * One run of `rollout-evidence check`: discover the bundles under the given paths, check each (files,
- * then the evidence rules and a verdict per rollout), and total what was found. The formatters only
- * present a finished run.
+ * then the evidence rules and a verdict per rollout), and total what was found. `runCheck` keeps the
+ * whole run in memory (for tests and callers that want the findings themselves); the CLI streams it
+ * (`pipeline/streamCheck.ts`) with the same per-bundle check, `BundleCheckSession`.
  */
 import { relative, sep } from 'node:path';
 import type { ArtifactKind } from '../../../shared/src/layout';
@@ -15,7 +16,10 @@ import type { SeverityCounts } from '../engine/check/collector';
 import type { RuleOptions } from '../engine/rules/context';
 import { ModelCaches } from '../engine/model/caches';
 import type { RolloutEvaluation } from '../engine/rules/evaluate';
-import { verdicts, type Verdict } from '../engine/verdict';
+import type { Verdict } from '../engine/verdict';
+import { contextOf } from './report/reportWriter';
+import { rolloutReport } from './report/rolloutReport';
+import { RunTally } from './report/runTally';
 import { FixtureFolders, isFixtureBundle } from '../authoring/fixtureBundles';
 import type { ProgressLine } from './progress';
 
@@ -42,7 +46,8 @@ export interface Totals extends SeverityCounts {
 }
 
 /** What the formats read of a rollout's evaluation: also all there is of one the checker failed on. */
-export type RolloutOutcome = Pick<RolloutEvaluation, 'findings' | 'verdict' | 'trainingReady'>;
+export type RolloutOutcome = Pick<RolloutEvaluation, 'findings' | 'verdict' | 'trainingReady'> &
+  Partial<Pick<RolloutEvaluation, 'timedOut' | 'model'>>;
 
 export interface ListedBundle extends Omit<CheckedBundle, 'evaluation'> {
   readonly evaluation?: RolloutOutcome;
@@ -56,73 +61,76 @@ export type BundleChecker = typeof checkBundle;
 export interface CheckRun {
   readonly request: CheckRequest;
   readonly bundles: readonly ListedBundle[];
-  /** Every path that exists but could not be read, as one-line messages. */
+  /** Folders discovery could not read. */
+  readonly unreadableFolders: readonly string[];
+  /** Every path that exists but could not be read, as one-line messages: the folders, then the files. */
   readonly ioErrors: readonly string[];
   readonly totals: Totals;
+  readonly failure: CheckFailure | undefined;
+  readonly exitStatus: ExitStatus;
 }
 
 export function runCheck(request: CheckRequest, progress: ProgressLine, check: BundleChecker = checkBundle): CheckRun {
   const discovery = discoverBundles(request.paths, new ArtifactClassifier(request.artifactMap));
-  const checker = new ArtifactChecker();
-  const caches = new ModelCaches();
-  const fixtureFolders = new FixtureFolders(request.fixtureFolders);
   const fileCount = discovery.bundles.reduce((sum, bundle) => sum + bundle.files.length, 0);
+  const checker = new BundleCheckSession(request, check);
   let started = 0;
-  const bundles = discovery.bundles.map((bundle): ListedBundle => {
+  const bundles = discovery.bundles.map((bundle) =>
+    checker.check(bundle, {
+      onFileStart: (path) =>
+        progress.update(`checking ${displayPath(request.cwd, path)} (file ${++started} of ${fileCount})`),
+      onBytesRead: () => progress.tick(),
+    }),
+  );
+  progress.clear();
+  const run = { request, bundles, unreadableFolders: discovery.ioErrors };
+  const tally = new RunTally(contextOf(run));
+  for (const bundle of bundles) tally.add(rolloutReport(bundle, request.cwd, { fingerprints: false }));
+  const end = tally.end();
+  return { ...run, ioErrors: end.ioErrors, totals: end.totals, failure: end.failure, exitStatus: end.exitStatus };
+}
+
+/** What checking a bundle reports on the way: for a progress line. */
+export interface CheckObserver {
+  readonly onFileStart?: (path: string) => void;
+  readonly onBytesRead?: () => void;
+}
+
+/** Checks bundles one after the other with one checker and one set of caches (one per thread). */
+export class BundleCheckSession {
+  private readonly checker = new ArtifactChecker();
+  private readonly caches = new ModelCaches();
+  private readonly fixtureFolders: FixtureFolders;
+
+  constructor(
+    private readonly request: Pick<CheckRequest, 'maxProblems' | 'rules' | 'fixtureFolders'>,
+    private readonly checkWith: BundleChecker = checkBundle,
+  ) {
+    this.fixtureFolders = new FixtureFolders(request.fixtureFolders);
+  }
+
+  check(bundle: DiscoveredBundle, observer: CheckObserver = {}): ListedBundle {
+    const { maxProblems, rules } = this.request;
     // The error boundary of one bundle: whatever goes wrong in checking it, the others are reported in full.
     try {
-      const checked = check(bundle, checker, {
-        maxFindings: request.maxProblems,
-        rules: { ...request.rules, fixtureBundle: !bundle.loose && isFixtureBundle(bundle.root, fixtureFolders) },
-        caches,
-        onFileStart: (path) =>
-          progress.update(`checking ${displayPath(request.cwd, path)} (file ${++started} of ${fileCount})`),
-        onBytesRead: () => progress.tick(),
+      const checked = this.checkWith(bundle, this.checker, {
+        maxFindings: maxProblems,
+        rules: { ...rules, fixtureBundle: !bundle.loose && isFixtureBundle(bundle.root, this.fixtureFolders) },
+        caches: this.caches,
+        ...observer,
       });
-      return { ...checked, listed: listedFindings(checked, request.maxProblems) };
+      return { ...checked, listed: listedFindings(checked, maxProblems) };
     } catch (error) {
       return failedBundle(bundle, error);
     }
-  });
-  progress.clear();
-
-  const ioErrors = [...discovery.ioErrors];
-  const counts = { error: 0, warning: 0, information: 0, hint: 0 };
-  const verdictCounts = Object.fromEntries(verdicts.map((verdict) => [verdict, 0])) as Record<Verdict, number>;
-  let rollouts = 0;
-  let looseFiles = 0;
-  let omitted = 0;
-  for (const bundle of bundles) {
-    for (const count of bundle.listed.omitted.values()) omitted += count;
-    if (bundle.loose) looseFiles += bundle.files.length;
-    else rollouts++;
-    // A failed rollout's finding is in its evaluation, counted below; a failed folder of loose files has none.
-    if (bundle.loose && checkerFailed(bundle)) counts.error++;
-    if (bundle.evaluation) {
-      verdictCounts[bundle.evaluation.verdict]++;
-      for (const finding of bundle.evaluation.findings) counts[finding.severity]++;
-    }
-    for (const file of bundle.files) {
-      if (file.ioError !== undefined)
-        ioErrors.push(`cannot read ${displayPath(request.cwd, file.path)}: ${file.ioError}`);
-      if (!file.report) continue;
-      for (const severity of ['error', 'warning', 'information', 'hint'] as const)
-        counts[severity] += file.report.counts[severity];
-    }
   }
-  return {
-    request,
-    bundles,
-    ioErrors,
-    totals: { ...counts, rollouts, looseFiles, files: fileCount, omitted, verdicts: verdictCounts },
-  };
 }
 
 /**
  * A bundle the checker failed on: its files listed unchecked and, for a rollout, one internal-error
  * finding and an incomplete verdict; loose files get the finding without a verdict.
  */
-function failedBundle(bundle: DiscoveredBundle, error: unknown): ListedBundle {
+export function failedBundle(bundle: DiscoveredBundle, error: unknown): ListedBundle {
   const files = bundle.files.map((file) => ({ path: file.path, kind: file.kind }));
   const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const place = bundle.loose ? (files[0]?.path ?? bundle.root) : new RolloutBundle(bundle.root, files).pathOf('result');
@@ -168,35 +176,10 @@ export interface CheckFailure {
 
 /** The failure of a run that did happen: something could not be read, or nothing could be checked. */
 export function runFailure(run: CheckRun): CheckFailure | undefined {
-  if (run.ioErrors.length > 0) {
-    const count = run.ioErrors.length;
-    return {
-      kind: 'unreadable',
-      message: `${count} path${count === 1 ? '' : 's'} could not be read (everything readable was checked): ${run.ioErrors.join('; ')}`,
-    };
-  }
-  if (run.bundles.length > 0 && run.bundles.every(checkerFailed)) {
-    return {
-      kind: 'checker-failed',
-      message: `The checker failed on ${run.bundles.length === 1 ? 'the one bundle' : `every one of the ${run.bundles.length} bundles`} found, so nothing was checked; see the internal-error finding${run.bundles.length === 1 ? '' : 's'}.`,
-    };
-  }
-  return undefined;
+  return run.failure;
 }
 
 /** 2 when something could not be read or nothing could be checked; 1 when a rollout's verdict fails the run or a loose file has errors. */
 export function exitStatusOf(run: CheckRun): ExitStatus {
-  if (runFailure(run)) return 2;
-  const failing: readonly Verdict[] = run.request.failOn === 'untrusted' ? ['untrusted'] : ['untrusted', 'incomplete'];
-  const rolloutFails = run.bundles.some((bundle) => bundle.evaluation && failing.includes(bundle.evaluation.verdict));
-  const looseErrors = run.bundles.some(
-    (bundle) =>
-      bundle.loose && (checkerFailed(bundle) || bundle.files.some((file) => (file.report?.counts.error ?? 0) > 0)),
-  );
-  return rolloutFails || looseErrors ? 1 : 0;
-}
-
-/** The checker failed on the bundle (its error boundary caught it): nothing of it was checked. */
-function checkerFailed(bundle: ListedBundle): boolean {
-  return bundle.listed.findings.some((finding) => finding.code === 'internal-error');
+  return run.exitStatus;
 }

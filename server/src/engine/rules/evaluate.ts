@@ -34,6 +34,8 @@ export interface RolloutEvaluation {
   readonly verdict: Verdict;
   /** May the results row be used for training: a trusted rollout whose row says so. */
   readonly trainingReady: boolean;
+  /** The rollout timed out (by result.json, the trajectory's marker or the results row), whether or not the timeout is accepted. */
+  readonly timedOut: boolean;
   /** What the rules read (the rollout as written), for views of the rollout. */
   readonly model: RolloutModel;
   /** What the quiescence rules concluded: its proof, when there is one. */
@@ -93,6 +95,7 @@ function evaluateAsRead(bundle: RolloutBundle, options: RuleOptions, caches: Mod
     findings: context.findings,
     verdict,
     trainingReady,
+    timedOut: timeout !== undefined,
     model,
     quiescence,
     unresolvedTools: trajectory.unresolved,
