@@ -16,7 +16,14 @@ import { limitNotice } from '../../engine/check/collector';
 import { displayPath, type CheckFailure, type CheckRun } from '../checkRun';
 import { fingerprintKey } from '../fingerprints';
 import { absolutePathOf } from '../report/rolloutReport';
-import { renderRun, type Output, type ReportWriter, type RunContext } from '../report/reportWriter';
+import {
+  memorySpool,
+  renderRun,
+  type Output,
+  type ReportWriter,
+  type RunContext,
+  type Spool,
+} from '../report/reportWriter';
 
 type SarifLevel = 'error' | 'warning' | 'note';
 
@@ -97,24 +104,6 @@ export function sarifWriter(context: RunContext, write: Output, spool: Spool = m
       write(`${head}[`);
       spool.drainTo(write);
       write(`${count > 0 ? '\n      ]' : ']'}${tail}`);
-    },
-  };
-}
-
-/** Where the results wait for the end of the run. */
-export interface Spool {
-  write(text: string): void;
-  /** Hands everything written, in order, to `write`, and lets it go. */
-  drainTo(write: Output): void;
-}
-
-export function memorySpool(): Spool {
-  let parts: string[] = [];
-  return {
-    write: (text) => void parts.push(text),
-    drainTo(write) {
-      for (const part of parts) write(part);
-      parts = [];
     },
   };
 }

@@ -31,7 +31,26 @@ export interface ReportWriter {
 
 export type Output = (text: string) => void;
 
-export type WriterFactory = (context: RunContext, write: Output) => ReportWriter;
+/** `spool`: where a format whose document puts the totals before the rollouts keeps what it has written so far. */
+export type WriterFactory = (context: RunContext, write: Output, spool?: Spool) => ReportWriter;
+
+/** Text held back until the end of the run. */
+export interface Spool {
+  write(text: string): void;
+  /** Hands everything written, in order, to `write`, and lets it go. */
+  drainTo(write: Output): void;
+}
+
+export function memorySpool(): Spool {
+  let parts: string[] = [];
+  return {
+    write: (text) => void parts.push(text),
+    drainTo(write) {
+      for (const part of parts) write(part);
+      parts = [];
+    },
+  };
+}
 
 /** The context of a run made in memory (`runCheck`): every bundle, unsharded. */
 export function contextOf(run: Pick<CheckRun, 'request' | 'unreadableFolders'>, quiet = false): RunContext {
