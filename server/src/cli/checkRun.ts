@@ -84,7 +84,7 @@ export function runCheck(request: CheckRequest, progress: ProgressLine, check: B
   );
   progress.clear();
   const run = { request, bundles, unreadableFolders: discovery.ioErrors };
-  const tally = new RunTally(contextOf(run));
+  const tally = new RunTally(contextOf(request, discovery.ioErrors));
   for (const bundle of bundles) tally.add(rolloutReport(bundle, request.cwd, { fingerprints: false }));
   const end = tally.end();
   return { ...run, ioErrors: end.ioErrors, totals: end.totals, failure: end.failure, exitStatus: end.exitStatus };
@@ -172,11 +172,6 @@ export interface CheckFailure {
   /** `usage`: bad arguments; `nothing-to-check`: no rollout or artifact found; `unreadable`: paths that exist could not be read (the rest was checked); `checker-failed`: the checker failed on every bundle. */
   readonly kind: 'usage' | 'nothing-to-check' | 'unreadable' | 'checker-failed';
   readonly message: string;
-}
-
-/** The failure of a run that did happen: something could not be read, or nothing could be checked. */
-export function runFailure(run: CheckRun): CheckFailure | undefined {
-  return run.failure;
 }
 
 /** 2 when something could not be read or nothing could be checked; 1 when a rollout's verdict fails the run or a loose file has errors. */

@@ -11,7 +11,15 @@ import { ArtifactClassifier } from '../engine/artifacts/classify';
 import { discoverBundles, DiscoveryUsageError } from '../engine/bundle/discover';
 import { version } from '../version';
 import type { ExitStatus } from './checkRun';
-import { formatNames, formats, isFormatName, parseFormat, type Format, type FormatName } from './formats/formats';
+import {
+  formatNames,
+  formats,
+  isFormatName,
+  parseFormat,
+  takesQuiet,
+  type Format,
+  type FormatName,
+} from './formats/formats';
 import { mergeCommand, mergeUsage } from './mergeCommand';
 import { stdoutSink, streamCheck } from './pipeline/streamCheck';
 import { parseShard } from './pipeline/shard';
@@ -166,8 +174,7 @@ async function checkAs(argv: readonly string[]): Promise<ExitStatus> {
 
   const format = parseFormat(values.format);
   const quiet = values.quiet === true;
-  if (quiet && !formatTakesQuiet(format))
-    throw new UsageError(`--quiet applies to text output only, not --format ${format}`);
+  if (quiet && !takesQuiet(format)) throw new UsageError(`--quiet applies to text output only, not --format ${format}`);
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   const jobs = parseJobs(values.jobs);
   const artifactMap = parseArtifactMap(values.map);
@@ -205,11 +212,6 @@ async function checkAs(argv: readonly string[]): Promise<ExitStatus> {
     },
   );
   return end.exitStatus;
-}
-
-function formatTakesQuiet(name: FormatName): boolean {
-  const format: Format = formats[name];
-  return format.quiet === true;
 }
 
 function parseJobs(raw: string | undefined): number {

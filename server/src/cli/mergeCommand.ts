@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ExitStatus } from './checkRun';
 import type { JsonCheck, JsonReport } from './formats/json';
-import { formatNames, formats, parseFormat } from './formats/formats';
+import { formatNames, formats, parseFormat, takesQuiet } from './formats/formats';
 import { fileSpool } from './pipeline/fileSpool';
 import { stdoutSink } from './pipeline/streamCheck';
 import type { RolloutReport } from './report/rolloutReport';
@@ -46,7 +46,7 @@ export function mergeCommand(argv: readonly string[]): ExitStatus {
   }
   const format = parseFormat(values.format);
   const quiet = values.quiet === true;
-  if (quiet && format !== 'text') throw new UsageError(`--quiet applies to text output only, not --format ${format}`);
+  if (quiet && !takesQuiet(format)) throw new UsageError(`--quiet applies to text output only, not --format ${format}`);
   if (positionals.length === 0) throw new UsageError('merge needs the JSON documents of the shards to join');
   const documents = positionals.map(readDocument);
   const check = commonCheck(documents);

@@ -41,3 +41,8 @@ export function parseFormat(raw: string | undefined): FormatName {
     `--format must be ${formatNames.slice(0, -1).join(', ')} or ${formatNames.at(-1)}, not "${raw}"`,
   );
 }
+
+export function takesQuiet(name: FormatName): boolean {
+  const format: Format = formats[name];
+  return format.quiet === true;
+}

@@ -10,7 +10,7 @@ import type { CheckRequest, BundleChecker } from '../checkRun';
 import { BundleCheckSession, displayPath } from '../checkRun';
 import type { ProgressLine } from '../progress';
 import type { RolloutReport } from '../report/rolloutReport';
-import type { Output, RunContext, RunEnd, WriterFactory } from '../report/reportWriter';
+import { contextOf, type Output, type RunEnd, type WriterFactory } from '../report/reportWriter';
 import { RunTally } from '../report/runTally';
 import { checkReport, type ReportRequest } from './checkReport';
 import { fileSpool } from './fileSpool';
@@ -56,22 +56,10 @@ export async function streamCheck(
   options: StreamOptions,
 ): Promise<RunEnd> {
   const bundles = request.shard ? bundlesOfShard(discovery.bundles, request.paths, request.shard) : discovery.bundles;
-  const context: RunContext = {
-    cwd: request.cwd,
+  const context = contextOf(request, discovery.ioErrors, {
     quiet: request.quiet,
-    check: {
-      options: {
-        maxProblems: request.maxProblems,
-        failOn: request.failOn,
-        allowOracleWithoutLlm: request.rules.allowOracleWithoutLlm,
-        allowNativeSubscriptionWithoutLlm: request.rules.allowNativeSubscriptionWithoutLlm,
-        fixtureFolders: request.fixtureFolders,
-        map: request.artifactMap,
-      },
-      shard: request.shard ? { index: request.shard.index, count: request.shard.count } : null,
-      unreadableFolders: discovery.ioErrors,
-    },
-  };
+    shard: request.shard ? { index: request.shard.index, count: request.shard.count } : null,
+  });
   const spool = fileSpool();
   let behind = false;
   const write: Output = (text) => {

@@ -3,7 +3,7 @@
  * rollout's report in the listing order as soon as it is its turn, and the run's totals at the end. A
  * format keeps counts, never the reports, so a run's memory does not grow with its rollouts.
  */
-import type { CheckFailure, CheckRun, ExitStatus, Totals } from '../checkRun';
+import type { CheckFailure, CheckRequest, CheckRun, ExitStatus, Totals } from '../checkRun';
 import type { JsonCheck } from '../formats/json';
 import { rolloutReport, type RolloutReport } from './rolloutReport';
 import { RunTally } from './runTally';
@@ -52,9 +52,12 @@ export function memorySpool(): Spool {
   };
 }
 
-/** The context of a run made in memory (`runCheck`): every bundle, unsharded. */
-export function contextOf(run: Pick<CheckRun, 'request' | 'unreadableFolders'>, quiet = false): RunContext {
-  const { request } = run;
+/** The context of a run: `shard` null for every bundle, as a run made in memory (`runCheck`) checks them. */
+export function contextOf(
+  request: CheckRequest,
+  unreadableFolders: readonly string[],
+  { quiet = false, shard = null }: { readonly quiet?: boolean; readonly shard?: JsonCheck['shard'] } = {},
+): RunContext {
   return {
     cwd: request.cwd,
     quiet,
@@ -67,15 +70,15 @@ export function contextOf(run: Pick<CheckRun, 'request' | 'unreadableFolders'>, 
         fixtureFolders: request.fixtureFolders,
         map: request.artifactMap,
       },
-      shard: null,
-      unreadableFolders: run.unreadableFolders,
+      shard,
+      unreadableFolders,
     },
   };
 }
 
 /** A finished run held in memory, written as one string by the format `writer`. */
 export function renderRun(run: CheckRun, writer: WriterFactory, quiet = false): string {
-  const context = contextOf(run, quiet);
+  const context = contextOf(run.request, run.unreadableFolders, { quiet });
   const out: string[] = [];
   const format = writer(context, (text) => out.push(text));
   const tally = new RunTally(context);
