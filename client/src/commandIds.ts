@@ -9,4 +9,5 @@ export const commandIds = {
   newFixtureBundle: 'rolloutEvidence.newFixtureBundle',
   showTimeline: 'rolloutEvidence.showTimeline',
   showWorkspaceProblems: 'rolloutEvidence.showWorkspaceProblems',
+  showExperimentSummary: 'rolloutEvidence.showExperimentSummary',
 } as const;

@@ -10,6 +10,7 @@ import { probeQuiescence } from './probe/probeCommand';
 import { newFixtureBundle } from './authoring/newFixtureBundle';
 import { ServerStatus } from './serverStatus';
 import { registerTimelineCommand } from './timeline/timelineCommand';
+import { registerExperimentSummaryCommand } from './experimentSummaryCommand';
 import { registerRolloutsView, type RolloutsViewForTests } from './views/rolloutsView';
 import { showWorkspaceProblems } from './workspaceProblemsCommand';
 import { errorMessage } from '../../shared/src/errors';
@@ -34,6 +35,7 @@ export async function activate(
       newFixtureBundle(server, output, args),
     ),
     registerTimelineCommand(context, server),
+    registerExperimentSummaryCommand(server),
     vscode.commands.registerCommand(commandIds.showWorkspaceProblems, () => showWorkspaceProblems(server, output)),
     vscode.commands.registerCommand(commandIds.restartServer, async () => {
       output.info('Restarting the language server on request.');

@@ -21,6 +21,7 @@ import { shippedReference } from './reference';
 import { ArtifactChecker } from './engine/check/artifactChecker';
 import { registerPullDiagnostics, registerPushDiagnostics, type DiagnosticsDelivery } from './lsp/diagnosticsDelivery';
 import { createDocumentStore } from './lsp/documentStore';
+import { registerExperimentSummaryRequest } from './lsp/experimentSummaryRequest';
 import { DocumentValidator } from './lsp/documentValidator';
 import { registerLanguageFeatures, type LanguageFeatures } from './lsp/features/languageFeatures';
 import { registerProbeRequests } from './lsp/probeRequests';
@@ -169,6 +170,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   registerRolloutsRequests(connection, validator, pushedDiagnostics, workspace);
   registerWorkspaceProblemsRequest(connection, pushedDiagnostics, workspace);
   registerTimelineRequests(connection, validator, workspace);
+  registerExperimentSummaryRequest(connection, validator, workspace);
 
   return {
     serverInfo: { name: 'rollout-evidence', version },

@@ -12,7 +12,7 @@ import {
 } from 'vscode-languageserver-protocol';
 import type { ContainerListing, DockerAccess, ProbeOutcome, ProbeRequest, TranscriptEntry } from './probe';
 import type { ProcessUsage } from './processUsage';
-import type { RolloutsResult, RolloutVerdict } from './rollouts';
+import type { ExperimentSummaryResult, RolloutsResult, RolloutVerdict } from './rollouts';
 import type { ScaffoldFiles, ScenarioSummary } from './scaffold';
 import type { TimelinePicture, TimelineRange } from './timelinePicture';
 
@@ -165,6 +165,22 @@ export interface WorkspaceProblemsResult {
  */
 export const workspaceProblemsRequest = requestWithNamedParams<WorkspaceProblemsParams, WorkspaceProblemsResult>(
   'rolloutEvidence/showWorkspaceProblems',
+);
+
+export interface ExperimentSummaryParams {
+  /**
+   * The folder whose rollouts are summarised, as a file-system path: a job folder, or a workspace folder
+   * for the whole experiment.
+   */
+  readonly folder: string;
+}
+
+/**
+ * The experiment summary of every rollout under the folder, each evaluated as its diagnostics are and
+ * summarised as the CLI summarises it. Cancelling it stops the evaluation between rollouts.
+ */
+export const experimentSummaryRequest = requestWithNamedParams<ExperimentSummaryParams, ExperimentSummaryResult>(
+  'rolloutEvidence/experimentSummary',
 );
 
 export interface TimelineParams {

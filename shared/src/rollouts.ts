@@ -62,3 +62,21 @@ export interface RolloutsResult {
 
 /** VS Code does not hand files larger than this to extensions (`TextModel._MODEL_SYNC_LIMIT`). */
 export const editorSyncLimitBytes = 50 * 1024 * 1024;
+
+/**
+ * The experiment summary of some rollouts, as the CLI's `--format summary` gives it for the same
+ * rollouts (server/src/engine/experiment/summary.ts makes both). The request that asks for it,
+ * `experimentSummaryRequest`, is in protocol.ts.
+ */
+export interface ExperimentSummaryResult {
+  /** The summary in Markdown, character for character the CLI's `--format summary` run from `relativeTo`. */
+  readonly markdown: string;
+  /** Rollouts summarised. */
+  readonly rollouts: number;
+  /** Rollouts by verdict; they add up to `rollouts`. */
+  readonly verdicts: Readonly<Record<RolloutVerdict, number>>;
+  /** The folder the summary's rollout paths are relative to: the workspace folder that holds the one asked about. */
+  readonly relativeTo: string;
+  /** Folders that could not be searched; one line each. */
+  readonly ioErrors: readonly string[];
+}

@@ -1,24 +1,25 @@
 /**
  * `npm run bench`, second part: the evidence rules on a rollout with a 50 MB trajectory and a
  * 100,000-line action log. Targets: the full pass (per-file checks and rules) costs at most 1.5x the
- * per-file checks of the same bundle; re-evaluating after a one-line edit of the action log (as the
- * language server does, reusing unchanged lines) costs at most 5% of a full pass. Prints the numbers;
- * never fails on them.
+ * per-file checks of the same bundle. The edit, as the client sees it: a rollout whose only large file
+ * is a 100,000-line action log, open in the real language server; one line changed, from didChange
+ * sent to the diagnostic report received, against a full pass (checks, rules, verdict) over the same
+ * rollout alone, in a process of its own. Target: the edit ≤ 5% of that full pass. Prints the numbers,
+ * and "missed" where a target is; never fails on them.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TextDocument } from 'vscode-languageserver-textdocument';
-import { defaultSettings } from '../../shared/src/settings';
-import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
+import { pathToFileURL } from 'node:url';
 import { checkBundle } from '../../server/src/engine/bundle/checkBundle';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { defaultRuleOptions } from '../../server/src/engine/rules/context';
 import { ModelCaches } from '../../server/src/engine/model/caches';
-import { RolloutEvaluator } from '../../server/src/lsp/rolloutEvaluator';
 import { fixtures } from '../fixtures/definitions';
 import { writeTree } from '../support/files';
 import { temporaryFolder } from '../support/repo';
-import { actionLogPath, largeActionLog } from '../support/largeActionLog';
+import { actionLogPath, largeActionLog, writeRolloutWithLargeActionLog } from '../support/largeActionLog';
+import { LspTestClient } from '../support/lspClient';
+import { editQuietMs } from '../../server/src/lsp/documentStore';
 import { discoverRollout } from '../support/rollout';
 import { benchmark, medianOf, megabyte, stringHeavyRow, writeTrajectory, type Measured } from './support';
 
@@ -26,12 +27,9 @@ import { benchmark, medianOf, megabyte, stringHeavyRow, writeTrajectory, type Me
 const edits = 25;
 const actionLines = 100_000;
 
-type Mode = 'per-file' | 'full-pass' | 'incremental';
+type Mode = 'per-file' | 'full-pass';
 
 interface Measurement extends Measured {
-  /** For the incremental mode: the first, full evaluation, and the first edit after it. */
-  readonly fullMilliseconds?: number;
-  readonly firstEditMilliseconds?: number;
   readonly verdict?: string;
 }
 
@@ -56,38 +54,46 @@ async function measure(mode: string, root: string): Promise<Measurement> {
     });
     return { milliseconds: performance.now() - started, peakRssBytes: 0, verdict: checked.evaluation?.verdict };
   }
-  // The language server's path: the action log open in the editor, the trajectory on disk.
-  const evaluator = new RolloutEvaluator(checker, () => true);
-  const classifier = new ArtifactClassifier();
-  const actionsPath = join(root, 'benchguard/action_records.jsonl');
-  let document = TextDocument.create(`file://${actionsPath}`, 'jsonl', 1, readFileSync(actionsPath, 'utf8'));
-  const open = (path: string) => (path === actionsPath ? document : undefined);
-  let started = performance.now();
-  const first = await evaluator.evaluate(root, defaultSettings, classifier, 0, open, () => false);
-  const fullMilliseconds = performance.now() - started;
-  const times: number[] = [];
-  for (let edit = 0; edit < edits; edit++) {
-    const line = 40_000 + edit * 7_919;
-    const text = document.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } });
-    const changed = text.replace('"return_code":0', '"return_code":1');
-    document = TextDocument.update(
-      document,
-      [{ range: { start: { line, character: 0 }, end: { line: line + 1, character: 0 } }, text: changed }],
-      document.version + 1,
-    );
-    started = performance.now();
-    await evaluator.evaluate(root, defaultSettings, classifier, 0, open, () => false);
-    times.push(performance.now() - started);
+  throw new Error(`unknown mode ${mode}`);
+}
+
+interface EditFigures {
+  /** didOpen sent to the first diagnostic report received: the server's first evaluation, as the client waits for it. */
+  readonly openMilliseconds: number;
+  readonly firstEditMilliseconds: number;
+  readonly medianEditMilliseconds: number;
+}
+
+/**
+ * The action log of the rollout at `root` open in the real server (pull diagnostics); `edits` one-line
+ * changes, each timed from didChange sent to its diagnostic report received, as the client sees it.
+ */
+async function editsAsTheClientSees(root: string): Promise<EditFigures> {
+  const { client } = await LspTestClient.start({ pull: true, settings: {} });
+  try {
+    const text = largeActionLog(actionLines);
+    const lines = text.split('\n');
+    const uri = pathToFileURL(join(root, actionLogPath)).href;
+    let started = performance.now();
+    await client.open(uri, text);
+    await client.pull(uri);
+    const openMilliseconds = performance.now() - started;
+    const times: number[] = [];
+    for (let edit = 0; edit < edits; edit++) {
+      const line = 40_000 + edit * 1_999;
+      const changed = lines[line]!.replace('"return_code":0', '"return_code":1');
+      const range = { start: { line, character: 0 }, end: { line, character: lines[line]!.length } };
+      started = performance.now();
+      await client.edit(uri, edit + 2, [{ range, text: changed }]);
+      await client.pull(uri);
+      times.push(performance.now() - started);
+    }
+    const firstEditMilliseconds = times[0]!;
+    times.sort((a, b) => a - b);
+    return { openMilliseconds, firstEditMilliseconds, medianEditMilliseconds: times[Math.floor(times.length / 2)]! };
+  } finally {
+    await client.stop();
   }
-  const firstEditMilliseconds = times[0]!;
-  times.sort((a, b) => a - b);
-  return {
-    milliseconds: times[Math.floor(times.length / 2)]!,
-    fullMilliseconds,
-    firstEditMilliseconds,
-    peakRssBytes: 0,
-    verdict: first?.evaluation.verdict,
-  };
 }
 
 benchmark(measure, main);
@@ -130,27 +136,46 @@ async function main(): Promise<void> {
 
     const perFile = await medianOf<Measurement>('per-file' satisfies Mode, root);
     const full = await medianOf<Measurement>('full-pass' satisfies Mode, root);
-    const incremental = await medianOf<Measurement>('incremental' satisfies Mode, root);
     const fullRatio = full.milliseconds / perFile.milliseconds;
-    const editShare = incremental.milliseconds / incremental.fullMilliseconds!;
     console.log(
       `  per-file checks of the bundle           ${perFile.milliseconds.toFixed(0).padStart(6)} ms  peak RSS ${(perFile.peakRssBytes / megabyte).toFixed(0)} MB`,
     );
     console.log(
       `  full pass: checks, rules, verdict       ${full.milliseconds.toFixed(0).padStart(6)} ms  peak RSS ${(full.peakRssBytes / megabyte).toFixed(0)} MB  (verdict ${full.verdict})`,
     );
-    console.log(`  server: first evaluation, log in editor ${incremental.fullMilliseconds!.toFixed(0).padStart(6)} ms`);
     console.log(
-      `  server: the first one-line edit         ${incremental.firstEditMilliseconds!.toFixed(1).padStart(6)} ms  (before the engine has optimised the reuse path)`,
+      `  target: full pass ≤ 1.5x per-file checks: ${fullRatio.toFixed(2)}x ${fullRatio <= 1.5 ? 'met' : 'missed'}`,
+    );
+
+    // The edit: the rollout alone (no 50 MB trajectory in it), its action log open in the server.
+    const editRoot = join(folder.path, 'edited');
+    writeRolloutWithLargeActionLog(editRoot, actionLines);
+    const editFull = await medianOf<Measurement>('full-pass' satisfies Mode, editRoot);
+    const edited = await editsAsTheClientSees(editRoot);
+    const editShare = edited.medianEditMilliseconds / editFull.milliseconds;
+    const firstShare = edited.firstEditMilliseconds / editFull.milliseconds;
+    console.log(
+      `Edits of the ${actionLines.toLocaleString('en')}-line action log, its rollout alone, as the client sees them (real server, pull diagnostics):`,
     );
     console.log(
-      `  server: a one-line edit, median of ${edits}   ${incremental.milliseconds.toFixed(1).padStart(6)} ms  peak RSS ${(incremental.peakRssBytes / megabyte).toFixed(0)} MB`,
+      `  full pass over the rollout, in process  ${editFull.milliseconds.toFixed(0).padStart(6)} ms  (verdict ${editFull.verdict})`,
+    );
+    console.log(`  didOpen to the first report            ${edited.openMilliseconds.toFixed(0).padStart(6)} ms`);
+    console.log(
+      `  the first one-line edit, didChange to report ${edited.firstEditMilliseconds.toFixed(1).padStart(6)} ms = ${(firstShare * 100).toFixed(1)}% of the full pass`,
     );
     console.log(
-      `  target: full pass ≤ 1.5x per-file checks: ${fullRatio.toFixed(2)}x ${fullRatio <= 1.5 ? 'met' : 'MISSED'}`,
+      `  a one-line edit, median of ${edits}, didChange to report ${edited.medianEditMilliseconds.toFixed(1).padStart(6)} ms`,
+    );
+    // The server answers a pull only once the document has gone editQuietMs without an edit (typing is
+    // checked per pause, not per key): the client waits that long by design, before any work is done.
+    const workShare = (edited.medianEditMilliseconds - editQuietMs) / editFull.milliseconds;
+    console.log(
+      `  of which the server's wait for a pause in typing ${editQuietMs} ms; the work after it ${(edited.medianEditMilliseconds - editQuietMs).toFixed(1)} ms = ${(workShare * 100).toFixed(1)}% of the full pass`,
     );
     console.log(
-      `  target: re-evaluation after an edit ≤ 5% of a full pass: ${(editShare * 100).toFixed(1)}% ${editShare <= 0.05 ? 'met' : 'MISSED'}`,
+      `  target: an edit ≤ 5% of a full pass over the same rollout, as the client sees it: ${(editShare * 100).toFixed(1)}% ${editShare <= 0.05 ? 'met' : 'missed'}` +
+        `; without the wait for a pause: ${(workShare * 100).toFixed(1)}% ${workShare <= 0.05 ? 'met' : 'missed'}`,
     );
   } finally {
     folder.remove();

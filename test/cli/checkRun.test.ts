@@ -16,7 +16,7 @@ import { formatText } from '../../server/src/cli/formats/text';
 import type { ProgressLine } from '../../server/src/cli/progress';
 import { examplesDir, faultyRollout, healthyRollout, repoRoot } from '../support/repo';
 
-const silent: ProgressLine = { update: () => {}, tick: () => {}, clear: () => {} };
+const silent: ProgressLine = { update: () => {}, tick: () => {}, rollouts: () => {}, clear: () => {} };
 
 function request(paths: readonly string[]): CheckRequest {
   return {

@@ -117,7 +117,8 @@ describe('rollout-evidence check', () => {
         ['benchguard/action_records.jsonl', 3],
       ],
     );
-    assert.deepEqual(report.summary, {
+    const { experiment, ...counts } = report.summary;
+    assert.deepEqual(counts, {
       rollouts: 2,
       looseFiles: 1,
       files: 15,
@@ -129,6 +130,11 @@ describe('rollout-evidence check', () => {
       unreadable: [],
       verdicts: { untrusted: 1, incomplete: 0, 'trusted-timeout': 0, trusted: 1 },
     });
+    // The experiment summary extends it (its counts are tested in test/cli/summary.test.ts).
+    assert.deepEqual(
+      [experiment.rollouts, experiment.countable, experiment.verdicts, experiment.timeouts],
+      [2, 1, counts.verdicts, { total: 1, countable: 0, excluded: 1 }],
+    );
   });
 
   it('writes SARIF 2.1.0 that validates against the official schema and carries the same results', () => {

@@ -19,13 +19,14 @@ import { streamCheck, type StreamRequest } from '../../server/src/cli/pipeline/s
 import { WorkerPool } from '../../server/src/cli/pipeline/workerPool';
 import type { ProgressLine } from '../../server/src/cli/progress';
 import type { RolloutReport } from '../../server/src/cli/report/rolloutReport';
+import { summaryMarkdown, summaryText } from '../../server/src/engine/experiment/summary';
 import { defaultSettings } from '../../shared/src/settings';
 import { writeExperimentTree } from '../support/experimentTree';
 import { heapUsedAfterCollection } from '../support/gc';
 import { builtCli, repoRoot, temporaryFolder } from '../support/repo';
 
 const fixtureBundles = join(repoRoot, 'test/fixtures/bundles');
-const noProgress: ProgressLine = { update() {}, tick() {}, clear() {} };
+const noProgress: ProgressLine = { update() {}, tick() {}, rollouts() {}, clear() {} };
 
 interface Run {
   readonly status: number | null;
@@ -58,7 +59,7 @@ after(() => folder.remove());
 
 describe('check --jobs', () => {
   for (const tree of trees) {
-    for (const format of ['json', 'text', 'sarif'] as const) {
+    for (const format of ['json', 'text', 'sarif', 'summary'] as const) {
       it(`writes the same ${format} with 1 and 4 jobs, on ${tree.name}`, () => {
         const one = run(['check', ...tree.args, '--format', format, '--jobs', '1'], tree.cwd);
         const four = run(['check', ...tree.args, '--format', format, '--jobs', '4'], tree.cwd);
@@ -70,6 +71,23 @@ describe('check --jobs', () => {
       });
     }
   }
+
+  it('summarises the experiment on worker threads: summary.experiment in JSON, the end of the text, --format summary', () => {
+    const tree = trees[1]!;
+    const output = (format: string) => run(['check', ...tree.args, '--format', format, '--jobs', '4'], tree.cwd).stdout;
+    const json = JSON.parse(output('json')) as JsonReport;
+    const { experiment } = json.summary;
+    assert.equal(experiment.rollouts, json.rollouts.filter((rollout) => !rollout.loose).length);
+    assert.ok(experiment.rollouts > 1);
+    assert.deepEqual(experiment.verdicts, json.summary.verdicts);
+    assert.ok(experiment.byAgent.length >= 3, 'the generated tree has several agents');
+    assert.equal(output('summary'), summaryMarkdown(experiment));
+    // The plain-text summary, then the totals line, last.
+    const text = output('text').trimEnd().split('\n');
+    const summary = summaryText(experiment).trimEnd().split('\n');
+    assert.deepEqual(text.slice(-summary.length - 1, -1), summary);
+    assert.match(text.at(-1)!, /rollout/);
+  });
 
   for (const bad of ['0', '-1', '1.5', 'many', '']) {
     it(`refuses --jobs "${bad}" as a usage error`, () => {
@@ -85,7 +103,7 @@ describe('check --shard and merge', () => {
   for (const tree of trees) {
     const whole = new Map<string, Run>();
     for (const count of [1, 2, 3, 4]) {
-      it(`joins ${count} shard${count === 1 ? '' : 's'} of ${tree.name} into what one run writes, as json, text and sarif`, () => {
+      it(`joins ${count} shard${count === 1 ? '' : 's'} of ${tree.name} into what one run writes, as json, text, sarif and summary`, () => {
         const documents: string[] = [];
         const sizes: number[] = [];
         for (let index = 1; index <= count; index++) {
@@ -98,7 +116,7 @@ describe('check --shard and merge', () => {
           writeFileSync(path, shard.stdout);
           documents.push(path);
         }
-        for (const format of ['json', 'text', 'sarif']) {
+        for (const format of ['json', 'text', 'sarif', 'summary']) {
           const single = whole.get(format) ?? run(['check', ...tree.args, '--format', format], tree.cwd);
           whole.set(format, single);
           // In reverse order: the merge sorts as discovery does, whatever order it is given.

@@ -32,7 +32,7 @@ const snapshots = join(repoRoot, 'test/fixtures/snapshots');
 const updating = process.env.ROLLOUT_EVIDENCE_UPDATE_SNAPSHOTS === '1';
 const updateCommand = 'ROLLOUT_EVIDENCE_UPDATE_SNAPSHOTS=1 node scripts/test.mjs snapshots';
 
-const noProgress: ProgressLine = { update() {}, tick() {}, clear() {} };
+const noProgress: ProgressLine = { update() {}, tick() {}, rollouts() {}, clear() {} };
 
 /** The CLI flags that judge a fixture as its definition says; `requestFor` is the same in process. */
 function flagsOf(fixture: FixtureDefinition): string[] {
@@ -194,12 +194,14 @@ describe('fixture snapshots from the built CLI', () => {
       assert.equal(processRun.stderr, '');
       assert.equal(processRun.stdout, formatText(inProcess), lineDiff(formatText(inProcess), processRun.stdout));
       assert.equal(processRun.status, exitStatusOf(inProcess));
-      // Each rollout's part of the process's output is its snapshot's, which ends with its own totals instead.
+      // Each rollout's part of the process's output is its snapshot's, which ends with its own totals instead
+      // (and has no experiment summary, which the text output gives for more than one rollout).
       const parts = processRun.stdout
         .trimEnd()
         .split('\n')
         .slice(0, -1)
         .join('\n')
+        .replace(/\nExperiment summary: [^]*$/, '')
         .split(/\n(?=verdict )/);
       assert.equal(parts.length, names.length);
       for (const part of parts) {

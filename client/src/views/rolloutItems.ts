@@ -93,18 +93,39 @@ const verdictMeanings: Readonly<Record<RolloutVerdict, string>> = {
   trusted: 'nothing found against it',
 };
 
-export function jobItem(node: JobNode): vscode.TreeItem {
+/**
+ * A job's verdict counts, of the rollouts its node shows: they always add up to its children, so with a
+ * verdict filter on they are the filtered counts, and the tooltip says so.
+ */
+export function jobItem(node: JobNode, filtered: boolean): vscode.TreeItem {
   const item = new vscode.TreeItem(basename(node.job.folder), vscode.TreeItemCollapsibleState.Expanded);
   item.id = `job:${node.job.folder}`;
   item.iconPath = new vscode.ThemeIcon('folder-library');
-  const tally = rolloutVerdicts
-    .map((verdict) => [verdict, node.rollouts.filter((rollout) => rollout.rollout.verdict === verdict).length] as const)
-    .filter(([, count]) => count > 0)
-    .map(([verdict, count]) => `${count} ${verdict}`);
-  item.description = tally.join(', ');
-  item.tooltip = `${node.job.folder}\n${plural(node.rollouts.length, 'rollout')} shown: ${tally.join(', ')}`;
+  const counts = verdictCountsOf(node.rollouts.map((entry) => entry.rollout));
+  const nonZero = rolloutVerdicts.filter((verdict) => counts[verdict] > 0);
+  item.description = [
+    plural(node.rollouts.length, 'rollout'),
+    ...nonZero.map((verdict) => `${counts[verdict]} ${verdict}`),
+  ].join(' · ');
+  const hidden = node.job.rollouts.length - node.rollouts.length;
+  const of = filtered
+    ? `Counts of the ${plural(node.rollouts.length, 'rollout')} the verdict filter shows (${hidden} of the job’s ${node.job.rollouts.length} hidden):`
+    : `Counts of all ${plural(node.rollouts.length, 'rollout')} of the job:`;
+  const countable = counts.trusted + counts['trusted-timeout'];
+  item.tooltip = [
+    node.job.folder,
+    of,
+    ...rolloutVerdicts.map((verdict) => `  ${verdict}: ${counts[verdict]}`),
+    `Countable (trusted or trusted-timeout): ${countable} of ${node.rollouts.length}`,
+  ].join('\n');
   item.contextValue = 'job';
   return item;
+}
+
+function verdictCountsOf(rollouts: readonly RolloutSummary[]): Record<RolloutVerdict, number> {
+  const counts: Record<RolloutVerdict, number> = { untrusted: 0, incomplete: 0, 'trusted-timeout': 0, trusted: 0 };
+  for (const rollout of rollouts) counts[rollout.verdict]++;
+  return counts;
 }
 
 export function rolloutItem(rollout: RolloutSummary): vscode.TreeItem {

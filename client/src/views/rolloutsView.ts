@@ -202,7 +202,8 @@ export class RolloutsView implements vscode.TreeDataProvider<RolloutsNode>, Roll
       // Asked for a rollout that a refresh has just removed: VS Code asks for its children next, and gets none.
       return entry ? rolloutItem(entry.rollout) : new vscode.TreeItem(node);
     }
-    return node.type === 'job' ? jobItem(node) : fileItem(node.file, node.parent.rollout);
+    if (node.type === 'file') return fileItem(node.file, node.parent.rollout);
+    return jobItem(node, this.options.get().verdicts.length < rolloutVerdicts.length);
   }
 
   getParent(node: RolloutsNode): RolloutsNode | undefined {

@@ -17,6 +17,7 @@ import type { RuleOptions } from '../engine/rules/context';
 import { ModelCaches } from '../engine/model/caches';
 import type { RolloutEvaluation } from '../engine/rules/evaluate';
 import type { Verdict } from '../engine/verdict';
+import type { ExperimentSummary } from '../engine/experiment/summary';
 import { contextOf } from './report/reportWriter';
 import { rolloutReport } from './report/rolloutReport';
 import { RunTally } from './report/runTally';
@@ -47,7 +48,7 @@ export interface Totals extends SeverityCounts {
 
 /** What the formats read of a rollout's evaluation: also all there is of one the checker failed on. */
 export type RolloutOutcome = Pick<RolloutEvaluation, 'findings' | 'verdict' | 'trainingReady'> &
-  Partial<Pick<RolloutEvaluation, 'timedOut' | 'model'>>;
+  Partial<Pick<RolloutEvaluation, 'timeout' | 'model'>>;
 
 export interface ListedBundle extends Omit<CheckedBundle, 'evaluation'> {
   readonly evaluation?: RolloutOutcome;
@@ -68,26 +69,30 @@ export interface CheckRun {
   readonly totals: Totals;
   readonly failure: CheckFailure | undefined;
   readonly exitStatus: ExitStatus;
+  /** The experiment summary over every rollout checked. */
+  readonly experiment: ExperimentSummary;
 }
 
 export function runCheck(request: CheckRequest, progress: ProgressLine, check: BundleChecker = checkBundle): CheckRun {
   const discovery = discoverBundles(request.paths, new ArtifactClassifier(request.artifactMap));
-  const fileCount = discovery.bundles.reduce((sum, bundle) => sum + bundle.files.length, 0);
   const checker = new BundleCheckSession(request, check);
-  let started = 0;
-  const bundles = discovery.bundles.map((bundle) =>
-    checker.check(bundle, {
-      onFileStart: (path) =>
-        progress.update(`checking ${displayPath(request.cwd, path)} (file ${++started} of ${fileCount})`),
+  const rolloutCount = discovery.bundles.filter((bundle) => !bundle.loose).length;
+  let rolloutsDone = 0;
+  progress.rollouts(0, rolloutCount);
+  const bundles = discovery.bundles.map((bundle) => {
+    const listed = checker.check(bundle, {
+      onFileStart: (path) => progress.update(`checking ${displayPath(request.cwd, path)}`),
       onBytesRead: () => progress.tick(),
-    }),
-  );
+    });
+    if (!bundle.loose) progress.rollouts(++rolloutsDone, rolloutCount);
+    return listed;
+  });
   progress.clear();
   const run = { request, bundles, unreadableFolders: discovery.ioErrors };
   const tally = new RunTally(contextOf(request, discovery.ioErrors));
   for (const bundle of bundles) tally.add(rolloutReport(bundle, request.cwd, { fingerprints: false }));
-  const end = tally.end();
-  return { ...run, ioErrors: end.ioErrors, totals: end.totals, failure: end.failure, exitStatus: end.exitStatus };
+  const { ioErrors, totals, failure, exitStatus, experiment } = tally.end();
+  return { ...run, ioErrors, totals, failure, exitStatus, experiment };
 }
 
 /** What checking a bundle reports on the way: for a progress line. */

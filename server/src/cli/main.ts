@@ -23,7 +23,7 @@ import {
 import { mergeCommand, mergeUsage } from './mergeCommand';
 import { stdoutSink, streamCheck } from './pipeline/streamCheck';
 import { parseShard } from './pipeline/shard';
-import { progressLine } from './progress';
+import { isCi, progressLine } from './progress';
 import { NothingToCheckError, UsageError } from './usageError';
 import { probeCommand, probeUsage } from './probeCommand';
 import { newFixtureCommand, newFixtureUsage } from './newFixtureCommand';
@@ -39,7 +39,9 @@ incomplete, trusted-timeout or trusted. PATH is a rollout folder, a ${rolloutFil
 searched for rollouts, or one artifact file. With no PATH the current folder is searched.
 
 Options:
-  --format ${formatNames.join('|')}   output format (default: text)
+  --format ${formatNames.join('|')}
+                             output format (default: text); summary is the experiment summary
+                             alone, as Markdown (for $GITHUB_STEP_SUMMARY)
   --fail-on incomplete|untrusted
                              verdicts that fail the run (default: incomplete, i.e. incomplete
                              or untrusted)
@@ -60,6 +62,10 @@ Options:
   --shard I/N                check only shard I of N (1 ≤ I ≤ N): the bundles whose folder's path
                              relative to its PATH hashes (FNV-1a 32) to I-1 modulo N; join the
                              shards' JSON outputs with "rollout-evidence merge"
+  --progress                 show progress on stderr (rollouts done of found, rate, time left)
+                             even when stderr is not a terminal or CI is set; there it is a
+                             plain line every 5 seconds and at the end (default: a terminal
+                             line, on a terminal outside CI only)
   -h, --help                 show this help
   -v, --version              show the version
 
@@ -148,6 +154,7 @@ async function checkAs(argv: readonly string[]): Promise<ExitStatus> {
       'fixture-folders': { type: 'string', multiple: true },
       jobs: { type: 'string' },
       shard: { type: 'string' },
+      progress: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', short: 'v', default: false },
     },
@@ -207,7 +214,7 @@ async function checkAs(argv: readonly string[]): Promise<ExitStatus> {
     formats[format],
     stdoutSink(),
     {
-      progress: progressLine(process.stderr),
+      progress: progressLine(process.stderr, { forced: values.progress === true, ci: isCi(process.env) }),
       onIoError: (message) => process.stderr.write(`rollout-evidence: ${message}\n`),
     },
   );

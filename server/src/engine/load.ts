@@ -42,21 +42,22 @@ export type FileRead = Pick<BundleFile, 'report' | 'ioError'>;
 
 /**
  * Decides where each file of the rollout in `root` is read from, and reads the verifier's reward: what
- * the server keys its cached evaluations by before reading anything else.
+ * the server keys its cached evaluations by before reading anything else. `boundary`: the rollout's,
+ * when the caller has resolved it already (the CLI's check has), so that it is resolved once per rollout.
  */
 export function prepareLoad<Document extends OpenDocument>(
   root: string,
   files: readonly ArtifactFile[],
   source: RolloutSource<Document>,
+  boundary = boundaryOf(root),
 ): RolloutLoad<Document> {
-  const boundary = boundaryOf(root);
   const sourced = files.map((file): SourcedFile<Document> => {
     // The editor follows links: an open file that leads out of the rollout is read from disk instead,
     // where the check reports it and reads nothing behind it.
     const document = source.openDocument(file.path);
     return document && isInsideRollout(file.path, boundary) ? { ...file, document } : file;
   });
-  return { root, boundary, files: sourced, reward: readVerifierReward(root) };
+  return { root, boundary, files: sourced, reward: readVerifierReward(root, boundary) };
 }
 
 /** The bundle the rules read, each file read by `read` (the CLI's check, once and synchronously). */
@@ -106,10 +107,10 @@ const rewardBytes = 4096;
 
 /**
  * verifier/reward.txt and reward.json: small files the verifier writes; absent or unreadable is fine,
- * one that resolves outside the rollout is listed as such and not read.
+ * one that resolves outside the rollout is listed as such and not read. `boundary`: the rollout's, when
+ * already resolved (`prepareLoad` has it), so that it is not resolved again per rollout.
  */
-export function readVerifierReward(root: string): VerifierReward {
-  const boundary = boundaryOf(root);
+export function readVerifierReward(root: string, boundary = boundaryOf(root)): VerifierReward {
   const outside: string[] = [];
   const read = (relativePath: string): VerifierFile | undefined => {
     const path = join(root, relativePath);

@@ -28,7 +28,7 @@ export interface Logger {
 }
 
 /** How long a document must go unedited before its diagnostics are worked out: typing storms coalesce. */
-const editQuietMs = 150;
+export const editQuietMs = 150;
 
 export interface DocumentStore {
   readonly documents: TextDocuments<TextDocument>;

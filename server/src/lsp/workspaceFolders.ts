@@ -88,6 +88,14 @@ export class WorkspaceFolders {
     return this.isInWorkspace(path) || this.isRolloutOfOpenDocument(path);
   }
 
+  /** The innermost workspace folder holding `path` (absolute and resolved), if any. */
+  workspaceFolderOf(path: string): string | undefined {
+    let found: string | undefined;
+    for (const folder of this.folders)
+      if (isInside(path, folder) && (!found || isInside(folder, found))) found = folder;
+    return found;
+  }
+
   private isInWorkspace(path: string): boolean {
     for (const folder of this.folders) if (isInside(path, folder)) return true;
     return false;

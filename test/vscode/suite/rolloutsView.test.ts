@@ -31,7 +31,8 @@ interface ShownRollout {
   readonly files: ReadonlyMap<string, string>;
 }
 
-const healthyRollout = 'jobs/2026-08-22__10-00-00/hello-world__1a2b3c4d';
+const examplesJobName = '2026-08-22__10-00-00';
+const healthyRollout = `jobs/${examplesJobName}/hello-world__1a2b3c4d`;
 
 suite('Rollouts view', () => {
   let rollouts: RolloutsViewForTests;
@@ -163,6 +164,92 @@ suite('Rollouts view', () => {
       'trusted',
     ]);
     assert.equal((await shown()).length, 2);
+  });
+
+  /** The examples' job node, as VS Code gets it: the node itself (a command's argument) and its item. */
+  async function examplesJob(): Promise<{ node: RolloutsNode; item: vscode.TreeItem }> {
+    const jobs = (await rollouts.provider.getChildren()) ?? [];
+    for (const node of jobs) {
+      const item = await rollouts.provider.getTreeItem(node);
+      if (item.label === examplesJobName) return { node, item };
+    }
+    assert.fail(`no job node ${examplesJobName}`);
+  }
+
+  test('shows on each job node its verdict counts, of all its rollouts or of those the filter shows', async () => {
+    await shownWhen(
+      'both example rollouts',
+      (now) => now.filter((rollout) => rollout.job === examplesJobName).length === 2,
+    );
+    const all = (await examplesJob()).item;
+    assert.equal(all.description, '2 rollouts · 1 untrusted · 1 trusted');
+    assert.equal(
+      all.tooltip,
+      [
+        workspaceFile(`jobs/${examplesJobName}`).fsPath,
+        'Counts of all 2 rollouts of the job:',
+        '  untrusted: 1',
+        '  incomplete: 0',
+        '  trusted-timeout: 0',
+        '  trusted: 1',
+        'Countable (trusted or trusted-timeout): 1 of 2',
+      ].join('\n'),
+    );
+
+    await vscode.commands.executeCommand('rolloutEvidence.filterRollouts', ['untrusted', 'incomplete']);
+    const filtered = (await examplesJob()).item;
+    assert.equal(filtered.description, '1 rollout · 1 untrusted', 'the counts agree with the children shown');
+    assert.match(
+      String(filtered.tooltip),
+      /^Counts of the 1 rollout the verdict filter shows \(1 of the job’s 2 hidden\):$/m,
+    );
+    assert.match(String(filtered.tooltip), /^Countable \(trusted or trusted-timeout\): 0 of 1$/m);
+    await vscode.commands.executeCommand('rolloutEvidence.filterRollouts', [
+      'untrusted',
+      'incomplete',
+      'trusted-timeout',
+      'trusted',
+    ]);
+  });
+
+  test('Show Experiment Summary on a job node opens its summary, with the counts of its rollouts', async () => {
+    const { node } = await examplesJob();
+    const uri = await vscode.commands.executeCommand<vscode.Uri | undefined>(
+      'rolloutEvidence.showExperimentSummary',
+      node,
+    );
+    assert.ok(uri, 'the command showed a summary');
+    const text = (await vscode.workspace.openTextDocument(uri)).getText();
+    assert.match(text, /^## Experiment summary$/m);
+    assert.match(text, /\*\*1 of 2 rollouts countable\*\* \(50\.0%/);
+    assert.match(text, /^\| untrusted \| 1 \|$/m);
+    assert.match(text, /^\| trusted \| 1 \|$/m);
+    assert.match(text, /^\| trusted-timeout \| 0 \|$/m);
+    // The faulty example's causes, with it as their example rollout, as the workspace folder names it.
+    const causes = text.split('\n').filter((line) => /^\| `[a-z-]+` \| untrusted \| 1 \| /.test(line));
+    assert.ok(causes.length > 0, text);
+    for (const cause of causes) assert.ok(cause.replace(/\\(.)/g, '$1').includes(faultyRollout), cause);
+    // Shown as a Markdown preview, or (without VS Code's Markdown extension) as the read-only document.
+    const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs);
+    assert.ok(
+      tabs.some(
+        (tab) =>
+          (tab.input instanceof vscode.TabInputWebview && /markdown/i.test(tab.input.viewType)) ||
+          (tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString()),
+      ),
+      `a tab shows the summary: ${tabs.map((tab) => tab.label).join(', ')}`,
+    );
+    assert.ok(rollouts.view.visible, 'the Rollouts view stays in sight beside the summary');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('Show Experiment Summary with no argument summarises every rollout of the workspace folder', async () => {
+    const uri = await vscode.commands.executeCommand<vscode.Uri | undefined>('rolloutEvidence.showExperimentSummary');
+    assert.ok(uri, 'the command showed a summary');
+    const text = (await vscode.workspace.openTextDocument(uri)).getText();
+    const listed = (await shown()).length;
+    assert.match(text, new RegExp(`of ${listed} rollouts countable`), 'as many rollouts as the view lists');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   test('shows a rollout written while it is open, and follows it as it grows', async () => {

@@ -7,6 +7,7 @@ import { UsageError } from '../usageError';
 import type { WriterFactory } from '../report/reportWriter';
 import { formatJsonFailure, jsonWriter } from './json';
 import { formatSarifFailure, sarifWriter } from './sarif';
+import { formatSummaryFailure, summaryWriter } from './summary';
 import { textWriter } from './text';
 
 export interface Format {
@@ -24,6 +25,8 @@ export const formats = {
   // The JSON document carries the fingerprints so that `merge` can write SARIF from it.
   json: { writer: jsonWriter, fingerprints: true, failure: formatJsonFailure },
   sarif: { writer: sarifWriter, fingerprints: true, failure: formatSarifFailure },
+  // The experiment summary alone, as Markdown: written from the run's counts at its end.
+  summary: { writer: summaryWriter, fingerprints: false, failure: formatSummaryFailure },
 } as const satisfies Record<string, Format>;
 
 export type FormatName = keyof typeof formats;

@@ -11,6 +11,7 @@ import type { ArtifactKind } from '../../../../shared/src/layout';
 import type { DiagnosticCode, Effect } from '../../engine/codes';
 import type { Severity } from '../../engine/findings';
 import type { Verdict } from '../../engine/verdict';
+import type { ExperimentSummary } from '../../engine/experiment/summary';
 import type { CheckFailure, CheckRun } from '../checkRun';
 import { renderRun, type Output, type ReportWriter, type RunContext } from '../report/reportWriter';
 
@@ -46,9 +47,9 @@ export interface JsonBundle {
   readonly counts: JsonSeverityCounts;
   /** The one-line cause of the verdict, as the text output gives it; null for loose files. */
   readonly cause: string | null;
-  /** `task_name` of result.json; null when it has none (and for loose files). */
+  /** The rollout as the experiment summary counts it (engine/experiment/summary.ts `tallyOf`): `task_name` of result.json; null when it names none (and for loose files). */
   readonly task: string | null;
-  /** `agent_name` of result.json, else its `agent`, else config.json's `agent`; null when none is a string. */
+  /** `agent` of result.json, else its `agent_name`, else config.json's `agent`; null when none names one. */
   readonly agent: string | null;
   /** Whether the rollout timed out (accepted or not); null for loose files. */
   readonly timed_out: boolean | null;
@@ -146,6 +147,8 @@ export interface JsonSummary {
   readonly unreadable: readonly string[];
   /** Rollouts per verdict. */
   readonly verdicts: Readonly<Record<Verdict, number>>;
+  /** The experiment summary: countable rollouts, timeouts kept and excluded, top causes, rows per task and agent. */
+  readonly experiment: ExperimentSummary;
 }
 
 export function formatJsonFailure(failure: CheckFailure): string {
@@ -176,6 +179,7 @@ export function jsonWriter(context: RunContext, write: Output): ReportWriter {
         omitted: end.totals.omitted,
         unreadable: end.ioErrors,
         verdicts: end.totals.verdicts,
+        experiment: end.experiment,
       };
       const tail = { summary, check: context.check, ...(end.failure ? { error: end.failure } : {}) };
       const rollouts = count === 0 ? '{\n  "version": 1,\n  "rollouts": []' : '\n  ]';

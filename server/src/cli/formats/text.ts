@@ -1,11 +1,13 @@
 /**
  * Per rollout a heading, `verdict <verdict> <root>`, and the cause of that verdict in one line, then its
  * findings as `path:line:column: severity code message` (related evidence indented below), ordered by
- * what they do to the verdict with the files' own problems last; the totals come at the end. Lines and
- * columns are 1-based so that terminals and editors can jump to them. `quiet` keeps only the headings.
- * Each rollout's lines are written as soon as it is its turn.
+ * what they do to the verdict with the files' own problems last; the experiment summary (for more than
+ * one rollout) and the totals come at the end. Lines and columns are 1-based so that terminals and
+ * editors can jump to them. `quiet` keeps only the headings. Each rollout's lines are written as soon as
+ * it is its turn.
  */
 import { limitNotice } from '../../engine/check/collector';
+import { summaryText } from '../../engine/experiment/summary';
 import { displayPath, type CheckRun } from '../checkRun';
 import type { JsonDiagnostic } from './json';
 import { readingRank } from '../listingOrder';
@@ -30,7 +32,10 @@ export function textWriter(context: RunContext, write: Output): ReportWriter {
       lines(context.quiet ? headingWhenQuiet(report) : [heading(report), ...bundleLines(context, report)]);
     },
     end(end) {
-      if (!context.quiet) lines([summaryLine(end)]);
+      if (context.quiet) return;
+      // One rollout's summary would repeat its verdict; the totals stay the last line, for a CI step that reads it.
+      const summary = end.totals.rollouts > 1 ? [summaryText(end.experiment).trimEnd()] : [];
+      lines([...summary, summaryLine(end)]);
     },
   };
 }

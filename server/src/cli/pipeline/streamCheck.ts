@@ -69,11 +69,14 @@ export async function streamCheck(
   const tally = new RunTally(context);
   const reportRequest: ReportRequest = { cwd: request.cwd, fingerprints: format.fingerprints };
   const { progress } = options;
-  let done = 0;
+  // Progress counts rollouts, as discovery found them (of this shard); loose files pass uncounted.
+  const rolloutCount = bundles.filter((bundle) => !bundle.loose).length;
+  let rolloutsDone = 0;
+  progress.rollouts(0, rolloutCount);
   const take = async (report: RolloutReport) => {
     tally.add(report);
     writer.rollout(report);
-    progress.update(`checked ${report.root} (${++done} of ${bundles.length})`);
+    if (!report.loose) progress.rollouts(++rolloutsDone, rolloutCount);
     if (behind) {
       behind = false;
       await sink.drained();
@@ -83,8 +86,7 @@ export async function streamCheck(
     if (request.jobs === 1 || bundles.length <= 1) {
       const session = new BundleCheckSession(request, options.check);
       const observer = {
-        onFileStart: (path: string) =>
-          progress.update(`checking ${displayPath(request.cwd, path)} (rollout ${done + 1} of ${bundles.length})`),
+        onFileStart: (path: string) => progress.update(`checking ${displayPath(request.cwd, path)}`),
         onBytesRead: () => progress.tick(),
       };
       for (const bundle of bundles) await take(checkReport(session, bundle, reportRequest, observer));

@@ -4,6 +4,7 @@
  * format keeps counts, never the reports, so a run's memory does not grow with its rollouts.
  */
 import type { CheckFailure, CheckRequest, CheckRun, ExitStatus, Totals } from '../checkRun';
+import type { ExperimentSummary } from '../../engine/experiment/summary';
 import type { JsonCheck } from '../formats/json';
 import { rolloutReport, type RolloutReport } from './rolloutReport';
 import { RunTally } from './runTally';
@@ -22,6 +23,8 @@ export interface RunEnd {
   readonly ioErrors: readonly string[];
   readonly failure: CheckFailure | undefined;
   readonly exitStatus: ExitStatus;
+  /** The experiment summary over every rollout written. */
+  readonly experiment: ExperimentSummary;
 }
 
 export interface ReportWriter {

@@ -4,7 +4,8 @@
  * crosses from a worker thread and is read back from a JSON document by `merge`.
  */
 import { resolve } from 'node:path';
-import { allDiagnosticCodes, type DiagnosticCode } from '../../engine/codes';
+import { RolloutBundle } from '../../engine/bundle/rollout';
+import { tallyOf, type RolloutTally } from '../../engine/experiment/summary';
 import type { BundleFinding } from '../../engine/findings';
 import { effectOf } from '../../engine/verdict';
 import { displayPath, pathInBundle, type ListedBundle } from '../checkRun';
@@ -24,10 +25,10 @@ export function rolloutReport(bundle: ListedBundle, cwd: string, options: Report
   const { findings, omitted } = bundle.listed;
   const fromRules = ruleFindingsOf(bundle);
   const fingerprints = options.fingerprints ? fingerprintsOf(bundle) : undefined;
-  const result = bundle.evaluation?.model?.bundle.facts('result', 'result')?.value;
-  const config = bundle.evaluation?.model?.bundle.facts('config', 'config')?.value;
+  const root = displayPath(cwd, bundle.root);
+  const tally = tallyOfBundle(bundle, root);
   return {
-    root: displayPath(cwd, bundle.root),
+    root,
     loose: bundle.loose,
     verdict: bundle.evaluation?.verdict ?? null,
     training_ready: bundle.evaluation ? bundle.evaluation.trainingReady : null,
@@ -41,10 +42,10 @@ export function rolloutReport(bundle: ListedBundle, cwd: string, options: Report
     diagnostics: findings.map((finding) => jsonDiagnostic(bundle, finding)),
     counts: countsOf(bundle),
     cause: verdictCause(bundle) ?? null,
-    task: textOf(result?.['task_name']),
-    agent: textOf(result?.['agent_name']) ?? textOf(result?.['agent']) ?? textOf(config?.['agent']),
-    timed_out: bundle.evaluation ? bundle.evaluation.timedOut === true : null,
-    causes: causesOf(bundle),
+    task: tally?.task ?? null,
+    agent: tally?.agent ?? null,
+    timed_out: tally ? tally.timedOut : null,
+    causes: tally ? [...tally.causes] : [],
     limited: [...omitted].map(([path, count]) => ({ file: pathInBundle(bundle, path), omitted: count })),
     details: findings.map((finding) => ({
       source: fromRules.has(finding) ? 'rules' : 'file',
@@ -99,18 +100,20 @@ function countsOf(bundle: ListedBundle): JsonSeverityCounts {
   return { errors: counts.error, warnings: counts.warning, information: counts.information, hints: counts.hint };
 }
 
-const publicOrder = new Map<DiagnosticCode, number>(allDiagnosticCodes.map((code, index) => [code, index]));
-
-/** The codes that make a rollout untrusted or incomplete, from every finding (--max-problems must not hide a cause). */
-function causesOf(bundle: ListedBundle): DiagnosticCode[] {
-  if (!bundle.evaluation) return [];
-  const own = bundle.files.flatMap((file) => file.report?.findings ?? []);
-  const codes = new Set<DiagnosticCode>();
-  for (const finding of [...bundle.evaluation.findings, ...own])
-    if (effectOf(finding) !== 'none') codes.add(finding.code);
-  return [...codes].sort((a, b) => publicOrder.get(a)! - publicOrder.get(b)!);
+/**
+ * What the experiment summary counts of a rollout (engine/experiment/summary.ts, the one reading of its
+ * task, agent, timeout and causes, shared with the editor); a rollout the checker failed on has no model,
+ * so its tally is read from its files as listed. Loose files have none.
+ */
+function tallyOfBundle(bundle: ListedBundle, root: string): RolloutTally | undefined {
+  const { evaluation } = bundle;
+  if (!evaluation) return undefined;
+  return tallyOf(root, evaluation.model?.bundle ?? new RolloutBundle(bundle.root, bundle.files), evaluation);
 }
 
-function textOf(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
+/** The tally a report carries, as the summary counts it: reports of loose files carry none. */
+export function tallyOfReport(report: RolloutReport): RolloutTally | undefined {
+  if (report.verdict === null) return undefined;
+  const { root, task, agent, verdict, timed_out: timedOut, causes } = report;
+  return { root, task, agent, verdict, timedOut: timedOut === true, causes };
 }

@@ -1,10 +1,13 @@
 /**
- * The running totals of a run, kept from the rollouts' reports as they are written: counts, and the
- * messages of the files that could not be read. Nothing of a rollout is kept once it is added.
+ * The running totals of a run, kept from the rollouts' reports as they are written: counts, the
+ * experiment summary's counts, and the messages of the files that could not be read. Nothing of a
+ * rollout is kept once it is added. Every run goes through it (check, streamed or not, and merge), so it
+ * is the one place the summary is fed.
  */
 import { verdicts, type Verdict } from '../../engine/verdict';
 import { displayPath, type CheckFailure, type ExitStatus, type Totals } from '../checkRun';
-import { absolutePathOf, checkerFailed, type RolloutReport } from './rolloutReport';
+import { SummaryBuilder } from '../../engine/experiment/summary';
+import { absolutePathOf, checkerFailed, tallyOfReport, type RolloutReport } from './rolloutReport';
 import type { RunContext, RunEnd } from './reportWriter';
 
 export class RunTally {
@@ -18,6 +21,7 @@ export class RunTally {
   private files = 0;
   private omitted = 0;
   private looseErrors = false;
+  private readonly experiment = new SummaryBuilder();
 
   constructor(private readonly context: RunContext) {
     this.ioErrors = [...context.check.unreadableFolders];
@@ -30,6 +34,8 @@ export class RunTally {
     if (report.loose) this.looseFiles += report.files.length;
     else this.rollouts++;
     if (report.verdict !== null) this.verdicts[report.verdict]++;
+    const tally = tallyOfReport(report);
+    if (tally) this.experiment.add(tally);
     for (const { omitted } of report.limited) this.omitted += omitted;
     this.counts.error += report.counts.errors;
     this.counts.warning += report.counts.warnings;
@@ -87,6 +93,7 @@ export class RunTally {
       ioErrors: [...this.ioErrors],
       failure: this.failure(),
       exitStatus: this.exitStatus(),
+      experiment: this.experiment.result(),
     };
   }
 }

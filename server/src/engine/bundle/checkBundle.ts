@@ -44,7 +44,7 @@ export function checkBundle(
   };
   if (bundle.loose)
     return { root: bundle.root, loose: true, files: bundle.files.map((file) => ({ ...file, ...read(file) })) };
-  const rollout = loadRollout(prepareLoad(bundle.root, bundle.files, diskSource), read);
+  const rollout = loadRollout(prepareLoad(bundle.root, bundle.files, diskSource, boundary), read);
   return {
     root: bundle.root,
     loose: false,

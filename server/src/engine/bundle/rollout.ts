@@ -35,6 +35,8 @@ type FactsOf<K extends ArtifactFacts['kind']> = K extends DocumentFacts['kind']
 
 export class RolloutBundle {
   private readonly byPath: ReadonlyMap<string, BundleFile>;
+  /** Each role's file once found: the rules ask for the same roles many times per evaluation. */
+  private readonly byRole = new Map<RolloutRole, BundleFile | undefined>();
 
   constructor(
     readonly root: string,
@@ -46,6 +48,13 @@ export class RolloutBundle {
 
   /** The file playing a role: the first of its paths that exists, readable or not. */
   file(role: RolloutRole): BundleFile | undefined {
+    if (this.byRole.has(role)) return this.byRole.get(role);
+    const found = this.findFile(role);
+    this.byRole.set(role, found);
+    return found;
+  }
+
+  private findFile(role: RolloutRole): BundleFile | undefined {
     for (const relativePath of rolloutRoles[role]) {
       const file = this.byPath.get(join(this.root, relativePath));
       if (file) return file;

@@ -190,10 +190,9 @@ export class JsonlCheck {
       value: record,
       rangeAt: (offset: number, length: number) => rangeOnLine(0, offset, offset + length),
     };
-    const findings = [
-      ...(errors.length === 0 ? [] : schemaFindings(errors, recordText)),
-      ...damagedKeyFindings(this.kind, recordText),
-    ];
+    // Most lines have no finding: no array is made for them beyond the damaged-key check's own.
+    const damaged = damagedKeyFindings(this.kind, recordText);
+    const findings = errors.length === 0 ? damaged : [...schemaFindings(errors, recordText), ...damaged];
     const fact = summarizeRow(this.kind, record, findings.length > 0);
     return this.kept
       ? { record: true, findings, fact, name: nameRecord(this.kind, record) }

@@ -333,29 +333,40 @@ function referencedToolCallIds(body: unknown): string[] {
   return [...found];
 }
 
+const hashBatchChars = 64 * 1024;
+
 /**
  * A hash of the value as JSON with object keys sorted, so that two equal bodies give one key. Walked
  * with a stack of its own, and hashed as it goes: a body may nest deeper than the call stack allows,
- * and need not be copied.
+ * and need not be copied. The text goes to the hash in pieces of about `hashBatchChars`: the hash is of the
+ * same text, but one update per bracket and key cost more than hashing the bytes.
  */
 function canonicalHash(value: unknown): string {
   const hash = createHash('sha1');
+  let batch = '';
+  const write = (text: string): void => {
+    batch += text;
+    if (batch.length >= hashBatchChars) {
+      hash.update(batch);
+      batch = '';
+    }
+  };
   const pending: ({ readonly text: string } | { readonly value: unknown })[] = [{ value }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     if ('text' in next) {
-      hash.update(next.text);
+      write(next.text);
       continue;
     }
     const item = next.value;
     if (Array.isArray(item)) {
-      hash.update('[');
+      write('[');
       pending.push({ text: ']' });
       for (let index = item.length - 1; index >= 0; index--) {
         pending.push({ value: item[index] });
         if (index > 0) pending.push({ text: ',' });
       }
     } else if (isJsonObject(item)) {
-      hash.update('{');
+      write('{');
       pending.push({ text: '}' });
       const keys = Object.keys(item).sort();
       for (let index = keys.length - 1; index >= 0; index--) {
@@ -363,8 +374,9 @@ function canonicalHash(value: unknown): string {
         pending.push({ text: `${index > 0 ? ',' : ''}${JSON.stringify(keys[index])}:` });
       }
     } else {
-      hash.update(JSON.stringify(item) ?? 'undefined');
+      write(JSON.stringify(item) ?? 'undefined');
     }
   }
+  hash.update(batch);
   return hash.digest('base64');
 }

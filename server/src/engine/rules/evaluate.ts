@@ -25,7 +25,7 @@ import { checkResult } from './review/result';
 import { checkResultsRow } from './review/resultsRow';
 import { checkRewardPreconditions } from './reward/reward';
 import { checkTrajectory, type TrajectoryResult } from './trajectory/trajectory';
-import { timeoutOf } from './timeout/timeout';
+import { timeoutOf, type RolloutTimeout } from './timeout/timeout';
 import { checkTimeoutContract } from './timeout/timeoutContract';
 
 export interface RolloutEvaluation {
@@ -34,14 +34,14 @@ export interface RolloutEvaluation {
   readonly verdict: Verdict;
   /** May the results row be used for training: a trusted rollout whose row says so. */
   readonly trainingReady: boolean;
-  /** The rollout timed out (by result.json, the trajectory's marker or the results row), whether or not the timeout is accepted. */
-  readonly timedOut: boolean;
   /** What the rules read (the rollout as written), for views of the rollout. */
   readonly model: RolloutModel;
   /** What the quiescence rules concluded: its proof, when there is one. */
   readonly quiescence: QuiescenceResult;
   /** Tool calls left unresolved; undefined without a trajectory. */
   readonly unresolvedTools: TrajectoryResult['unresolved'];
+  /** Whether the rollout timed out, as the rules read it (countable or not); undefined when it did not. */
+  readonly timeout: RolloutTimeout | undefined;
 }
 
 export function evaluateRollout(
@@ -95,9 +95,9 @@ function evaluateAsRead(bundle: RolloutBundle, options: RuleOptions, caches: Mod
     findings: context.findings,
     verdict,
     trainingReady,
-    timedOut: timeout !== undefined,
     model,
     quiescence,
     unresolvedTools: trajectory.unresolved,
+    timeout,
   };
 }

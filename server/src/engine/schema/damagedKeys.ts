@@ -43,9 +43,11 @@ export function damagedKeyFindings(kind: ArtifactKind, record: RecordText): Find
   const knowledge = SchemaKnowledge.of(kind);
   const damaged: DamagedKey[] = [];
   collect(knowledge, record.value, knowledge.rootNodes(), [], damaged);
-  const damagedKinds = (kindFieldsOf[kind] ?? []).flatMap(
-    (kindField) => damagedKindOf(knowledge, record.value, kindField) ?? [],
-  );
+  const damagedKinds: { field: string; value: string; resembles: string }[] = [];
+  for (const kindField of kindFieldsOf[kind] ?? []) {
+    const damagedKind = damagedKindOf(knowledge, record.value, kindField);
+    if (damagedKind) damagedKinds.push(damagedKind);
+  }
   if (damaged.length === 0 && damagedKinds.length === 0) return [];
   const tree = parseTreeSafely(record.text);
   const rangeOf = (path: JsonPath, part: 'key' | 'value', key: string) => {
@@ -77,6 +79,30 @@ export function damagedKeyFindings(kind: ArtifactKind, record: RecordText): Find
 /** What BenchFlow's kinds and phases look like: snake case, in any case (`Verifier`). */
 const kindShape = /^[A-Za-z][A-Za-z0-9_]*$/;
 
+/** The names a kind field may take, as the schemas list them, with their lower-case forms. */
+interface KnownKindNames {
+  readonly names: readonly string[];
+  readonly exact: ReadonlySet<string>;
+  readonly lowerCase: ReadonlySet<string>;
+}
+
+/** Per kind's knowledge and field, read off the schemas once: every record of a file asks. */
+const knownKindNames = new WeakMap<SchemaKnowledge, Map<string, KnownKindNames>>();
+
+function knownKindNamesOf(knowledge: SchemaKnowledge, field: string): KnownKindNames {
+  let byField = knownKindNames.get(knowledge);
+  if (!byField) knownKindNames.set(knowledge, (byField = new Map()));
+  let known = byField.get(field);
+  if (!known) {
+    const names = [...(knowledge.knownValues(knowledge.childNodes(knowledge.rootNodes(), field)) ?? [])].filter(
+      (name): name is string => typeof name === 'string',
+    );
+    known = { names, exact: new Set(names), lowerCase: new Set(names.map((name) => name.toLowerCase())) };
+    byField.set(field, known);
+  }
+  return known;
+}
+
 function damagedKindOf(
   knowledge: SchemaKnowledge,
   record: unknown,
@@ -85,41 +111,45 @@ function damagedKindOf(
   if (!isJsonObject(record)) return undefined;
   const value = record[field];
   if (typeof value !== 'string') return undefined;
-  const known = [...(knowledge.knownValues(knowledge.childNodes(knowledge.rootNodes(), field)) ?? [])].filter(
-    (name): name is string => typeof name === 'string',
-  );
-  const same = (name: string) => (anyCase ? name.toLowerCase() === value.toLowerCase() : name === value);
-  if (known.some(same)) return undefined;
+  const known = knownKindNamesOf(knowledge, field);
+  if (anyCase ? known.lowerCase.has(value.toLowerCase()) : known.exact.has(value)) return undefined;
   // A value grown past a known name with what no writer puts in a kind (`agent_messagE` and 8,000 more
   // characters) is as damaged as a flipped letter; a new kind in snake case (`tool_call_update`) is not.
   const grown = (name: string) =>
     !kindShape.test(value) && value.toLowerCase().startsWith(name.slice(0, -1).toLowerCase());
-  const resembles = known.find((name) => shapedLike(value, name) || grown(name));
+  const resembles = known.names.find((name) => shapedLike(value, name) || grown(name));
   return resembles === undefined ? undefined : { field, value, resembles };
 }
 
-/** Walks only where the schemas describe the value: the walk ends with the schemas, however deep the record. */
+/**
+ * Walks only where the schemas describe the value: the walk ends with the schemas, however deep the record.
+ * `path` is the walk's own stack, copied only into a damaged key found: every key of every record passes here.
+ */
 function collect(
   knowledge: SchemaKnowledge,
   value: unknown,
   nodes: SchemaNodes,
-  path: JsonPath,
+  path: (string | number)[],
   damaged: DamagedKey[],
 ): void {
   if (nodes.length === 0) return;
   if (Array.isArray(value)) {
-    value.forEach((item, index) =>
-      collect(knowledge, item, knowledge.childNodes(nodes, index), [...path, index], damaged),
-    );
+    for (let index = 0; index < value.length; index++) {
+      path.push(index);
+      collect(knowledge, value[index], knowledge.childNodes(nodes, index), path, damaged);
+      path.pop();
+    }
     return;
   }
   if (!isJsonObject(value)) return;
   for (const key of Object.keys(value)) {
     const resembles = knowledge.damagedCopyOf(nodes, value, key);
     if (resembles !== undefined) {
-      damaged.push({ path, key, resembles });
+      damaged.push({ path: [...path], key, resembles });
       continue;
     }
-    collect(knowledge, value[key], knowledge.childNodes(nodes, key), [...path, key], damaged);
+    path.push(key);
+    collect(knowledge, value[key], knowledge.childNodes(nodes, key), path, damaged);
+    path.pop();
   }
 }

@@ -128,8 +128,10 @@ export class SchemaKnowledge {
   damagedCopyOf(nodes: SchemaNodes, object: JsonObject, key: string): string | undefined {
     const known = this.knownKeys(nodes);
     if (!known || known.has(key)) return undefined;
+    // The key is normalised once, not once per known name: every unknown key of every record comes here.
+    const normalizedKey = normalized(key);
     for (const name of known)
-      if (!Object.prototype.hasOwnProperty.call(object, name) && shapedLike(key, name)) return name;
+      if (!Object.prototype.hasOwnProperty.call(object, name) && normalizedShapedLike(normalizedKey, name)) return name;
     return undefined;
   }
 
@@ -245,13 +247,28 @@ export class SchemaKnowledge {
  * stricter one would let a flipped letter through.
  */
 export function shapedLike(key: string, name: string): boolean {
-  if (key === name) return false;
-  const target = normalized(name);
-  return withinEdits(normalized(key), target, target.length <= 3 ? 0 : target.length <= 7 ? 1 : 2);
+  return key !== name && normalizedShapedLike(normalized(key), name);
+}
+
+/** `shapedLike` for a key already normalised (and not `name` itself). */
+function normalizedShapedLike(normalizedKey: string, name: string): boolean {
+  const target = normalizedName(name);
+  return withinEdits(normalizedKey, target, target.length <= 3 ? 0 : target.length <= 7 ? 1 : 2);
 }
 
 function normalized(key: string): string {
   return key.toLowerCase().replace(/[_\-]/g, '');
+}
+
+/**
+ * Known names normalised once: they come from the schemas (and the few names the rules ask for), so
+ * the map stays as small as they are; keys read from records are never kept here.
+ */
+const normalizedNames = new Map<string, string>();
+function normalizedName(name: string): string {
+  let target = normalizedNames.get(name);
+  if (target === undefined) normalizedNames.set(name, (target = normalized(name)));
+  return target;
 }
 
 /** Edit distance (insertions, deletions, substitutions) of at most `bound`, in one band of the table. */
