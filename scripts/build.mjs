@@ -39,6 +39,8 @@ const contexts = [
   { ...common, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...common, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist' },
   { ...common, entryPoints: { cli: 'server/src/cli/bin.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  // The worker thread of `check --jobs N`, which the CLI starts from beside itself.
+  { ...common, entryPoints: { checkWorker: 'server/src/cli/pipeline/checkWorker.ts' }, outdir: 'dist' },
 ];
 
 if (withTests) {

@@ -1,7 +1,8 @@
 /**
  * One run of `rollout-evidence check`: discover the bundles under the given paths, check each (files,
- * then the evidence rules and a verdict per rollout), and total what was found. The formatters only
- * present a finished run.
+ * then the evidence rules and a verdict per rollout), and total what was found. `runCheck` keeps the
+ * whole run in memory (for tests and callers that want the findings themselves); the CLI streams it
+ * (`pipeline/streamCheck.ts`) with the same per-bundle check, `BundleCheckSession`.
  */
 import { relative, sep } from 'node:path';
 import type { ArtifactKind } from '../../../shared/src/layout';
@@ -15,8 +16,11 @@ import type { SeverityCounts } from '../engine/check/collector';
 import type { RuleOptions } from '../engine/rules/context';
 import { ModelCaches } from '../engine/model/caches';
 import type { RolloutEvaluation } from '../engine/rules/evaluate';
-import { verdicts, type Verdict } from '../engine/verdict';
-import { SummaryBuilder, tallyOf, type ExperimentSummary, type RolloutTally } from '../engine/experiment/summary';
+import type { Verdict } from '../engine/verdict';
+import type { ExperimentSummary } from '../engine/experiment/summary';
+import { contextOf } from './report/reportWriter';
+import { rolloutReport } from './report/rolloutReport';
+import { RunTally } from './report/runTally';
 import { FixtureFolders, isFixtureBundle } from '../authoring/fixtureBundles';
 import type { ProgressLine } from './progress';
 
@@ -43,14 +47,13 @@ export interface Totals extends SeverityCounts {
 }
 
 /** What the formats read of a rollout's evaluation: also all there is of one the checker failed on. */
-export type RolloutOutcome = Pick<RolloutEvaluation, 'findings' | 'verdict' | 'trainingReady'>;
+export type RolloutOutcome = Pick<RolloutEvaluation, 'findings' | 'verdict' | 'trainingReady'> &
+  Partial<Pick<RolloutEvaluation, 'timeout' | 'model'>>;
 
 export interface ListedBundle extends Omit<CheckedBundle, 'evaluation'> {
   readonly evaluation?: RolloutOutcome;
   /** Its findings as every format lists them under --max-problems, and what each file leaves out. */
   readonly listed: ListedFindings;
-  /** What the experiment summary counts of a rollout (its root as the formats show it); absent for loose files. */
-  readonly tally?: RolloutTally;
 }
 
 /** How a bundle is checked; a test gives one that fails, to show that the failure stays in its rollout. */
@@ -59,94 +62,83 @@ export type BundleChecker = typeof checkBundle;
 export interface CheckRun {
   readonly request: CheckRequest;
   readonly bundles: readonly ListedBundle[];
-  /** Every path that exists but could not be read, as one-line messages. */
+  /** Folders discovery could not read. */
+  readonly unreadableFolders: readonly string[];
+  /** Every path that exists but could not be read, as one-line messages: the folders, then the files. */
   readonly ioErrors: readonly string[];
   readonly totals: Totals;
+  readonly failure: CheckFailure | undefined;
+  readonly exitStatus: ExitStatus;
   /** The experiment summary over every rollout checked. */
   readonly experiment: ExperimentSummary;
 }
 
 export function runCheck(request: CheckRequest, progress: ProgressLine, check: BundleChecker = checkBundle): CheckRun {
   const discovery = discoverBundles(request.paths, new ArtifactClassifier(request.artifactMap));
-  const checker = new ArtifactChecker();
-  const caches = new ModelCaches();
-  const fixtureFolders = new FixtureFolders(request.fixtureFolders);
-  const fileCount = discovery.bundles.reduce((sum, bundle) => sum + bundle.files.length, 0);
-  let started = 0;
+  const checker = new BundleCheckSession(request, check);
   const rolloutCount = discovery.bundles.filter((bundle) => !bundle.loose).length;
   let rolloutsDone = 0;
   progress.rollouts(0, rolloutCount);
-  const checkOne = (bundle: DiscoveredBundle): ListedBundle => {
-    // The error boundary of one bundle: whatever goes wrong in checking it, the others are reported in full.
-    try {
-      const checked = check(bundle, checker, {
-        maxFindings: request.maxProblems,
-        rules: { ...request.rules, fixtureBundle: !bundle.loose && isFixtureBundle(bundle.root, fixtureFolders) },
-        caches,
-        onFileStart: (path) =>
-          progress.update(`checking ${displayPath(request.cwd, path)} (file ${++started} of ${fileCount})`),
-        onBytesRead: () => progress.tick(),
-      });
-      const { evaluation } = checked;
-      const tally = evaluation
-        ? tallyOf(displayPath(request.cwd, bundle.root), evaluation.model.bundle, evaluation)
-        : undefined;
-      return { ...checked, listed: listedFindings(checked, request.maxProblems), ...(tally ? { tally } : {}) };
-    } catch (error) {
-      return failedBundle(bundle, error, displayPath(request.cwd, bundle.root));
-    }
-  };
   const bundles = discovery.bundles.map((bundle) => {
-    const listed = checkOne(bundle);
+    const listed = checker.check(bundle, {
+      onFileStart: (path) => progress.update(`checking ${displayPath(request.cwd, path)}`),
+      onBytesRead: () => progress.tick(),
+    });
     if (!bundle.loose) progress.rollouts(++rolloutsDone, rolloutCount);
     return listed;
   });
   progress.clear();
+  const run = { request, bundles, unreadableFolders: discovery.ioErrors };
+  const tally = new RunTally(contextOf(request, discovery.ioErrors));
+  for (const bundle of bundles) tally.add(rolloutReport(bundle, request.cwd, { fingerprints: false }));
+  const { ioErrors, totals, failure, exitStatus, experiment } = tally.end();
+  return { ...run, ioErrors, totals, failure, exitStatus, experiment };
+}
 
-  const ioErrors = [...discovery.ioErrors];
-  const counts = { error: 0, warning: 0, information: 0, hint: 0 };
-  const verdictCounts = Object.fromEntries(verdicts.map((verdict) => [verdict, 0])) as Record<Verdict, number>;
-  let rollouts = 0;
-  let looseFiles = 0;
-  let omitted = 0;
-  const experiment = new SummaryBuilder();
-  for (const bundle of bundles) {
-    if (bundle.tally) experiment.add(bundle.tally);
-    for (const count of bundle.listed.omitted.values()) omitted += count;
-    if (bundle.loose) looseFiles += bundle.files.length;
-    else rollouts++;
-    // A failed rollout's finding is in its evaluation, counted below; a failed folder of loose files has none.
-    if (bundle.loose && checkerFailed(bundle)) counts.error++;
-    if (bundle.evaluation) {
-      verdictCounts[bundle.evaluation.verdict]++;
-      for (const finding of bundle.evaluation.findings) counts[finding.severity]++;
-    }
-    for (const file of bundle.files) {
-      if (file.ioError !== undefined)
-        ioErrors.push(`cannot read ${displayPath(request.cwd, file.path)}: ${file.ioError}`);
-      if (!file.report) continue;
-      for (const severity of ['error', 'warning', 'information', 'hint'] as const)
-        counts[severity] += file.report.counts[severity];
+/** What checking a bundle reports on the way: for a progress line. */
+export interface CheckObserver {
+  readonly onFileStart?: (path: string) => void;
+  readonly onBytesRead?: () => void;
+}
+
+/** Checks bundles one after the other with one checker and one set of caches (one per thread). */
+export class BundleCheckSession {
+  private readonly checker = new ArtifactChecker();
+  private readonly caches = new ModelCaches();
+  private readonly fixtureFolders: FixtureFolders;
+
+  constructor(
+    private readonly request: Pick<CheckRequest, 'maxProblems' | 'rules' | 'fixtureFolders'>,
+    private readonly checkWith: BundleChecker = checkBundle,
+  ) {
+    this.fixtureFolders = new FixtureFolders(request.fixtureFolders);
+  }
+
+  check(bundle: DiscoveredBundle, observer: CheckObserver = {}): ListedBundle {
+    const { maxProblems, rules } = this.request;
+    // The error boundary of one bundle: whatever goes wrong in checking it, the others are reported in full.
+    try {
+      const checked = this.checkWith(bundle, this.checker, {
+        maxFindings: maxProblems,
+        rules: { ...rules, fixtureBundle: !bundle.loose && isFixtureBundle(bundle.root, this.fixtureFolders) },
+        caches: this.caches,
+        ...observer,
+      });
+      return { ...checked, listed: listedFindings(checked, maxProblems) };
+    } catch (error) {
+      return failedBundle(bundle, error);
     }
   }
-  return {
-    request,
-    bundles,
-    ioErrors,
-    totals: { ...counts, rollouts, looseFiles, files: fileCount, omitted, verdicts: verdictCounts },
-    experiment: experiment.result(),
-  };
 }
 
 /**
  * A bundle the checker failed on: its files listed unchecked and, for a rollout, one internal-error
  * finding and an incomplete verdict; loose files get the finding without a verdict.
  */
-function failedBundle(bundle: DiscoveredBundle, error: unknown, shownRoot: string): ListedBundle {
+export function failedBundle(bundle: DiscoveredBundle, error: unknown): ListedBundle {
   const files = bundle.files.map((file) => ({ path: file.path, kind: file.kind }));
   const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  const rollout = new RolloutBundle(bundle.root, files);
-  const place = bundle.loose ? (files[0]?.path ?? bundle.root) : rollout.pathOf('result');
+  const place = bundle.loose ? (files[0]?.path ?? bundle.root) : new RolloutBundle(bundle.root, files).pathOf('result');
   const finding: BundleFinding = {
     code: 'internal-error',
     severity: 'error',
@@ -156,8 +148,13 @@ function failedBundle(bundle: DiscoveredBundle, error: unknown, shownRoot: strin
   };
   const listed = { findings: [finding], omitted: new Map<string, number>() };
   if (bundle.loose) return { root: bundle.root, loose: true, files, listed };
-  const evaluation: RolloutOutcome = { findings: [finding], verdict: 'incomplete', trainingReady: false };
-  return { root: bundle.root, loose: false, files, evaluation, listed, tally: tallyOf(shownRoot, rollout, evaluation) };
+  return {
+    root: bundle.root,
+    loose: false,
+    files,
+    evaluation: { findings: [finding], verdict: 'incomplete', trainingReady: false },
+    listed,
+  };
 }
 
 /** A path as a person in the terminal wants it: relative to where they stand, with forward slashes. */
@@ -182,37 +179,7 @@ export interface CheckFailure {
   readonly message: string;
 }
 
-/** The failure of a run that did happen: something could not be read, or nothing could be checked. */
-export function runFailure(run: CheckRun): CheckFailure | undefined {
-  if (run.ioErrors.length > 0) {
-    const count = run.ioErrors.length;
-    return {
-      kind: 'unreadable',
-      message: `${count} path${count === 1 ? '' : 's'} could not be read (everything readable was checked): ${run.ioErrors.join('; ')}`,
-    };
-  }
-  if (run.bundles.length > 0 && run.bundles.every(checkerFailed)) {
-    return {
-      kind: 'checker-failed',
-      message: `The checker failed on ${run.bundles.length === 1 ? 'the one bundle' : `every one of the ${run.bundles.length} bundles`} found, so nothing was checked; see the internal-error finding${run.bundles.length === 1 ? '' : 's'}.`,
-    };
-  }
-  return undefined;
-}
-
 /** 2 when something could not be read or nothing could be checked; 1 when a rollout's verdict fails the run or a loose file has errors. */
 export function exitStatusOf(run: CheckRun): ExitStatus {
-  if (runFailure(run)) return 2;
-  const failing: readonly Verdict[] = run.request.failOn === 'untrusted' ? ['untrusted'] : ['untrusted', 'incomplete'];
-  const rolloutFails = run.bundles.some((bundle) => bundle.evaluation && failing.includes(bundle.evaluation.verdict));
-  const looseErrors = run.bundles.some(
-    (bundle) =>
-      bundle.loose && (checkerFailed(bundle) || bundle.files.some((file) => (file.report?.counts.error ?? 0) > 0)),
-  );
-  return rolloutFails || looseErrors ? 1 : 0;
-}
-
-/** The checker failed on the bundle (its error boundary caught it): nothing of it was checked. */
-function checkerFailed(bundle: ListedBundle): boolean {
-  return bundle.listed.findings.some((finding) => finding.code === 'internal-error');
+  return run.exitStatus;
 }

@@ -18,13 +18,14 @@ export function ruleFindingsOf(bundle: ListedBundle): ReadonlySet<BundleFinding>
   return new Set(bundle.evaluation?.findings ?? []);
 }
 
-export function byEffect(a: BundleFinding, b: BundleFinding): number {
-  return effectRank[effectOf(a)] - effectRank[effectOf(b)];
+/** Where a finding comes in the reading order: the rules' before the files' own, each part by effect. */
+export function readingRank(fromRules: boolean, effect: Effect): number {
+  return (fromRules ? 0 : 3) + effectRank[effect];
 }
 
-/** The listed findings of a bundle, rules' before the files' own, each part by effect; the sort is stable, so file and position order stay within a rank. */
+/** The listed findings of a bundle in reading order; the sort is stable, so file and position order stay within a rank. */
 export function inReadingOrder(bundle: ListedBundle): BundleFinding[] {
   const fromRules = ruleFindingsOf(bundle);
-  const rank = (finding: BundleFinding) => (fromRules.has(finding) ? 0 : 1);
-  return [...bundle.listed.findings].sort((a, b) => rank(a) - rank(b) || byEffect(a, b));
+  const rank = (finding: BundleFinding) => readingRank(fromRules.has(finding), effectOf(finding));
+  return [...bundle.listed.findings].sort((a, b) => rank(a) - rank(b));
 }

@@ -3,36 +3,33 @@
  *
  * Exit status: 0 no errors, 1 errors found, 2 a usage or I/O failure (with a one-line message on stderr).
  */
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { artifactKindNames, isArtifactKind, rolloutFiles, type ArtifactKind } from '../../../shared/src/layout';
 import { defaultFixtureFolders, defaultSettings } from '../../../shared/src/settings';
-import { DiscoveryUsageError } from '../engine/bundle/discover';
+import { ArtifactClassifier } from '../engine/artifacts/classify';
+import { discoverBundles, DiscoveryUsageError } from '../engine/bundle/discover';
 import { version } from '../version';
-import { exitStatusOf, runCheck, type CheckFailure, type CheckRun, type ExitStatus } from './checkRun';
-import { formatJson, formatJsonFailure } from './formats/json';
-import { formatSarif, formatSarifFailure } from './formats/sarif';
-import { formatText } from './formats/text';
-import { formatSummary, formatSummaryFailure } from './formats/summary';
+import type { ExitStatus } from './checkRun';
+import {
+  formatNames,
+  formats,
+  isFormatName,
+  parseFormat,
+  takesQuiet,
+  type Format,
+  type FormatName,
+} from './formats/formats';
+import { mergeCommand, mergeUsage } from './mergeCommand';
+import { stdoutSink, streamCheck } from './pipeline/streamCheck';
+import { parseShard } from './pipeline/shard';
 import { isCi, progressLine } from './progress';
+import { NothingToCheckError, UsageError } from './usageError';
 import { probeCommand, probeUsage } from './probeCommand';
 import { newFixtureCommand, newFixtureUsage } from './newFixtureCommand';
 import { ScaffoldUsageError } from '../authoring/scaffold/scaffold';
 import { ContainerEngineUnavailableError } from '../probe/containerEngines';
 import { ProbeUsageError } from '../probe/validation';
-
-interface Format {
-  readonly report: (run: CheckRun, options: { readonly quiet: boolean }) => string;
-  /** The document written on stdout when the check cannot run, for formats a CI step keeps as a file. */
-  readonly failure?: (failure: CheckFailure) => string;
-}
-
-const formats = {
-  text: { report: (run, options) => formatText(run, options) },
-  json: { report: formatJson, failure: formatJsonFailure },
-  sarif: { report: formatSarif, failure: formatSarifFailure },
-  summary: { report: formatSummary, failure: formatSummaryFailure },
-} as const satisfies Record<string, Format>;
-type FormatName = keyof typeof formats;
 
 const checkUsage = `Usage: rollout-evidence check [PATH ...] [options]
 
@@ -42,7 +39,7 @@ incomplete, trusted-timeout or trusted. PATH is a rollout folder, a ${rolloutFil
 searched for rollouts, or one artifact file. With no PATH the current folder is searched.
 
 Options:
-  --format text|json|sarif|summary
+  --format ${formatNames.join('|')}
                              output format (default: text); summary is the experiment summary
                              alone, as Markdown (for $GITHUB_STEP_SUMMARY)
   --fail-on incomplete|untrusted
@@ -60,6 +57,11 @@ Options:
                              records authored by a quick fix or the scaffold count as evidence
                              (repeatable; default: ${defaultFixtureFolders.join(', ')}; "" for none).
                              A bundle New Fixture Bundle wrote is a fixture wherever it is.
+  --jobs N                   check on N worker threads (default: the available parallelism,
+                             here ${availableParallelism()}); 1 checks on the main thread. The output is the same
+  --shard I/N                check only shard I of N (1 ≤ I ≤ N): the bundles whose folder's path
+                             relative to its PATH hashes (FNV-1a 32) to I-1 modulo N; join the
+                             shards' JSON outputs with "rollout-evidence merge"
   --progress                 show progress on stderr (rollouts done of found, rate, time left)
                              even when stderr is not a terminal or CI is set; there it is a
                              plain line every 5 seconds and at the end (default: a terminal
@@ -71,18 +73,14 @@ Exit status: 0 every rollout passes (and no loose file has errors), 1 a rollout 
 verdict or a loose file has errors, 2 usage or I/O failure (with json and sarif, stdout then
 holds a document that says what failed).`;
 
-const usage = `${checkUsage}\n\n${probeUsage}\n\n${newFixtureUsage}`;
-
-class UsageError extends Error {}
-
-/** Nothing to check was found: a usage failure of its own kind in the JSON and SARIF documents. */
-class NothingToCheckError extends UsageError {}
+const usage = `${checkUsage}\n\n${mergeUsage}\n\n${probeUsage}\n\n${newFixtureUsage}`;
 
 export async function main(argv: readonly string[]): Promise<ExitStatus> {
   try {
     if (argv[0] === 'probe') return await probeCommand(argv.slice(1));
     if (argv[0] === 'new-fixture') return newFixtureCommand(argv.slice(1));
-    return check(argv);
+    if (argv[0] === 'merge') return mergeCommand(argv.slice(1));
+    return await check(argv);
   } catch (error) {
     if (isExpectedFailure(error)) {
       process.stderr.write(`rollout-evidence: ${error.message}\n`);
@@ -107,10 +105,10 @@ function isExpectedFailure(error: unknown): error is Error {
  * A check, and when it cannot run and the format asked for is one a CI step keeps as a file, that
  * format's failure document on stdout; the message still goes to stderr and the exit status is 2.
  */
-function check(argv: readonly string[]): ExitStatus {
+async function check(argv: readonly string[]): Promise<ExitStatus> {
   const requested = requestedFormat(argv);
   try {
-    return checkAs(argv);
+    return await checkAs(argv);
   } catch (error) {
     const format: Format | undefined = requested ? formats[requested] : undefined;
     if (format?.failure && isExpectedFailure(error)) {
@@ -140,7 +138,7 @@ function requestedFormat(argv: readonly string[]): FormatName | undefined {
   }
 }
 
-function checkAs(argv: readonly string[]): ExitStatus {
+async function checkAs(argv: readonly string[]): Promise<ExitStatus> {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
@@ -154,6 +152,8 @@ function checkAs(argv: readonly string[]): ExitStatus {
       'max-problems': { type: 'string' },
       map: { type: 'string', multiple: true, default: [] },
       'fixture-folders': { type: 'string', multiple: true },
+      jobs: { type: 'string' },
+      shard: { type: 'string' },
       progress: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', short: 'v', default: false },
@@ -170,23 +170,34 @@ function checkAs(argv: readonly string[]): ExitStatus {
   const [command, ...paths] = positionals;
   if (command === undefined)
     throw new UsageError(
-      'missing command: use "rollout-evidence check [PATH ...]", "rollout-evidence probe" or "rollout-evidence new-fixture"',
+      'missing command: use "rollout-evidence check [PATH ...]", "rollout-evidence merge", "rollout-evidence probe" or "rollout-evidence new-fixture"',
     );
   if (command === 'help') {
     process.stdout.write(`${usage}\n`);
     return 0;
   }
   if (command !== 'check')
-    throw new UsageError(`unknown command "${command}": the commands are "check", "probe" and "new-fixture"`);
+    throw new UsageError(`unknown command "${command}": the commands are "check", "merge", "probe" and "new-fixture"`);
 
   const format = parseFormat(values.format);
   const quiet = values.quiet === true;
-  if (quiet && format !== 'text') throw new UsageError(`--quiet applies to text output only, not --format ${format}`);
-  const run = runCheck(
+  if (quiet && !takesQuiet(format)) throw new UsageError(`--quiet applies to text output only, not --format ${format}`);
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  const jobs = parseJobs(values.jobs);
+  const artifactMap = parseArtifactMap(values.map);
+  const checked = paths.length > 0 ? paths : ['.'];
+  const discovery = discoverBundles(checked, new ArtifactClassifier(artifactMap));
+  if (discovery.bundles.length === 0) {
+    for (const message of discovery.ioErrors) process.stderr.write(`rollout-evidence: ${message}\n`);
+    throw new NothingToCheckError(
+      `no rollout or artifact found under ${paths.length > 0 ? paths.join(', ') : 'the current folder'}`,
+    );
+  }
+  const end = await streamCheck(
     {
-      paths: paths.length > 0 ? paths : ['.'],
+      paths: checked,
       maxProblems: parseMaxProblems(values['max-problems']),
-      artifactMap: parseArtifactMap(values.map),
+      artifactMap,
       rules: {
         allowOracleWithoutLlm: values['allow-oracle-without-llm'] === true,
         allowNativeSubscriptionWithoutLlm: values['allow-native-subscription-without-llm'] === true,
@@ -195,28 +206,27 @@ function checkAs(argv: readonly string[]): ExitStatus {
       fixtureFolders: values['fixture-folders']?.filter((glob) => glob.trim() !== '') ?? defaultFixtureFolders,
       failOn: parseFailOn(values['fail-on']),
       cwd: process.cwd(),
+      shard,
+      jobs,
+      quiet,
     },
-    progressLine(process.stderr, { forced: values.progress === true, ci: isCi(process.env) }),
+    discovery,
+    formats[format],
+    stdoutSink(),
+    {
+      progress: progressLine(process.stderr, { forced: values.progress === true, ci: isCi(process.env) }),
+      onIoError: (message) => process.stderr.write(`rollout-evidence: ${message}\n`),
+    },
   );
-  for (const message of run.ioErrors) process.stderr.write(`rollout-evidence: ${message}\n`);
-  if (run.bundles.length === 0) {
-    throw new NothingToCheckError(
-      `no rollout or artifact found under ${paths.length > 0 ? paths.join(', ') : 'the current folder'}`,
-    );
-  }
-  process.stdout.write(formats[format].report(run, { quiet }));
-  return exitStatusOf(run);
+  return end.exitStatus;
 }
 
-function parseFormat(raw: string | undefined): FormatName {
-  if (raw !== undefined && isFormatName(raw)) return raw;
-  const names = Object.keys(formats);
-  throw new UsageError(`--format must be ${names.slice(0, -1).join(', ')} or ${names.at(-1)}, not "${raw}"`);
-}
-
-/** Own keys only: `toString` and the like are not formats. */
-function isFormatName(name: string): name is FormatName {
-  return Object.hasOwn(formats, name);
+function parseJobs(raw: string | undefined): number {
+  if (raw === undefined) return availableParallelism();
+  const count = Number(raw);
+  if (!/^\d+$/.test(raw) || count < 1 || !Number.isSafeInteger(count))
+    throw new UsageError(`--jobs must be a whole number of at least 1, not "${raw}"`);
+  return count;
 }
 
 function parseFailOn(raw: string | undefined): 'incomplete' | 'untrusted' {

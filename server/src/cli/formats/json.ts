@@ -3,20 +3,17 @@
  * fields are added, never renamed or removed. `error` is there exactly when the exit status is 2; when
  * the check could not run at all, the document is only `version` and `error`, so a CI step that keeps
  * the file keeps a reason, never an empty file.
+ *
+ * Written as the run goes: the head, each rollout as soon as it is its turn, then the summary. The bytes
+ * are those of `JSON.stringify(document, null, 2)` of the whole document.
  */
 import type { ArtifactKind } from '../../../../shared/src/layout';
-import type { DiagnosticCode } from '../../engine/codes';
-import type { BundleFinding, Severity } from '../../engine/findings';
+import type { DiagnosticCode, Effect } from '../../engine/codes';
+import type { Severity } from '../../engine/findings';
 import type { Verdict } from '../../engine/verdict';
 import type { ExperimentSummary } from '../../engine/experiment/summary';
-import {
-  displayPath,
-  pathInBundle,
-  runFailure,
-  type CheckFailure,
-  type CheckRun,
-  type ListedBundle,
-} from '../checkRun';
+import type { CheckFailure, CheckRun } from '../checkRun';
+import { renderRun, type Output, type ReportWriter, type RunContext } from '../report/reportWriter';
 
 export interface JsonReport {
   readonly version: 1;
@@ -24,6 +21,8 @@ export interface JsonReport {
   readonly summary: JsonSummary;
   /** Why the exit status is 2: paths that could not be read, or the checker failed on every bundle. */
   readonly error?: CheckFailure;
+  /** What the run was asked to do: the options that change its findings, and its shard. `merge` reads it. */
+  readonly check: JsonCheck;
 }
 
 /** The whole document when the check could not run (bad arguments, nothing to check). */
@@ -43,6 +42,64 @@ export interface JsonBundle {
   readonly training_ready: boolean | null;
   readonly files: readonly JsonFile[];
   readonly diagnostics: readonly JsonDiagnostic[];
+  /** Added fields, read by `merge` to render every format from JSON documents alone: */
+  /** What the bundle adds to the summary's counts: its rules' findings and its files' own problems, listed or not. */
+  readonly counts: JsonSeverityCounts;
+  /** The one-line cause of the verdict, as the text output gives it; null for loose files. */
+  readonly cause: string | null;
+  /** The rollout as the experiment summary counts it (engine/experiment/summary.ts `tallyOf`): `task_name` of result.json; null when it names none (and for loose files). */
+  readonly task: string | null;
+  /** `agent` of result.json, else its `agent_name`, else config.json's `agent`; null when none names one. */
+  readonly agent: string | null;
+  /** Whether the rollout timed out (accepted or not); null for loose files. */
+  readonly timed_out: boolean | null;
+  /** The codes with effect untrusted or incomplete among all its findings, listed or not, once each, in the public order. */
+  readonly causes: readonly DiagnosticCode[];
+  /** Files (or places) whose problems --max-problems cut, with how many were left out, in listing order. */
+  readonly limited: readonly JsonLimited[];
+  /** One per diagnostic, in the same order: what the diagnostic entries leave out (kept apart so they keep their shape). */
+  readonly details: readonly JsonDiagnosticDetail[];
+}
+
+export interface JsonSeverityCounts {
+  readonly errors: number;
+  readonly warnings: number;
+  readonly information: number;
+  readonly hints: number;
+}
+
+export interface JsonLimited {
+  /** Relative to the bundle's root. */
+  readonly file: string;
+  readonly omitted: number;
+}
+
+export interface JsonDiagnosticDetail {
+  /** `rules`: raised by the evidence rules; `file`: the file's own check (syntax, schema, encoding). */
+  readonly source: 'rules' | 'file';
+  readonly effect: Effect;
+  /** The SARIF partial fingerprint (`rolloutEvidenceFinding/v1`); see README. */
+  readonly fingerprint: string;
+  /** Where each related location ends, 1-based, the end exclusive: [endLine, endColumn]. */
+  readonly relatedEnds: readonly (readonly [number, number])[];
+}
+
+export interface JsonCheck {
+  readonly options: JsonCheckOptions;
+  /** Which shard of the discovered bundles this document holds (--shard), or null for all of them. */
+  readonly shard: { readonly index: number; readonly count: number } | null;
+  /** Folders discovery could not read (also in `summary.unreadable`, before the files that could not be read). */
+  readonly unreadableFolders: readonly string[];
+}
+
+/** The options that change a run's findings, verdicts or exit status; shards merge only when theirs are equal. */
+export interface JsonCheckOptions {
+  readonly maxProblems: number;
+  readonly failOn: 'incomplete' | 'untrusted';
+  readonly allowOracleWithoutLlm: boolean;
+  readonly allowNativeSubscriptionWithoutLlm: boolean;
+  readonly fixtureFolders: readonly string[];
+  readonly map: Readonly<Record<string, ArtifactKind>>;
 }
 
 export interface JsonFile {
@@ -99,62 +156,41 @@ export function formatJsonFailure(failure: CheckFailure): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
+/** The whole document of a finished run, held in memory. */
 export function formatJson(run: CheckRun): string {
-  const { cwd } = run.request;
-  const failure = runFailure(run);
-  const report: JsonReport = {
-    version: 1,
-    rollouts: run.bundles.map((bundle) => {
-      const { findings, omitted } = bundle.listed;
-      return {
-        root: displayPath(cwd, bundle.root),
-        loose: bundle.loose,
-        verdict: bundle.evaluation?.verdict ?? null,
-        training_ready: bundle.evaluation ? bundle.evaluation.trainingReady : null,
-        files: bundle.files.map((file): JsonFile => ({
-          file: pathInBundle(bundle, file.path),
-          kind: file.kind,
-          ...(file.report
-            ? { records: file.report.records, omitted: omitted.get(file.path) ?? 0 }
-            : { error: file.ioError }),
-        })),
-        diagnostics: findings.map((finding) => jsonDiagnostic(bundle, finding)),
-      };
-    }),
-    summary: {
-      rollouts: run.totals.rollouts,
-      looseFiles: run.totals.looseFiles,
-      files: run.totals.files,
-      errors: run.totals.error,
-      warnings: run.totals.warning,
-      information: run.totals.information,
-      hints: run.totals.hint,
-      omitted: run.totals.omitted,
-      unreadable: run.ioErrors,
-      verdicts: run.totals.verdicts,
-      experiment: run.experiment,
-    },
-    ...(failure ? { error: failure } : {}),
-  };
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return renderRun(run, jsonWriter);
 }
 
-function jsonDiagnostic(bundle: ListedBundle, finding: BundleFinding): JsonDiagnostic {
-  const { start, end } = finding.range;
+export function jsonWriter(context: RunContext, write: Output): ReportWriter {
+  let count = 0;
   return {
-    file: pathInBundle(bundle, finding.file),
-    line: start.line + 1,
-    column: start.character + 1,
-    endLine: end.line + 1,
-    endColumn: end.character + 1,
-    severity: finding.severity,
-    code: finding.code,
-    message: finding.message,
-    related: (finding.related ?? []).map((related) => ({
-      file: pathInBundle(bundle, related.file),
-      line: related.range.start.line + 1,
-      column: related.range.start.character + 1,
-      message: related.message,
-    })),
+    rollout(report) {
+      write(`${count++ === 0 ? '{\n  "version": 1,\n  "rollouts": [' : ','}\n    ${indented(report, '    ')}`);
+    },
+    end(end) {
+      const summary: JsonSummary = {
+        rollouts: end.totals.rollouts,
+        looseFiles: end.totals.looseFiles,
+        files: end.totals.files,
+        errors: end.totals.error,
+        warnings: end.totals.warning,
+        information: end.totals.information,
+        hints: end.totals.hint,
+        omitted: end.totals.omitted,
+        unreadable: end.ioErrors,
+        verdicts: end.totals.verdicts,
+        experiment: end.experiment,
+      };
+      const tail = { summary, check: context.check, ...(end.failure ? { error: end.failure } : {}) };
+      const rollouts = count === 0 ? '{\n  "version": 1,\n  "rollouts": []' : '\n  ]';
+      // The tail's members, as they stand inside the document: the object's braces dropped.
+      const members = indented(tail, '').slice(1, -2);
+      write(`${rollouts},${members}\n}\n`);
+    },
   };
+}
+
+/** A value as JSON.stringify(…, null, 2) writes it nested at `indent`: JSON strings hold no raw newline. */
+function indented(value: unknown, indent: string): string {
+  return JSON.stringify(value, null, 2).replaceAll('\n', `\n${indent}`);
 }

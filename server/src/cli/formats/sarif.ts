@@ -9,83 +9,129 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { allDiagnosticCodes, codeInfo, type DiagnosticCode, type Effect } from '../../engine/codes';
-import type { RelatedEvidence, Severity, TextRange } from '../../engine/findings';
+import type { Severity } from '../../engine/findings';
 import { shippedReference } from '../../reference';
 import { version } from '../../version';
 import { limitNotice } from '../../engine/check/collector';
-import { displayPath, exitStatusOf, runFailure, type CheckFailure, type CheckRun } from '../checkRun';
-import { fingerprintKey, fingerprintsOf } from '../fingerprints';
+import { displayPath, type CheckFailure, type CheckRun } from '../checkRun';
+import { fingerprintKey } from '../fingerprints';
+import { absolutePathOf } from '../report/rolloutReport';
+import {
+  memorySpool,
+  renderRun,
+  type Output,
+  type ReportWriter,
+  type RunContext,
+  type Spool,
+} from '../report/reportWriter';
 
 type SarifLevel = 'error' | 'warning' | 'note';
 
 const sourceRoot = 'SRCROOT';
 
 export function formatSarif(run: CheckRun): string {
-  const { cwd } = run.request;
-  const ruleIndex = new Map<DiagnosticCode, number>(allDiagnosticCodes.map((code, index) => [code, index]));
-  const location = (path: string, range: TextRange) => ({
-    physicalLocation: {
-      artifactLocation: artifactLocation(cwd, path),
-      region: sarifRegion(range),
+  return renderRun(run, sarifWriter);
+}
+
+/**
+ * The results go to `spool` as they come, since the document gives the invocation (the exit code, what
+ * could not be read) before them: at the end the head is written, then the spooled results, then the tail.
+ */
+export function sarifWriter(context: RunContext, write: Output, spool: Spool = memorySpool()): ReportWriter {
+  const { cwd } = context;
+  const limitedFiles: string[] = [];
+  let count = 0;
+  return {
+    rollout(report) {
+      const properties = { root: report.root, loose: report.loose, verdict: report.verdict };
+      const place = (file: string) => absolutePathOf(cwd, report, file);
+      report.diagnostics.forEach((diagnostic, index) => {
+        const detail = report.details[index]!;
+        const result = {
+          ruleId: diagnostic.code,
+          ruleIndex: ruleIndex.get(diagnostic.code)!,
+          level: sarifLevel(diagnostic.severity),
+          message: { text: diagnostic.message },
+          locations: [location(cwd, place(diagnostic.file), diagnostic)],
+          ...(diagnostic.related.length > 0
+            ? {
+                relatedLocations: diagnostic.related.map((related, relatedIndex) => {
+                  const [endLine, endColumn] = detail.relatedEnds[relatedIndex]!;
+                  return {
+                    id: relatedIndex + 1,
+                    ...location(cwd, place(related.file), { ...related, endLine, endColumn }),
+                    message: { text: related.message },
+                  };
+                }),
+              }
+            : {}),
+          partialFingerprints: { [fingerprintKey]: detail.fingerprint },
+          properties,
+        };
+        spool.write(
+          `${count++ === 0 ? '' : ','}\n        ${JSON.stringify(result, null, 2).replaceAll('\n', '\n        ')}`,
+        );
+      });
+      for (const { file, omitted } of report.limited)
+        limitedFiles.push(
+          `${displayPath(cwd, place(file))}: ${limitNotice(omitted, context.check.options.maxProblems, '--max-problems')}`,
+        );
     },
-  });
-  const relatedLocations = (related: readonly RelatedEvidence[]) =>
-    related.map((evidence, index) => ({
-      id: index + 1,
-      ...location(evidence.file, evidence.range),
-      message: { text: evidence.message },
-    }));
-
-  const results = run.bundles.flatMap((bundle) => {
-    const fingerprints = fingerprintsOf(bundle);
-    const properties = {
-      root: displayPath(cwd, bundle.root),
-      loose: bundle.loose,
-      verdict: bundle.evaluation?.verdict ?? null,
-    };
-    return bundle.listed.findings.map((finding) => ({
-      ruleId: finding.code,
-      ruleIndex: ruleIndex.get(finding.code)!,
-      level: sarifLevel(finding.severity),
-      message: { text: finding.message },
-      locations: [location(finding.file, finding.range)],
-      ...(finding.related?.length ? { relatedLocations: relatedLocations(finding.related) } : {}),
-      partialFingerprints: { [fingerprintKey]: fingerprints.get(finding)! },
-      properties,
-    }));
-  });
-
-  const limitedFiles = run.bundles.flatMap(({ listed: { omitted } }) =>
-    [...omitted].map(([path, count]) => ({ path: displayPath(cwd, path), omitted: count })),
-  );
-  const failure = runFailure(run);
-
-  const log = {
-    version: '2.1.0',
-    runs: [
-      {
-        tool: { driver: driver() },
-        originalUriBaseIds: { [sourceRoot]: { uri: directoryUri(cwd) } },
-        invocations: [
+    end(end) {
+      const log = {
+        version: '2.1.0',
+        runs: [
           {
-            executionSuccessful: failure === undefined,
-            exitCode: exitStatusOf(run),
-            toolExecutionNotifications: [
-              ...(failure?.kind === 'checker-failed' ? [failureNotification(failure)] : []),
-              ...run.ioErrors.map((message) => ({ level: 'error', message: { text: message } })),
-              ...limitedFiles.map(({ path, omitted }) => ({
-                level: 'note',
-                message: { text: `${path}: ${limitNotice(omitted, run.request.maxProblems, '--max-problems')}` },
-              })),
+            tool: { driver: driver() },
+            originalUriBaseIds: { [sourceRoot]: { uri: directoryUri(cwd) } },
+            invocations: [
+              {
+                executionSuccessful: end.failure === undefined,
+                exitCode: end.exitStatus,
+                toolExecutionNotifications: [
+                  ...(end.failure?.kind === 'checker-failed' ? [failureNotification(end.failure)] : []),
+                  ...end.ioErrors.map((message) => ({ level: 'error', message: { text: message } })),
+                  ...limitedFiles.map((text) => ({ level: 'note', message: { text } })),
+                ],
+              },
             ],
+            results: resultsMark,
+            properties: { rollouts: end.totals.rollouts, verdicts: end.totals.verdicts },
           },
         ],
-        results,
-        properties: { rollouts: run.totals.rollouts, verdicts: run.totals.verdicts },
-      },
-    ],
+      };
+      const [head, tail] = `${JSON.stringify(log, null, 2)}\n`.split(JSON.stringify(resultsMark));
+      write(`${head}[`);
+      spool.drainTo(write);
+      write(`${count > 0 ? '\n      ]' : ']'}${tail}`);
+    },
   };
-  return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+/** Stands in for the results in the document, to be replaced by them; a NUL never comes out of JSON.stringify as it is. */
+const resultsMark = '\u0000results\u0000';
+
+const ruleIndex = new Map<DiagnosticCode, number>(allDiagnosticCodes.map((code, index) => [code, index]));
+
+interface Region {
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+}
+
+function location(cwd: string, path: string, region: Region) {
+  return {
+    physicalLocation: {
+      artifactLocation: artifactLocation(cwd, path),
+      region: {
+        startLine: region.line,
+        startColumn: region.column,
+        endLine: region.endLine,
+        endColumn: region.endColumn,
+      },
+    },
+  };
 }
 
 /** The document when the check could not run at all (bad arguments, nothing to check): a run with no results that says why. */
@@ -158,16 +204,6 @@ function sarifLevel(severity: Severity): SarifLevel {
   if (severity === 'error') return 'error';
   if (severity === 'warning') return 'warning';
   return 'note';
-}
-
-/** SARIF columns are 1-based and the end column is the one after the region, like our exclusive end. */
-function sarifRegion(range: TextRange) {
-  return {
-    startLine: range.start.line + 1,
-    startColumn: range.start.character + 1,
-    endLine: range.end.line + 1,
-    endColumn: range.end.character + 1,
-  };
 }
 
 /** Inside the working directory, relative to it (what code scanning expects); elsewhere, absolute. */

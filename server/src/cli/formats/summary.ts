@@ -2,16 +2,26 @@
  * `--format summary`: the experiment summary as GitHub-flavoured Markdown, for `$GITHUB_STEP_SUMMARY` and
  * for a terminal, with nothing of the per-rollout listing. When the run could not read everything, or
  * could not run at all, the document says so first, so a CI step that appends it never appends nothing.
+ * Written at the end of the run, from the counts the run's tally kept (report/runTally.ts).
  */
 import { markdownText, summaryMarkdown } from '../../engine/experiment/summary';
-import { runFailure, type CheckFailure, type CheckRun } from '../checkRun';
+import type { CheckFailure } from '../checkRun';
+import type { Output, ReportWriter, RunContext, RunEnd } from '../report/reportWriter';
 
-export function formatSummary(run: CheckRun): string {
-  const failure = runFailure(run);
-  const summary = summaryMarkdown(run.experiment);
-  if (!failure) return summary;
+export function summaryWriter(_context: RunContext, write: Output): ReportWriter {
+  return {
+    rollout() {},
+    end(end) {
+      write(summaryDocument(end));
+    },
+  };
+}
+
+function summaryDocument(end: RunEnd): string {
+  const summary = summaryMarkdown(end.experiment);
+  if (!end.failure) return summary;
   const [heading, ...rest] = summary.split('\n');
-  return [heading, '', failureLine(failure), ...rest].join('\n');
+  return [heading, '', failureLine(end.failure), ...rest].join('\n');
 }
 
 export function formatSummaryFailure(failure: CheckFailure): string {

@@ -3,14 +3,16 @@
  * findings as `path:line:column: severity code message` (related evidence indented below), ordered by
  * what they do to the verdict with the files' own problems last; the experiment summary (for more than
  * one rollout) and the totals come at the end. Lines and columns are 1-based so that terminals and
- * editors can jump to them. `quiet` keeps only the headings.
+ * editors can jump to them. `quiet` keeps only the headings. Each rollout's lines are written as soon as
+ * it is its turn.
  */
 import { limitNotice } from '../../engine/check/collector';
 import { summaryText } from '../../engine/experiment/summary';
-import type { TextPosition } from '../../engine/findings';
-import { displayPath, type CheckRun, type ListedBundle } from '../checkRun';
-import { inReadingOrder } from '../listingOrder';
-import { verdictCause } from '../verdictCause';
+import { displayPath, type CheckRun } from '../checkRun';
+import type { JsonDiagnostic } from './json';
+import { readingRank } from '../listingOrder';
+import { absolutePathOf, type RolloutReport } from '../report/rolloutReport';
+import { renderRun, type Output, type ReportWriter, type RunContext, type RunEnd } from '../report/reportWriter';
 
 export interface TextOptions {
   /** Only each rollout's verdict line (and a loose folder's heading when it has errors). */
@@ -18,61 +20,69 @@ export interface TextOptions {
 }
 
 export function formatText(run: CheckRun, { quiet = false }: TextOptions = {}): string {
-  const out: string[] = [];
-  for (const bundle of run.bundles) {
-    if (quiet) out.push(...headingWhenQuiet(run, bundle));
-    else out.push(heading(run, bundle), ...bundleLines(run, bundle));
-  }
-  if (!quiet) {
-    // One rollout's summary would repeat its verdict; the totals stay the last line, for a CI step that reads it.
-    if (run.totals.rollouts > 1) out.push(summaryText(run.experiment).trimEnd());
-    out.push(summaryLine(run));
-  }
-  return out.length > 0 ? `${out.join('\n')}\n` : '';
+  return renderRun(run, textWriter, quiet);
 }
 
-function heading(run: CheckRun, bundle: ListedBundle): string {
-  const root = displayPath(run.request.cwd, bundle.root);
-  return bundle.evaluation ? `verdict ${bundle.evaluation.verdict.padEnd(15)} ${root}` : `files in ${root}`;
+export function textWriter(context: RunContext, write: Output): ReportWriter {
+  const lines = (out: readonly string[]) => {
+    if (out.length > 0) write(`${out.join('\n')}\n`);
+  };
+  return {
+    rollout(report) {
+      lines(context.quiet ? headingWhenQuiet(report) : [heading(report), ...bundleLines(context, report)]);
+    },
+    end(end) {
+      if (context.quiet) return;
+      // One rollout's summary would repeat its verdict; the totals stay the last line, for a CI step that reads it.
+      const summary = end.totals.rollouts > 1 ? [summaryText(end.experiment).trimEnd()] : [];
+      lines([...summary, summaryLine(end)]);
+    },
+  };
 }
 
-function headingWhenQuiet(run: CheckRun, bundle: ListedBundle): string[] {
-  if (bundle.evaluation) return [heading(run, bundle)];
+function heading(report: RolloutReport): string {
+  return report.verdict !== null ? `verdict ${report.verdict.padEnd(15)} ${report.root}` : `files in ${report.root}`;
+}
+
+function headingWhenQuiet(report: RolloutReport): string[] {
+  if (report.verdict !== null) return [heading(report)];
   // Counted from the files' reports, not the listing, which --max-problems may have cut.
-  const errors =
-    bundle.files.reduce((sum, file) => sum + (file.report?.counts.error ?? (file.ioError !== undefined ? 1 : 0)), 0) +
-    bundle.listed.findings.filter((finding) => finding.code === 'internal-error').length;
-  return errors > 0 ? [`${heading(run, bundle)}: ${plural(errors, 'error')}`] : [];
+  const errors = report.counts.errors + report.files.filter((file) => file.error !== undefined).length;
+  return errors > 0 ? [`${heading(report)}: ${plural(errors, 'error')}`] : [];
 }
 
-function bundleLines(run: CheckRun, bundle: ListedBundle): string[] {
-  const { cwd, maxProblems } = run.request;
-  const at = (position: TextPosition) => `${position.line + 1}:${position.character + 1}`;
-  const cause = verdictCause(bundle);
-  const lines: string[] = cause === undefined ? [] : [`  ${cause}`];
+/** The diagnostics in reading order (listingOrder.ts); the sort is stable, so file and position order stay within a rank. */
+function inReadingOrder(report: RolloutReport): JsonDiagnostic[] {
+  const ranked = report.diagnostics.map((diagnostic, index) => {
+    const detail = report.details[index]!;
+    return { diagnostic, rank: readingRank(detail.source === 'rules', detail.effect) };
+  });
+  return ranked.sort((a, b) => a.rank - b.rank).map(({ diagnostic }) => diagnostic);
+}
+
+function bundleLines(context: RunContext, report: RolloutReport): string[] {
+  const { cwd } = context;
+  const where = (file: string) => displayPath(cwd, absolutePathOf(cwd, report, file));
+  const lines: string[] = report.cause === null ? [] : [`  ${report.cause}`];
   const findingLines: string[] = [];
-  for (const file of bundle.files) {
-    if (file.ioError !== undefined)
-      findingLines.push(`  ${displayPath(cwd, file.path)}: error cannot read the file: ${file.ioError}`);
+  for (const file of report.files) {
+    if (file.error !== undefined) findingLines.push(`  ${where(file.file)}: error cannot read the file: ${file.error}`);
   }
-  for (const finding of inReadingOrder(bundle)) {
+  for (const diagnostic of inReadingOrder(report)) {
     findingLines.push(
-      `  ${displayPath(cwd, finding.file)}:${at(finding.range.start)}: ${finding.severity} ${finding.code} ${finding.message}`,
+      `  ${where(diagnostic.file)}:${diagnostic.line}:${diagnostic.column}: ${diagnostic.severity} ${diagnostic.code} ${diagnostic.message}`,
     );
-    for (const related of finding.related ?? [])
-      findingLines.push(
-        `      related ${displayPath(cwd, related.file)}:${at(related.range.start)}: ${related.message}`,
-      );
+    for (const related of diagnostic.related)
+      findingLines.push(`      related ${where(related.file)}:${related.line}:${related.column}: ${related.message}`);
   }
-  for (const [path, count] of bundle.listed.omitted)
+  for (const { file, omitted } of report.limited)
     findingLines.push(
-      `  ${displayPath(cwd, path)}: information problems-limited ${limitNotice(count, maxProblems, '--max-problems')}`,
+      `  ${where(file)}: information problems-limited ${limitNotice(omitted, context.check.options.maxProblems, '--max-problems')}`,
     );
   return [...lines, ...(findingLines.length > 0 ? findingLines : ['  no problems'])];
 }
 
-function summaryLine(run: CheckRun): string {
-  const { totals } = run;
+function summaryLine({ totals, ioErrors }: RunEnd): string {
   const where = [
     plural(totals.rollouts, 'rollout'),
     ...(totals.looseFiles > 0 ? [plural(totals.looseFiles, 'loose file')] : []),
@@ -84,7 +94,7 @@ function summaryLine(run: CheckRun): string {
     `${totals.information} information`,
   ];
   if (totals.hint > 0) counts.push(plural(totals.hint, 'hint'));
-  const unreadable = run.ioErrors.length > 0 ? `; ${plural(run.ioErrors.length, 'path')} could not be read` : '';
+  const unreadable = ioErrors.length > 0 ? `; ${plural(ioErrors.length, 'path')} could not be read` : '';
   const verdicts = Object.entries(totals.verdicts)
     .filter(([, count]) => count > 0)
     .map(([verdict, count]) => `${count} ${verdict}`);
