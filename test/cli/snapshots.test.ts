@@ -15,7 +15,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { displayPath, exitStatusOf, runCheck, type CheckRequest, type CheckRun } from '../../server/src/cli/checkRun';
+import { displayPath } from '../../shared/src/paths';
+import { exitStatusOf, runCheck, type CheckRequest, type CheckRun } from '../../server/src/cli/checkRun';
 import { formatText } from '../../server/src/cli/formats/text';
 import { inReadingOrder } from '../../server/src/cli/listingOrder';
 import type { ProgressLine } from '../../server/src/cli/progress';

@@ -23,6 +23,7 @@ import { rolloutReport } from './report/rolloutReport';
 import { RunTally } from './report/runTally';
 import { FixtureFolders, isFixtureBundle } from '../authoring/fixtureBundles';
 import type { ProgressLine } from './progress';
+import { displayPath } from '../../../shared/src/paths';
 
 export interface CheckRequest {
   readonly paths: readonly string[];
@@ -155,14 +156,6 @@ export function failedBundle(bundle: DiscoveredBundle, error: unknown): ListedBu
     evaluation: { findings: [finding], verdict: 'incomplete', trainingReady: false },
     listed,
   };
-}
-
-/** A path as a person in the terminal wants it: relative to where they stand, with forward slashes. */
-export function displayPath(cwd: string, path: string): string {
-  const relativePath = relative(cwd, path);
-  if (relativePath === '') return '.';
-  if (relativePath.startsWith('..')) return path.split(sep).join('/');
-  return relativePath.split(sep).join('/');
 }
 
 /** A file's path inside its bundle, with forward slashes. */

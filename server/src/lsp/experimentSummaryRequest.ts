@@ -7,8 +7,7 @@
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
 import { experimentSummaryRequest, type ExperimentSummaryParams } from '../../../shared/src/protocol';
 import type { ExperimentSummaryResult } from '../../../shared/src/rollouts';
-// The CLI's own rendering of a rollout's path (relative, forward slashes), so the two summaries name it alike.
-import { displayPath } from '../cli/checkRun';
+import { displayPath } from '../../../shared/src/paths';
 import { SummaryBuilder, summaryMarkdown, tallyOf } from '../engine/experiment/summary';
 import type { DocumentValidator } from './documentValidator';
 import { objectOf, withCheckedParams, type Check } from './requestParams';

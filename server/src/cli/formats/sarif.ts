@@ -13,7 +13,8 @@ import type { Severity } from '../../engine/findings';
 import { shippedReference } from '../../reference';
 import { version } from '../../version';
 import { limitNotice } from '../../engine/check/collector';
-import { displayPath, type CheckFailure, type CheckRun } from '../checkRun';
+import { displayPath } from '../../../../shared/src/paths';
+import type { CheckFailure, CheckRun } from '../checkRun';
 import { fingerprintKey } from '../fingerprints';
 import { absolutePathOf } from '../report/rolloutReport';
 import {

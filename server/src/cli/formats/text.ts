@@ -8,7 +8,8 @@
  */
 import { limitNotice } from '../../engine/check/collector';
 import { summaryText } from '../../engine/experiment/summary';
-import { displayPath, type CheckRun } from '../checkRun';
+import { displayPath } from '../../../../shared/src/paths';
+import type { CheckRun } from '../checkRun';
 import type { JsonDiagnostic } from './json';
 import { readingRank } from '../listingOrder';
 import { absolutePathOf, type RolloutReport } from '../report/rolloutReport';

@@ -7,7 +7,8 @@
 import { join } from 'node:path';
 import type { Discovery } from '../../engine/bundle/discover';
 import type { CheckRequest, BundleChecker } from '../checkRun';
-import { BundleCheckSession, displayPath } from '../checkRun';
+import { displayPath } from '../../../../shared/src/paths';
+import { BundleCheckSession } from '../checkRun';
 import type { ProgressLine } from '../progress';
 import type { RolloutReport } from '../report/rolloutReport';
 import { contextOf, type Output, type RunEnd, type WriterFactory } from '../report/reportWriter';

@@ -5,7 +5,8 @@
  * is the one place the summary is fed.
  */
 import { verdicts, type Verdict } from '../../engine/verdict';
-import { displayPath, type CheckFailure, type ExitStatus, type Totals } from '../checkRun';
+import { displayPath } from '../../../../shared/src/paths';
+import { type CheckFailure, type ExitStatus, type Totals } from '../checkRun';
 import { SummaryBuilder } from '../../engine/experiment/summary';
 import { absolutePathOf, checkerFailed, tallyOfReport, type RolloutReport } from './rolloutReport';
 import type { RunContext, RunEnd } from './reportWriter';
