@@ -10,6 +10,7 @@ import { ArtifactClassifier } from '../engine/artifacts/classify';
 import { checkBundle, listedFindings, type CheckedBundle, type ListedFindings } from '../engine/bundle/checkBundle';
 import { discoverBundles, type DiscoveredBundle } from '../engine/bundle/discover';
 import { RolloutBundle } from '../engine/bundle/rollout';
+import { codeInfo } from '../engine/codes';
 import { rangeOnLine, type BundleFinding } from '../engine/findings';
 import { ArtifactChecker } from '../engine/check/artifactChecker';
 import type { SeverityCounts } from '../engine/check/collector';
@@ -142,7 +143,7 @@ export function failedBundle(bundle: DiscoveredBundle, error: unknown): ListedBu
   const place = bundle.loose ? (files[0]?.path ?? bundle.root) : new RolloutBundle(bundle.root, files).pathOf('result');
   const finding: BundleFinding = {
     code: 'internal-error',
-    severity: 'error',
+    severity: codeInfo('internal-error').severity,
     message: `The checker failed on this ${bundle.loose ? 'folder' : 'rollout'} (${reason}), so its files' own problems and the rules' findings are not listed; every other rollout is checked in full.`,
     file: place,
     range: rangeOnLine(0, 0, 0),

@@ -91,7 +91,10 @@ function jsonDiagnostic(bundle: ListedBundle, finding: BundleFinding): JsonDiagn
 function countsOf(bundle: ListedBundle): JsonSeverityCounts {
   const counts = { error: 0, warning: 0, information: 0, hint: 0 };
   // A failed rollout's finding is in its evaluation; a failed folder of loose files has none.
-  if (bundle.loose && bundle.listed.findings.some((finding) => finding.code === 'internal-error')) counts.error++;
+  const failure = bundle.loose
+    ? bundle.listed.findings.find((finding) => finding.code === 'internal-error')
+    : undefined;
+  if (failure) counts[failure.severity]++;
   for (const finding of bundle.evaluation?.findings ?? []) counts[finding.severity]++;
   for (const file of bundle.files) {
     if (!file.report) continue;
