@@ -64,6 +64,38 @@ describe('openInside', () => {
     assert.deepEqual(openInside(join(root, 'trajectory/acp_trajectory.jsonl'), boundaryOf(root)), { outside: true });
   });
 
+  it('resolves a linked folder on the way as realpath does: read when it stays inside, outside when it leads out', () => {
+    const inside = copyOfHealthy();
+    rmSync(join(inside, 'agent'), { recursive: true, force: true });
+    cpSync(join(inside, 'trajectory'), join(inside, 'agent'), { recursive: true });
+    rmSync(join(inside, 'trajectory'), { recursive: true });
+    symlinkSync('agent', join(inside, 'trajectory'));
+    const read = readInside(join(inside, 'trajectory/acp_trajectory.jsonl'), boundaryOf(inside), (file) =>
+      readPrefix(file, 1 << 20),
+    );
+    assert.match(read as string, /"type"/);
+
+    const outside = copyOfHealthy();
+    const elsewhere = join(folder.path, `elsewhere${copies}`);
+    cpSync(join(outside, 'trajectory'), elsewhere, { recursive: true });
+    rmSync(join(outside, 'trajectory'), { recursive: true });
+    symlinkSync(elsewhere, join(outside, 'trajectory'));
+    assert.deepEqual(openInside(join(outside, 'trajectory/acp_trajectory.jsonl'), boundaryOf(outside)), {
+      outside: true,
+    });
+  });
+
+  it('reads a path spelled through the link to the rollout as the path below its real folder', () => {
+    const root = copyOfHealthy();
+    const alias = join(folder.path, `alias${copies}`);
+    symlinkSync(root, alias);
+    const read = readInside(join(alias, 'trajectory/acp_trajectory.jsonl'), boundaryOf(alias), (file) =>
+      readPrefix(file, 1 << 20),
+    );
+    assert.match(read as string, /"type"/);
+    assert.throws(() => openInside(join(alias, 'trajectory/absent.jsonl'), boundaryOf(alias)), { code: 'ENOENT' });
+  });
+
   it('refuses a folder as EISDIR and a FIFO without blocking on it', () => {
     const root = copyOfHealthy();
     assert.throws(() => openInside(join(root, 'trajectory'), boundaryOf(root)), { code: 'EISDIR' });
