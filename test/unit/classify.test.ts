@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { artifactKinds } from '../../shared/src/layout';
+import { Minimatch } from 'minimatch';
+import { artifactKinds, artifactPatterns } from '../../shared/src/layout';
 import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
 
 describe('artifact kinds by path', () => {
@@ -27,6 +28,40 @@ describe('artifact kinds by path', () => {
       '/jobs/j/r/trainer/verifiers.jsonl': undefined,
     };
     for (const [path, kind] of Object.entries(expectations)) assert.equal(classifier.kindOf(path), kind, path);
+  });
+
+  it('answers for every built-in pattern exactly as minimatch does, on paths made to trip a suffix test', () => {
+    const user = new ArtifactClassifier({ 'notes/result.json': 'config' });
+    const tricky = [
+      'trajectory/acp_trajectory.jsonl',
+      '/trajectory/acp_trajectory.jsonl',
+      'xtrajectory/acp_trajectory.jsonl',
+      '/a/xtrajectory/acp_trajectory.jsonl',
+      '/a/.hidden/trajectory/acp_trajectory.jsonl',
+      '/a//trajectory/acp_trajectory.jsonl',
+      '/a/./trajectory/acp_trajectory.jsonl',
+      '/a/../trajectory/acp_trajectory.jsonl',
+      '/a/trajectory/acp_trajectory.jsonl/',
+      '/a/trajectory/acp_trajectory.jsonl//',
+      'trajectory/acp_trajectory.jsonl/',
+      '/a/trajectory//acp_trajectory.jsonl',
+      '/a/trajectory/acp_trajectory.jsonl/.',
+      '/a/trajectory/acp_trajectory.jsonl.bak',
+      '/a/Trajectory/ACP_trajectory.jsonl',
+      '/a/result.json',
+      'result.json',
+      '/result.json',
+      '/a/bresult.json',
+      '/a/notes/result.json',
+      '/a/.result.json',
+      '/a/b\\result.json',
+    ];
+    const patterns = artifactPatterns({ 'notes/result.json': 'config' });
+    for (const path of tricky) {
+      const forward = path.replace(/\\/g, '/');
+      const expected = patterns.find(({ glob }) => new Minimatch(glob, { dot: true }).match(forward))?.kind;
+      assert.equal(user.kindOf(path), expected, path);
+    }
   });
 
   it('reads Windows paths', () => {
