@@ -3,7 +3,12 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
-import { discoverBundles, DiscoveryUsageError, type Discovery } from '../../server/src/engine/bundle/discover';
+import {
+  discoverBundles,
+  DiscoveryUsageError,
+  listedEntry,
+  type Discovery,
+} from '../../server/src/engine/bundle/discover';
 import { writeTree } from '../support/files';
 import { temporaryFolder } from '../support/repo';
 
@@ -32,6 +37,7 @@ before(() => {
   });
   mkdirSync(join(folder.path, 'jobs/j1/running__bb/result.json'));
   symlinkSync(join(folder.path, 'jobs'), join(folder.path, 'jobs/j1/loop'));
+  symlinkSync('reward.txt', join(folder.path, 'jobs/j1/done__aa/verifier/reward.json'));
 });
 after(() => folder.remove());
 
@@ -96,5 +102,25 @@ describe('rollout discovery', () => {
     assert.deepEqual(summary(discoverBundles([join(folder.path, 'jobs/j1/summary.json')], custom)), [
       'loose jobs/j1: summary.json=timing',
     ]);
+  });
+
+  it("lists what it saw of a rollout's layout: a file it did not see there is absent, of a folder it did not read nothing is known", () => {
+    const root = join(folder.path, 'jobs/j1/done__aa');
+    const listing = discoverBundles([join(folder.path, 'jobs')], classifier).bundles.find(
+      (bundle) => bundle.root === root,
+    )?.listing;
+    assert.deepEqual(
+      ['result.json', 'verifier/reward.txt', 'verifier/reward.json', 'verifier/absent.txt', 'absent.json'].map((path) =>
+        listedEntry(listing, path),
+      ),
+      ['file', 'file', 'other', 'absent', 'absent'],
+    );
+    // Below the layout, agent output, and folders a depth limit kept the walk out of: only the disk can tell.
+    assert.equal(listedEntry(listing, 'verifier/deep/results.jsonl'), undefined);
+    assert.equal(listedEntry(listing, 'artifacts/result.json'), undefined);
+    const shallow = discoverBundles([root], classifier, 0).bundles[0]?.listing;
+    assert.equal(listedEntry(shallow, 'result.json'), 'file');
+    assert.equal(listedEntry(shallow, 'verifier/reward.txt'), undefined);
+    assert.equal(listedEntry(undefined, 'result.json'), undefined);
   });
 });

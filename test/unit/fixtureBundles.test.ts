@@ -7,6 +7,8 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { FixtureFolders, hasFixtureMarker, isFixtureBundle } from '../../server/src/authoring/fixtureBundles';
+import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
+import { discoverBundles } from '../../server/src/engine/bundle/discover';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { readVerifierReward } from '../../server/src/engine/load';
 import { RolloutBundle } from '../../server/src/engine/bundle/rollout';
@@ -58,6 +60,19 @@ describe('fixture bundles', () => {
     assert.deepEqual(
       [plain, marked, linked].map((root) => isFixtureBundle(root, none)),
       [false, true, false],
+    );
+    // As the CLI asks, with what discovery saw of each rollout (a result.json makes each one).
+    for (const root of [plain, marked, linked]) writeFileSync(join(root, 'result.json'), '{}');
+    const listings = discoverBundles([join(folder.path, 'jobs')], new ArtifactClassifier()).bundles.map(
+      (bundle) => [bundle.root, bundle.listing] as const,
+    );
+    assert.deepEqual(
+      listings.map(([root, listing]) => [root, isFixtureBundle(root, none, listing)]),
+      [
+        [linked, false],
+        [marked, true],
+        [plain, false],
+      ],
     );
     assert.equal(hasFixtureMarker(join(folder.path, 'no/such/folder')), false);
   });

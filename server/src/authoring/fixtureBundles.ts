@@ -8,6 +8,7 @@ import { lstatSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Minimatch } from 'minimatch';
 import { fixtureMarkerFile } from '../../../shared/src/scaffold';
+import { listedEntry, type RolloutListing } from '../engine/bundle/discover';
 
 export class FixtureFolders {
   private readonly matchers: readonly Minimatch[];
@@ -31,8 +32,13 @@ export class FixtureFolders {
   }
 }
 
-/** The scaffold's marker: a regular file at the root, not a link (a link could point anywhere). */
-export function hasFixtureMarker(root: string): boolean {
+/**
+ * The scaffold's marker: a regular file at the root, not a link (a link could point anywhere). `listing`:
+ * what discovery saw of the rollout, which answers without looking again.
+ */
+export function hasFixtureMarker(root: string, listing?: RolloutListing): boolean {
+  const listed = listedEntry(listing, fixtureMarkerFile);
+  if (listed !== undefined) return listed === 'file';
   try {
     return lstatSync(join(root, fixtureMarkerFile)).isFile();
   } catch {
@@ -40,8 +46,8 @@ export function hasFixtureMarker(root: string): boolean {
   }
 }
 
-export function isFixtureBundle(root: string, folders: FixtureFolders): boolean {
-  return folders.contains(root) || hasFixtureMarker(root);
+export function isFixtureBundle(root: string, folders: FixtureFolders, listing?: RolloutListing): boolean {
+  return folders.contains(root) || hasFixtureMarker(root, listing);
 }
 
 /** One compiled set of globs per distinct list: the server asks for every rollout it lists. */

@@ -122,7 +122,10 @@ export class BundleCheckSession {
     try {
       const checked = this.checkWith(bundle, this.checker, {
         maxFindings: maxProblems,
-        rules: { ...rules, fixtureBundle: !bundle.loose && isFixtureBundle(bundle.root, this.fixtureFolders) },
+        rules: {
+          ...rules,
+          fixtureBundle: !bundle.loose && isFixtureBundle(bundle.root, this.fixtureFolders, bundle.listing),
+        },
         caches: this.caches,
         ...observer,
       });

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { rolloutFiles } from '../../../shared/src/layout';
-import type { ArtifactFile } from './bundle/discover';
+import { listedEntry, type ArtifactFile, type RolloutListing } from './bundle/discover';
 import { boundaryOf, readInside, readPrefix, resolvedInside } from './bundle/containment';
 import { RolloutBundle, type BundleFile, type VerifierFile, type VerifierReward } from './bundle/rollout';
 
@@ -40,16 +40,23 @@ export interface RolloutLoad<Document extends OpenDocument> {
 /** What reading one file gave: its check report, or why it could not be read. */
 export type FileRead = Pick<BundleFile, 'report' | 'ioError'>;
 
+/** What the caller knows of the rollout already, so that it is not looked up again per rollout. */
+export interface KnownOfRollout {
+  /** The rollout's boundary (`boundaryOf`), when resolved already (the CLI's check has). */
+  readonly boundary?: string;
+  /** What discovery saw of its layout: reward files it did not see are not looked for. */
+  readonly listing?: RolloutListing;
+}
+
 /**
  * Decides where each file of the rollout in `root` is read from, and reads the verifier's reward: what
- * the server keys its cached evaluations by before reading anything else. `boundary`: the rollout's,
- * when the caller has resolved it already (the CLI's check has), so that it is resolved once per rollout.
+ * the server keys its cached evaluations by before reading anything else.
  */
 export function prepareLoad<Document extends OpenDocument>(
   root: string,
   files: readonly ArtifactFile[],
   source: RolloutSource<Document>,
-  boundary = boundaryOf(root),
+  { boundary = boundaryOf(root), listing }: KnownOfRollout = {},
 ): RolloutLoad<Document> {
   const sourced = files.map((file): SourcedFile<Document> => {
     // The editor follows links: an open file that leads out of the rollout is read from disk instead,
@@ -57,7 +64,7 @@ export function prepareLoad<Document extends OpenDocument>(
     const document = source.openDocument(file.path);
     return document && isInsideRollout(file.path, boundary) ? { ...file, document } : file;
   });
-  return { root, boundary, files: sourced, reward: readVerifierReward(root, boundary) };
+  return { root, boundary, files: sourced, reward: readVerifierReward(root, { boundary, listing }) };
 }
 
 /** The bundle the rules read, each file read by `read` (the CLI's check, once and synchronously). */
@@ -107,12 +114,15 @@ const rewardBytes = 4096;
 
 /**
  * verifier/reward.txt and reward.json: small files the verifier writes; absent or unreadable is fine,
- * one that resolves outside the rollout is listed as such and not read. `boundary`: the rollout's, when
- * already resolved (`prepareLoad` has it), so that it is not resolved again per rollout.
+ * one that resolves outside the rollout is listed as such and not read.
  */
-export function readVerifierReward(root: string, boundary = boundaryOf(root)): VerifierReward {
+export function readVerifierReward(
+  root: string,
+  { boundary = boundaryOf(root), listing }: KnownOfRollout = {},
+): VerifierReward {
   const outside: string[] = [];
   const read = (relativePath: string): VerifierFile | undefined => {
+    if (listedEntry(listing, relativePath) === 'absent') return undefined;
     const path = join(root, relativePath);
     try {
       const text = readInside(path, boundary, (file) => readPrefix(file, rewardBytes));

@@ -44,7 +44,10 @@ export function checkBundle(
   };
   if (bundle.loose)
     return { root: bundle.root, loose: true, files: bundle.files.map((file) => ({ ...file, ...read(file) })) };
-  const rollout = loadRollout(prepareLoad(bundle.root, bundle.files, diskSource, boundary), read);
+  const rollout = loadRollout(
+    prepareLoad(bundle.root, bundle.files, diskSource, { boundary, listing: bundle.listing }),
+    read,
+  );
   return {
     root: bundle.root,
     loose: false,

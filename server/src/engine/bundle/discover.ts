@@ -28,6 +28,33 @@ export interface DiscoveredBundle {
   /** True for artifact files found outside any rollout, checked on their own. */
   readonly loose: boolean;
   readonly files: readonly ArtifactFile[];
+  /** For a rollout, what the walk saw of its layout; plain data, so that it passes to a worker thread. */
+  readonly listing?: RolloutListing;
+}
+
+/**
+ * The entries that are not folders in the folders of a rollout's layout (its own and one level down)
+ * that discovery read, by path relative to the rollout folder with `/` between parts: a file looked up
+ * by name (the verifier's reward, the fixture marker) that is not there need not be looked for on disk
+ * again, a system call per rollout each. Only a folder in `folders` was read: of any other, nothing is known.
+ */
+export interface RolloutListing {
+  readonly folders: Set<string>;
+  /** `file`: a regular file; `other`: a link, FIFO, socket or device. */
+  readonly entries: Map<string, 'file' | 'other'>;
+}
+
+/**
+ * What the listing says of `relativePath`: a regular file, another entry that is not a folder, absent,
+ * or undefined when its folder was not read (or there is no listing) and only the disk can tell.
+ */
+export function listedEntry(
+  listing: RolloutListing | undefined,
+  relativePath: string,
+): 'file' | 'other' | 'absent' | undefined {
+  const slash = relativePath.lastIndexOf('/');
+  if (!listing?.folders.has(slash === -1 ? '' : relativePath.slice(0, slash))) return undefined;
+  return listing.entries.get(relativePath) ?? 'absent';
 }
 
 export interface Discovery {
@@ -43,6 +70,7 @@ interface MutableBundle {
   root: string;
   loose: boolean;
   files: ArtifactFile[];
+  listing?: RolloutListing;
 }
 
 /** A rollout folder with its artifact files. */
@@ -75,7 +103,9 @@ function discoverReading(
     const key = `${loose ? 'loose' : 'rollout'}:${root}`;
     let bundle = bundles.get(key);
     if (!bundle) {
-      bundle = { root, loose, files: [] };
+      bundle = loose
+        ? { root, loose, files: [] }
+        : { root, loose, files: [], listing: { folders: new Set(), entries: new Map() } };
       bundles.set(key, bundle);
     }
     return bundle;
@@ -92,17 +122,24 @@ function discoverReading(
       return;
     }
     const rollout = isRolloutFolder(entries) ? bundleAt(folder, false) : enclosingRollout;
+    // Inside a rollout only its own layout counts: the folder itself and one level of trajectory/,
+    // agent/, benchguard/ and the like.
+    const layoutFolder = rollout ? layoutFolderOf(rollout.root, folder) : undefined;
+    const listing = layoutFolder !== undefined ? rollout?.listing : undefined;
+    listing?.folders.add(layoutFolder!);
     for (const entry of entries) {
       const path = join(folder, entry.name);
       const isFolder = entry.isDirectory();
+      if (listing && !isFolder) {
+        const name = layoutFolder === '' ? entry.name : `${layoutFolder}/${entry.name}`;
+        listing.entries.set(name, entry.isFile() ? 'file' : 'other');
+      }
       // A folder that carries an artifact's name is kept as that artifact, so the check reports that it
       // is a folder instead of the file being silently absent.
       const kind = isFolder || isFileEntry(entry, path) ? classifier.kindOf(path) : undefined;
       if (kind) {
         if (!rollout) bundleAt(folder, true).files.push({ path, kind });
-        // Inside a rollout only its own layout counts: the folder itself and one level of
-        // trajectory/, agent/, benchguard/ and the like.
-        else if (depthBelow(rollout.root, folder) <= rolloutLayoutDepth) rollout.files.push({ path, kind });
+        else if (layoutFolder !== undefined) rollout.files.push({ path, kind });
       } else if (isFolder && !skippedFolders.has(entry.name)) {
         // The agent-collected output of a rollout is not evidence.
         if (rollout?.root === folder && entry.name === rolloutFolders.agentOutput) continue;
@@ -209,9 +246,12 @@ function isFileEntry(entry: Dirent, path: string): boolean {
   }
 }
 
-function depthBelow(root: string, folder: string): number {
-  const relativePath = relative(root, folder);
-  return relativePath === '' ? 0 : relativePath.split(sep).length;
+/** `folder` relative to the rollout folder `root`, with `/` between parts, when it is one of the rollout's layout; else undefined. */
+function layoutFolderOf(root: string, folder: string): string | undefined {
+  const parts = relative(root, folder)
+    .split(sep)
+    .filter((part) => part !== '');
+  return parts.length <= rolloutLayoutDepth ? parts.join('/') : undefined;
 }
 
 function uniqueSorted(files: readonly ArtifactFile[]): ArtifactFile[] {
