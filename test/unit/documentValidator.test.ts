@@ -15,6 +15,7 @@ import type { RolloutEvidenceSettings } from '../../shared/src/settings';
 import type { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { DocumentValidator } from '../../server/src/lsp/documentValidator';
+import { summarise } from '../../server/src/lsp/experimentSummaryRequest';
 import { RolloutEvaluator, type EvaluatedRollout } from '../../server/src/lsp/rolloutEvaluator';
 import { SettingsCache } from '../../server/src/lsp/settingsCache';
 import { diagnosticConverter } from '../../server/src/lsp/toDiagnostic';
@@ -105,5 +106,38 @@ describe('the language server validating documents', () => {
       recovered.diagnostics.map((diagnostic) => diagnostic.code),
       expected.diagnostics.map((diagnostic) => diagnostic.code),
     );
+  });
+
+  it('summarises an experiment with a rollout the checker fails on as the CLI does: that one incomplete for internal-error, the rest in full', async () => {
+    const jobs = join(folder.path, 'summarised');
+    const roots = ['a', 'b', 'c'].map((name) => {
+      const root = join(jobs, name);
+      cpSync(join(repoRoot, 'test/fixtures/bundles/healthy'), root, { recursive: true });
+      return root;
+    });
+    const evaluator = new FailingEvaluator(checker, () => true);
+    const { validator } = validatorWith(evaluator, []);
+    const logged: string[] = [];
+    const whole = await summarise(
+      jobs,
+      jobs,
+      validator,
+      () => false,
+      (message) => logged.push(message),
+    );
+    evaluator.failing = roots[1];
+    const failed = await summarise(
+      jobs,
+      jobs,
+      validator,
+      () => false,
+      (message) => logged.push(message),
+    );
+    assert.ok(whole && failed);
+    assert.equal(whole.verdicts.trusted, 3);
+    assert.deepEqual(failed.verdicts, { ...whole.verdicts, trusted: 2, incomplete: 1 });
+    assert.match(failed.markdown, /internal-error/);
+    assert.equal(logged.length, 1);
+    assert.match(logged[0]!, /Summarising .*b failed: RangeError: Maximum call stack/);
   });
 });

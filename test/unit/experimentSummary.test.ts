@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { allDiagnosticCodes } from '../../server/src/engine/codes';
 import {
+  failedTally,
   shownNameCharacters,
   summaryMarkdown,
   summaryText,
@@ -21,7 +22,10 @@ import {
 import { ModelCaches } from '../../server/src/engine/model/caches';
 import { defaultRuleOptions } from '../../server/src/engine/rules/context';
 import { repoRoot } from '../support/repo';
-import { checkRollout } from '../support/rollout';
+import { checkRollout, discoverRollout } from '../support/rollout';
+import { failedReport } from '../../server/src/cli/pipeline/checkReport';
+import { tallyOfReport } from '../../server/src/cli/report/rolloutReport';
+import { displayPath } from '../../shared/src/paths';
 
 /** Seven rollouts; the expected summary below is counted from this list by hand. */
 const tallies: readonly RolloutTally[] = [
@@ -302,5 +306,15 @@ describe('the tally of a checked rollout', () => {
         causes: ['schema', 'review-task-mismatch'],
       },
     );
+  });
+});
+
+describe('the tally of a rollout the checker failed on', () => {
+  it("is the CLI's, whether the editor or the CLI's error boundary makes it", () => {
+    const root = join(repoRoot, 'test/fixtures/bundles/healthy');
+    const cli = tallyOfReport(
+      failedReport(discoverRollout(root), new Error('boom'), { cwd: repoRoot, fingerprints: false }),
+    );
+    assert.deepEqual(failedTally(displayPath(repoRoot, root)), cli);
   });
 });

@@ -8,7 +8,8 @@ import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserve
 import { experimentSummaryRequest, type ExperimentSummaryParams } from '../../../shared/src/protocol';
 import type { ExperimentSummaryResult } from '../../../shared/src/rollouts';
 import { displayPath } from '../../../shared/src/paths';
-import { SummaryBuilder, summaryMarkdown, tallyOf } from '../engine/experiment/summary';
+import { failedTally, SummaryBuilder, summaryMarkdown, tallyOf, type RolloutTally } from '../engine/experiment/summary';
+import { errorDetail } from '../../../shared/src/errors';
 import type { DocumentValidator } from './documentValidator';
 import { objectOf, withCheckedParams, type Check } from './requestParams';
 import { cancelledError, runSafeAsync } from './runner';
@@ -34,7 +35,13 @@ export function registerExperimentSummaryRequest(
         async () => {
           // walkableFolder admits only folders inside a workspace folder, so there is one.
           const relativeTo = workspace.workspaceFolderOf(folder) ?? folder;
-          const summary = await summarise(folder, relativeTo, validator, () => token.isCancellationRequested);
+          const summary = await summarise(
+            folder,
+            relativeTo,
+            validator,
+            () => token.isCancellationRequested,
+            (message) => connection.console.error(message),
+          );
           return summary ?? cancelledError<void>();
         },
         failedSummary,
@@ -46,22 +53,34 @@ export function registerExperimentSummaryRequest(
   );
 }
 
-/** Resolves to undefined when cancelled. */
-async function summarise(
+/**
+ * Resolves to undefined when cancelled. A rollout the checker fails on counts as the CLI counts it
+ * (incomplete, for internal-error) and the rest are summarised in full; `logError` gets the error.
+ */
+export async function summarise(
   folder: string,
   relativeTo: string,
-  validator: DocumentValidator,
+  validator: Pick<DocumentValidator, 'evaluateRollout'>,
   isCancelled: () => boolean,
+  logError: (message: string) => void,
 ): Promise<ExperimentSummaryResult | undefined> {
   const found = await findRollouts([folder], isCancelled);
   if (!found) return undefined;
   const builder = new SummaryBuilder();
   for (const root of found.roots) {
     if (isCancelled()) return undefined;
-    const rollout = await validator.evaluateRollout(root, isCancelled);
-    if (!rollout) return undefined;
     // The CLI shows each rollout relative to where it runs; the workspace folder is the editor's equivalent.
-    builder.add(tallyOf(displayPath(relativeTo, root), rollout.bundle, rollout.evaluation));
+    const shown = displayPath(relativeTo, root);
+    let tally: RolloutTally;
+    try {
+      const rollout = await validator.evaluateRollout(root, isCancelled);
+      if (!rollout) return undefined;
+      tally = tallyOf(shown, rollout.bundle, rollout.evaluation);
+    } catch (error) {
+      logError(`Summarising ${root} failed: ${errorDetail(error)}`);
+      tally = failedTally(shown);
+    }
+    builder.add(tally);
   }
   const summary = builder.result();
   return {

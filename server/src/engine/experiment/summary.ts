@@ -112,6 +112,14 @@ export function tallyOf(root: string, bundle: RolloutBundle, outcome: TalliedOut
   };
 }
 
+/**
+ * The tally of a rollout the checker failed on, as the CLI's error boundary reports one (cli/checkRun.ts
+ * `failedBundle`): incomplete for internal-error, its task and agent unknown, as nothing of it was read.
+ */
+export function failedTally(root: string): RolloutTally {
+  return { root, task: null, agent: null, verdict: 'incomplete', timedOut: false, causes: ['internal-error'] };
+}
+
 function nameIn(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value : null;
 }
