@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
@@ -122,5 +122,13 @@ describe('rollout discovery', () => {
     assert.equal(listedEntry(shallow, 'result.json'), 'file');
     assert.equal(listedEntry(shallow, 'verifier/reward.txt'), undefined);
     assert.equal(listedEntry(undefined, 'result.json'), undefined);
+  });
+
+  it('gives each rollout its real path, also when the walk starts at a link, as boundaryOf would resolve it', () => {
+    const alias = join(folder.path, 'alias-of-jobs');
+    symlinkSync(join(folder.path, 'jobs'), alias);
+    const discovery = discoverBundles([alias, join(folder.path, 'jobs/j1/done__aa/result.json')], classifier);
+    assert.ok(discovery.bundles.length > 1);
+    for (const bundle of discovery.bundles) assert.equal(bundle.boundary, realpathSync(bundle.root), bundle.root);
   });
 });

@@ -33,7 +33,7 @@ export function checkBundle(
   options: BundleCheckOptions,
 ): CheckedBundle {
   // Loose files too stay inside the folder that holds them.
-  const boundary = boundaryOf(bundle.root);
+  const boundary = bundle.boundary ?? boundaryOf(bundle.root);
   const read = (file: ArtifactFile): FileRead => {
     options.onFileStart?.(file.path);
     try {

@@ -14,6 +14,7 @@ import {
   type ArtifactKind,
 } from '../../../../shared/src/layout';
 import type { ArtifactClassifier } from '../artifacts/classify';
+import { boundaryOf } from './containment';
 import { describeFileError } from './fileErrors';
 
 export interface ArtifactFile {
@@ -30,6 +31,11 @@ export interface DiscoveredBundle {
   readonly files: readonly ArtifactFile[];
   /** For a rollout, what the walk saw of its layout; plain data, so that it passes to a worker thread. */
   readonly listing?: RolloutListing;
+  /**
+   * The real path of `root` (containment.ts `boundaryOf`), when the walk reached it: the walk never
+   * follows a link, so below the real path of the folder it started from there is none to resolve.
+   */
+  readonly boundary?: string;
 }
 
 /**
@@ -71,6 +77,8 @@ interface MutableBundle {
   loose: boolean;
   files: ArtifactFile[];
   listing?: RolloutListing;
+  /** The folder the walk that found it started from. */
+  walkedFrom?: string;
 }
 
 /** A rollout folder with its artifact files. */
@@ -99,6 +107,7 @@ function discoverReading(
   const ioErrors: string[] = [];
   const visitedFolders = new Set<string>();
 
+  let walkedFrom: string | undefined;
   const bundleAt = (root: string, loose: boolean): MutableBundle => {
     const key = `${loose ? 'loose' : 'rollout'}:${root}`;
     let bundle = bundles.get(key);
@@ -106,6 +115,7 @@ function discoverReading(
       bundle = loose
         ? { root, loose, files: [] }
         : { root, loose, files: [], listing: { folders: new Set(), entries: new Map() } };
+      if (walkedFrom !== undefined) bundle.walkedFrom = walkedFrom;
       bundles.set(key, bundle);
     }
     return bundle;
@@ -157,10 +167,13 @@ function discoverReading(
       throw new DiscoveryUsageError(`cannot check ${given}: ${describeFileError(error)}`);
     }
     if (isFolder) {
+      walkedFrom = path;
       walk(path, undefined, 0);
     } else if (basename(path) === rolloutFiles.result) {
-      walk(dirname(path), undefined, 0);
+      walkedFrom = dirname(path);
+      walk(walkedFrom, undefined, 0);
     } else {
+      walkedFrom = undefined;
       const kind = classifier.kindOf(path);
       if (!kind) {
         throw new DiscoveryUsageError(
@@ -171,9 +184,14 @@ function discoverReading(
     }
   }
 
+  const realPaths = new RealPaths();
   const sorted = [...bundles.values()]
     .filter((bundle) => bundle.files.length > 0 || !bundle.loose)
-    .map((bundle) => ({ ...bundle, files: uniqueSorted(bundle.files) }))
+    .map(({ walkedFrom: from, ...bundle }) => ({
+      ...bundle,
+      files: uniqueSorted(bundle.files),
+      ...(from !== undefined ? { boundary: join(realPaths.of(from), relative(from, bundle.root)) } : {}),
+    }))
     .sort((a, b) => a.root.localeCompare(b.root) || Number(a.loose) - Number(b.loose));
   return { bundles: sorted, ioErrors };
 }
@@ -224,6 +242,20 @@ export function filesOfRollout(
       (bundle) => !bundle.loose && bundle.root === root,
     )?.files ?? []
   );
+}
+
+/** Each folder's real path, resolved once. */
+class RealPaths {
+  private readonly known = new Map<string, string>();
+
+  of(folder: string): string {
+    let real = this.known.get(folder);
+    if (real === undefined) {
+      real = boundaryOf(folder);
+      this.known.set(folder, real);
+    }
+    return real;
+  }
 }
 
 function readFolder(folder: string): Dirent[] {
