@@ -72,6 +72,19 @@ describe('check --jobs', () => {
     }
   }
 
+  it('stops the worker threads it started during discovery when a later path turns out not to exist', () => {
+    const started = performance.now();
+    const result = spawnSync(
+      process.execPath,
+      [builtCli, 'check', 'experiment', 'no-such-folder', '--jobs', '2', '--format', 'json'],
+      { cwd: folder.path, encoding: 'utf8', timeout: 60_000 },
+    );
+    assert.equal(result.error, undefined, `the CLI did not exit after ${performance.now() - started} ms`);
+    assert.equal(result.status, 2);
+    assert.equal(JSON.parse(result.stdout).error.kind, 'usage');
+    assert.match(result.stdout, /cannot check no-such-folder/);
+  });
+
   it('summarises the experiment on worker threads: summary.experiment in JSON, the end of the text, --format summary', () => {
     const tree = trees[1]!;
     const output = (format: string) => run(['check', ...tree.args, '--format', format, '--jobs', '4'], tree.cwd).stdout;
@@ -287,7 +300,7 @@ describe('the streamed run', () => {
     let written = 0;
     await streamCheck(
       request,
-      discovery,
+      () => discovery,
       {
         fingerprints: true,
         writer: (context, write, spool) => {

@@ -186,13 +186,6 @@ async function checkAs(argv: readonly string[]): Promise<ExitStatus> {
   const jobs = parseJobs(values.jobs);
   const artifactMap = parseArtifactMap(values.map);
   const checked = paths.length > 0 ? paths : ['.'];
-  const discovery = discoverBundles(checked, new ArtifactClassifier(artifactMap));
-  if (discovery.bundles.length === 0) {
-    for (const message of discovery.ioErrors) process.stderr.write(`rollout-evidence: ${message}\n`);
-    throw new NothingToCheckError(
-      `no rollout or artifact found under ${paths.length > 0 ? paths.join(', ') : 'the current folder'}`,
-    );
-  }
   const end = await streamCheck(
     {
       paths: checked,
@@ -210,7 +203,16 @@ async function checkAs(argv: readonly string[]): Promise<ExitStatus> {
       jobs,
       quiet,
     },
-    discovery,
+    (onBundleFound) => {
+      const discovery = discoverBundles(checked, new ArtifactClassifier(artifactMap), Infinity, onBundleFound);
+      if (discovery.bundles.length === 0) {
+        for (const message of discovery.ioErrors) process.stderr.write(`rollout-evidence: ${message}\n`);
+        throw new NothingToCheckError(
+          `no rollout or artifact found under ${paths.length > 0 ? paths.join(', ') : 'the current folder'}`,
+        );
+      }
+      return discovery;
+    },
     formats[format],
     stdoutSink(),
     {

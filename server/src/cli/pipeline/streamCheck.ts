@@ -3,6 +3,9 @@
  * checked on the main thread (--jobs 1) or on worker threads, and each one's report is written as soon
  * as it and every bundle before it in discovery's sorted order are done; then only counts are kept. At
  * most a few reports per worker wait for their turn, so memory does not grow with the number of rollouts.
+ * The worker threads start while discovery still walks the tree, one per bundle found from the second on
+ * (one alone is checked on the main thread): loading the checker and compiling its schemas takes each a
+ * good fraction of a second, which then overlaps the walk.
  */
 import { join } from 'node:path';
 import type { Discovery } from '../../engine/bundle/discover';
@@ -49,12 +52,43 @@ export interface StreamOptions {
 /** How many reports may be under way or waiting for their turn, per worker. */
 const reportsPerWorker = 4;
 
+/** Discovery, calling `onBundleFound` with the number found so far as it finds each bundle. */
+export type DiscoverStep = (onBundleFound: (found: number) => void) => Discovery;
+
 export async function streamCheck(
   request: StreamRequest,
-  discovery: Discovery,
+  discover: DiscoverStep,
   format: StreamFormat,
   sink: Sink,
   options: StreamOptions,
+): Promise<RunEnd> {
+  const reportRequest: ReportRequest = { cwd: request.cwd, fingerprints: format.fingerprints };
+  let pool: WorkerPool | undefined;
+  try {
+    const discovery = discover((found) => {
+      if (found < 2 || request.jobs === 1) return;
+      pool ??= workerPool(request, reportRequest, options);
+      pool.warm(found);
+    });
+    return await checkDiscovered({ request, format, sink, options, reportRequest }, discovery, pool);
+  } finally {
+    await pool?.close();
+  }
+}
+
+interface StreamRun {
+  readonly request: StreamRequest;
+  readonly format: StreamFormat;
+  readonly sink: Sink;
+  readonly options: StreamOptions;
+  readonly reportRequest: ReportRequest;
+}
+
+/** The run once discovery is done: on `pool`'s workers when there is one (the caller closes it). */
+async function checkDiscovered(
+  { request, format, sink, options, reportRequest }: StreamRun,
+  discovery: Discovery,
+  pool: WorkerPool | undefined,
 ): Promise<RunEnd> {
   const bundles = request.shard ? bundlesOfShard(discovery.bundles, request.paths, request.shard) : discovery.bundles;
   const context = contextOf(request, discovery.ioErrors, {
@@ -68,7 +102,6 @@ export async function streamCheck(
   };
   const writer = format.writer(context, write, spool);
   const tally = new RunTally(context);
-  const reportRequest: ReportRequest = { cwd: request.cwd, fingerprints: format.fingerprints };
   const { progress } = options;
   // Progress counts rollouts, as discovery found them (of this shard); loose files pass uncounted.
   const rolloutCount = bundles.filter((bundle) => !bundle.loose).length;
@@ -84,7 +117,7 @@ export async function streamCheck(
     }
   };
   try {
-    if (request.jobs === 1 || bundles.length <= 1) {
+    if (!pool || bundles.length <= 1) {
       const session = new BundleCheckSession(request, options.check);
       const observer = {
         onFileStart: (path: string) => progress.update(`checking ${displayPath(request.cwd, path)}`),
@@ -92,24 +125,12 @@ export async function streamCheck(
       };
       for (const bundle of bundles) await take(checkReport(session, bundle, reportRequest, observer));
     } else {
-      const pool = new WorkerPool(
-        Math.min(request.jobs, bundles.length),
-        options.workerScript ?? join(__dirname, 'checkWorker.js'),
-        {
-          check: { maxProblems: request.maxProblems, rules: request.rules, fixtureFolders: request.fixtureFolders },
-          report: reportRequest,
-        },
-      );
-      try {
-        const window = request.jobs * reportsPerWorker;
-        const underWay: Promise<RolloutReport>[] = [];
-        let next = 0;
-        for (let written = 0; written < bundles.length; written++) {
-          while (next < bundles.length && underWay.length < window) underWay.push(pool.check(bundles[next++]!));
-          await take(await underWay.shift()!);
-        }
-      } finally {
-        await pool.close();
+      const window = request.jobs * reportsPerWorker;
+      const underWay: Promise<RolloutReport>[] = [];
+      let next = 0;
+      for (let written = 0; written < bundles.length; written++) {
+        while (next < bundles.length && underWay.length < window) underWay.push(pool.check(bundles[next++]!));
+        await take(await underWay.shift()!);
       }
     }
     progress.clear();
@@ -120,6 +141,13 @@ export async function streamCheck(
   } finally {
     spool.dispose();
   }
+}
+
+function workerPool(request: StreamRequest, report: ReportRequest, options: StreamOptions): WorkerPool {
+  return new WorkerPool(request.jobs, options.workerScript ?? join(__dirname, 'checkWorker.js'), {
+    check: { maxProblems: request.maxProblems, rules: request.rules, fixtureFolders: request.fixtureFolders },
+    report,
+  });
 }
 
 /** Standard output, with a wait for when the reader is behind (pipes are asynchronous on some systems). */

@@ -48,6 +48,11 @@ export class WorkerPool {
     private readonly setup: WorkerSetup,
   ) {}
 
+  /** Starts workers now, up to `count` of the pool's size, so that they load while the caller still works. */
+  warm(count: number): void {
+    while (this.slots.size < Math.min(count, this.size)) this.idle.push(this.start());
+  }
+
   /** The report of `bundle`, checked on the first free worker. */
   check(bundle: DiscoveredBundle): Promise<RolloutReport> {
     return new Promise((resolve) => {

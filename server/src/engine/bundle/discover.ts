@@ -87,13 +87,18 @@ export interface DiscoveredRollout {
   readonly files: readonly ArtifactFile[];
 }
 
-/** `maxDepth`: how many folder levels below each named folder to search; every level by default. */
+/**
+ * `maxDepth`: how many folder levels below each named folder to search; every level by default.
+ * `onBundleFound`: called with the number of bundles found so far as each is found, for a caller that
+ * gets ready to check them while the walk goes on.
+ */
 export function discoverBundles(
   paths: readonly string[],
   classifier: ArtifactClassifier,
   maxDepth = Infinity,
+  onBundleFound?: (found: number) => void,
 ): Discovery {
-  return discoverReading(paths, classifier, maxDepth, readFolder);
+  return discoverReading(paths, classifier, maxDepth, readFolder, onBundleFound);
 }
 
 /** `read`: a folder's entries; one already read is not read again. */
@@ -102,6 +107,7 @@ function discoverReading(
   classifier: ArtifactClassifier,
   maxDepth: number,
   read: (folder: string) => Dirent[],
+  onBundleFound?: (found: number) => void,
 ): Discovery {
   const bundles = new Map<string, MutableBundle>();
   const ioErrors: string[] = [];
@@ -117,6 +123,7 @@ function discoverReading(
         : { root, loose, files: [], listing: { folders: new Set(), entries: new Map() } };
       if (walkedFrom !== undefined) bundle.walkedFrom = walkedFrom;
       bundles.set(key, bundle);
+      onBundleFound?.(bundles.size);
     }
     return bundle;
   };
