@@ -4,7 +4,7 @@
  * (`rollout-evidence check <tree> --format json`, output to /dev/null), with `--jobs 1` and with the
  * default, against the floor for the same work measured in the same run: every file of the tree read
  * in Node, single-threaded, streamed in the check's 1 MiB chunks, and each line given to JSON.parse.
- * Prints time per rollout, peak RSS and the ratio to that floor, and how time grows from 1,000 to
+ * Prints time per rollout, CPU time and the cores it kept busy (CPU / wall), peak RSS and the ratio to that floor, and how time grows from 1,000 to
  * 10,000 (linear is 1.00). Target: the default run ≤ 1.5x the floor. Never fails on the numbers.
  *   node out/test/bench/experiment.bench.js [SIZE ...]   tree sizes (1000 10000 by default)
  * With ROLLOUT_EVIDENCE_VALIDATOR=/path/to/validator.py, BenchFlow's experiment-review validator is
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
         const isCli = label.startsWith('CLI');
         const ratio = whole / (floor + bareNode.milliseconds);
         console.log(
-          `  ${label.padEnd(54)} ${whole.toFixed(0).padStart(7)} ms  ${(whole / size).toFixed(2)} ms/rollout  CPU ${run.cpuMilliseconds.toFixed(0)} ms  peak RSS ${(run.peakRssBytes / megabyte).toFixed(0)} MB` +
+          `  ${label.padEnd(54)} ${whole.toFixed(0).padStart(7)} ms  ${(whole / size).toFixed(2)} ms/rollout  CPU ${run.cpuMilliseconds.toFixed(0)} ms (${(run.cpuMilliseconds / whole).toFixed(2)} cores)  peak RSS ${(run.peakRssBytes / megabyte).toFixed(0)} MB` +
             `  ${ratio.toFixed(2)}x floor (whole processes; CPU ${(run.cpuMilliseconds / (baseline.cpuMilliseconds + bareNode.cpuMilliseconds)).toFixed(2)}x)` +
             (isCli
               ? `; without start-up and schemas ${withoutFixed.toFixed(0)} ms = ${(withoutFixed / size).toFixed(2)} ms/rollout, ${(withoutFixed / floor).toFixed(2)}x floor`
