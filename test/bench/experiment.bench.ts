@@ -4,8 +4,8 @@
  * (`rollout-evidence check <tree> --format json`, output to /dev/null), with `--jobs 1` and with the
  * default, against the floor for the same work measured in the same run: every file of the tree read
  * in Node, single-threaded, streamed in the check's 1 MiB chunks, and each line given to JSON.parse.
- * Prints time per rollout, CPU time and the cores it kept busy (CPU / wall), peak RSS and the ratio to that floor, and how time grows from 1,000 to
- * 10,000 (linear is 1.00). Target: the default run ≤ 1.5x the floor. Never fails on the numbers.
+ * Prints time per rollout, CPU time and the cores kept busy (CPU / wall), peak RSS and the ratio to that
+ * floor, and how time grows from 1,000 to 10,000 (linear is 1.00). Target: the default run ≤ 1.5x the floor. Never fails on the numbers.
  *   node out/test/bench/experiment.bench.js [SIZE ...]   tree sizes (1000 10000 by default)
  * With ROLLOUT_EVIDENCE_VALIDATOR=/path/to/validator.py, BenchFlow's experiment-review validator is
  * timed on the same trees too (`python3 <path> <tree>`); its code is not part of this repository.
