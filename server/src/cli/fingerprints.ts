@@ -25,7 +25,7 @@ const maxBytesReread = 256 * 1024 * 1024;
 
 /** The fingerprint of each listed finding of the bundle. */
 export function fingerprintsOf(bundle: ListedBundle): Map<BundleFinding, string> {
-  const lines = new FileLines(boundaryOf(bundle.root));
+  const lines = new FileLines(bundle.boundary ?? boundaryOf(bundle.root));
   const occurrences = new Map<string, number>();
   const fingerprints = new Map<BundleFinding, string>();
   for (const finding of bundle.listed.findings) {

@@ -15,6 +15,8 @@ import type { BundleFile } from './rollout';
 
 export interface CheckedBundle {
   readonly root: string;
+  /** The real path of `root`, which the files were read inside (containment.ts `boundaryOf`). */
+  readonly boundary?: string;
   readonly loose: boolean;
   readonly files: readonly BundleFile[];
   /** The rules and verdict of a rollout; absent for loose files. */
@@ -43,13 +45,19 @@ export function checkBundle(
     }
   };
   if (bundle.loose)
-    return { root: bundle.root, loose: true, files: bundle.files.map((file) => ({ ...file, ...read(file) })) };
+    return {
+      root: bundle.root,
+      boundary,
+      loose: true,
+      files: bundle.files.map((file) => ({ ...file, ...read(file) })),
+    };
   const rollout = loadRollout(
     prepareLoad(bundle.root, bundle.files, diskSource, { boundary, listing: bundle.listing }),
     read,
   );
   return {
     root: bundle.root,
+    boundary,
     loose: false,
     files: rollout.files,
     evaluation: evaluateRollout(rollout, options.rules, options.caches),
