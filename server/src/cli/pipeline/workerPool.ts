@@ -1,7 +1,9 @@
 /**
- * Worker threads that check bundles: each takes one bundle at a time, so a worker that dies (an
- * uncaught error, running out of memory, an exit) is known to have died on that bundle, which then gets
- * the internal-error its check's error boundary would give it; a new worker takes the worker's place.
+ * Worker threads that check bundles. Each is sent up to two at a time, so that it starts the next as
+ * soon as it answers one instead of waiting a round trip through the main thread; it checks them in the
+ * order sent, so a worker that dies (an uncaught error, running out of memory, an exit) is known to have
+ * died on the first it has not answered, which then gets the internal-error its check's error boundary
+ * would give it; the others it held go back to the queue, and a new worker takes the worker's place.
  */
 import { Worker } from 'node:worker_threads';
 import type { DiscoveredBundle } from '../../engine/bundle/discover';
@@ -31,12 +33,15 @@ interface Task extends WorkerTask {
 
 interface Slot {
   readonly worker: Worker;
-  task?: Task;
+  /** Sent and not answered yet, in the order sent. */
+  readonly tasks: Task[];
   error?: unknown;
 }
 
+/** Bundles a worker holds at most: the one it checks and the next. */
+const tasksPerWorker = 2;
+
 export class WorkerPool {
-  private readonly idle: Slot[] = [];
   private readonly queue: Task[] = [];
   private readonly slots = new Set<Slot>();
   private nextId = 0;
@@ -50,7 +55,7 @@ export class WorkerPool {
 
   /** Starts workers now, up to `count` of the pool's size, so that they load while the caller still works. */
   warm(count: number): void {
-    while (this.slots.size < Math.min(count, this.size)) this.idle.push(this.start());
+    while (this.slots.size < Math.min(count, this.size)) this.start();
   }
 
   /** The report of `bundle`, checked on the first free worker. */
@@ -68,22 +73,30 @@ export class WorkerPool {
 
   private dispatch(): void {
     while (this.queue.length > 0) {
-      const slot = this.idle.pop() ?? (this.slots.size < this.size ? this.start() : undefined);
+      const slot = this.leastBusy();
       if (!slot) return;
       const task = this.queue.shift()!;
-      slot.task = task;
+      slot.tasks.push(task);
       slot.worker.postMessage({ id: task.id, bundle: task.bundle } satisfies WorkerTask);
     }
   }
 
+  /** The worker to send the next bundle to: an idle one, else a new one while the pool has room, else one with room. */
+  private leastBusy(): Slot | undefined {
+    let least: Slot | undefined;
+    for (const slot of this.slots) if (!least || slot.tasks.length < least.tasks.length) least = slot;
+    if (least?.tasks.length === 0) return least;
+    if (this.slots.size < this.size) return this.start();
+    return least && least.tasks.length < tasksPerWorker ? least : undefined;
+  }
+
   private start(): Slot {
-    const slot: Slot = { worker: new Worker(this.script, { workerData: this.setup }) };
+    const slot: Slot = { worker: new Worker(this.script, { workerData: this.setup }), tasks: [] };
     this.slots.add(slot);
     slot.worker.on('message', (answer: WorkerAnswer) => {
-      const task = slot.task;
+      const task = slot.tasks[0];
       if (task?.id !== answer.id) return;
-      slot.task = undefined;
-      this.idle.push(slot);
+      slot.tasks.shift();
       task.resolve(answer.report);
       this.dispatch();
     });
@@ -92,13 +105,12 @@ export class WorkerPool {
     });
     slot.worker.on('exit', (code) => {
       this.slots.delete(slot);
-      const index = this.idle.indexOf(slot);
-      if (index !== -1) this.idle.splice(index, 1);
-      const task = slot.task;
+      const [task, ...held] = slot.tasks;
       if (task) {
         const reason = slot.error ?? new Error(`the worker thread checking it exited with code ${code}`);
         task.resolve(failedReport(task.bundle, reason, this.setup.report));
       }
+      this.queue.unshift(...held);
       if (!this.closing) this.dispatch();
     });
     return slot;
