@@ -263,6 +263,47 @@ parentPort.on('message', ({ id, bundle }) => {
   });
 });
 
+describe('the main thread while the workers load', () => {
+  // Bounded: a run that waited on these workers would never end.
+  it(
+    'checks the rollouts itself until a worker says it has loaded, with the output of --jobs 1',
+    { timeout: 60_000 },
+    async () => {
+      const root = join(folder.path, 'loading');
+      writeExperimentTree(root, { rollouts: 12 });
+      // Workers that never finish loading: every rollout must be checked on the main thread.
+      const neverReady = join(folder.path, 'neverReadyWorker.js');
+      writeFileSync(neverReady, `setInterval(() => {}, 1000);`);
+      const runWith = async (jobs: number): Promise<string> => {
+        let text = '';
+        const request: StreamRequest = {
+          paths: [root],
+          maxProblems: defaultSettings.maxNumberOfProblems,
+          artifactMap: {},
+          rules: { allowOracleWithoutLlm: false, allowNativeSubscriptionWithoutLlm: false },
+          fixtureFolders: [],
+          failOn: 'incomplete',
+          cwd: folder.path,
+          shard: undefined,
+          jobs,
+          quiet: false,
+        };
+        await streamCheck(
+          request,
+          (onBundleFound) => discoverBundles([root], new ArtifactClassifier(), Infinity, onBundleFound),
+          { fingerprints: true, writer: formats.json.writer },
+          { write: (chunk) => ((text += chunk), true), drained: () => Promise.resolve() },
+          { progress: noProgress, onIoError() {}, workerScript: neverReady },
+        );
+        return text;
+      };
+      const one = await runWith(1);
+      assert.match(one, /"rollouts": \[/);
+      assert.equal(await runWith(2), one);
+    },
+  );
+});
+
 describe('the streamed run', () => {
   it('keeps nothing of a rollout once its output is written', async () => {
     const root = join(folder.path, 'memory');

@@ -117,21 +117,28 @@ async function checkDiscovered(
     }
   };
   try {
-    if (!pool || bundles.length <= 1) {
-      const session = new BundleCheckSession(request, options.check);
-      const observer = {
-        onFileStart: (path: string) => progress.update(`checking ${displayPath(request.cwd, path)}`),
-        onBytesRead: () => progress.tick(),
-      };
-      for (const bundle of bundles) await take(checkReport(session, bundle, reportRequest, observer));
-    } else {
-      const window = request.jobs * reportsPerWorker;
-      const underWay: Promise<RolloutReport>[] = [];
-      let next = 0;
-      for (let written = 0; written < bundles.length; written++) {
-        while (next < bundles.length && underWay.length < window) underWay.push(pool.check(bundles[next++]!));
-        await take(await underWay.shift()!);
+    // The main thread checks, writing each report at once, until a worker is ready: all of a small run,
+    // which then never waits for the workers to load, and the first rollouts of a large one; after that
+    // it hands rollouts out and writes their reports in order.
+    let session: BundleCheckSession | undefined;
+    const observer = {
+      onFileStart: (path: string) => progress.update(`checking ${displayPath(request.cwd, path)}`),
+      onBytesRead: () => progress.tick(),
+    };
+    const window = request.jobs * reportsPerWorker;
+    const underWay: Promise<RolloutReport>[] = [];
+    let next = 0;
+    while (next < bundles.length || underWay.length > 0) {
+      if (underWay.length === 0 && !pool?.hasReadyRoom()) {
+        session ??= new BundleCheckSession(request, options.check);
+        await take(checkReport(session, bundles[next++]!, reportRequest, observer));
+        // A turn of the event loop, in which a worker that has loaded can say so.
+        if (pool) await new Promise((resolve) => setImmediate(resolve));
+        continue;
       }
+      while (next < bundles.length && underWay.length < window && pool?.hasReadyRoom())
+        underWay.push(pool.check(bundles[next++]!));
+      await take(await underWay.shift()!);
     }
     progress.clear();
     const end = tally.end();

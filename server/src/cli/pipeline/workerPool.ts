@@ -22,10 +22,8 @@ export interface WorkerTask {
   readonly bundle: DiscoveredBundle;
 }
 
-export interface WorkerAnswer {
-  readonly id: number;
-  readonly report: RolloutReport;
-}
+/** A worker's answer to a task, or its word that it has loaded (its checker made, its schemas compiled). */
+export type WorkerMessage = { readonly id: number; readonly report: RolloutReport } | { readonly ready: true };
 
 interface Task extends WorkerTask {
   readonly resolve: (report: RolloutReport) => void;
@@ -35,6 +33,7 @@ interface Slot {
   readonly worker: Worker;
   /** Sent and not answered yet, in the order sent. */
   readonly tasks: Task[];
+  ready: boolean;
   error?: unknown;
 }
 
@@ -56,6 +55,13 @@ export class WorkerPool {
   /** Starts workers now, up to `count` of the pool's size, so that they load while the caller still works. */
   warm(count: number): void {
     while (this.slots.size < Math.min(count, this.size)) this.start();
+  }
+
+  /** Whether a worker that has loaded would take a bundle now. */
+  hasReadyRoom(): boolean {
+    if (this.queue.length > 0) return false;
+    for (const slot of this.slots) if (slot.ready && slot.tasks.length < tasksPerWorker) return true;
+    return false;
   }
 
   /** The report of `bundle`, checked on the first free worker. */
@@ -91,9 +97,13 @@ export class WorkerPool {
   }
 
   private start(): Slot {
-    const slot: Slot = { worker: new Worker(this.script, { workerData: this.setup }), tasks: [] };
+    const slot: Slot = { worker: new Worker(this.script, { workerData: this.setup }), tasks: [], ready: false };
     this.slots.add(slot);
-    slot.worker.on('message', (answer: WorkerAnswer) => {
+    slot.worker.on('message', (answer: WorkerMessage) => {
+      if ('ready' in answer) {
+        slot.ready = true;
+        return;
+      }
       const task = slot.tasks[0];
       if (task?.id !== answer.id) return;
       slot.tasks.shift();
