@@ -13,6 +13,7 @@ import {
   type RolloutVerdict,
 } from '../../../shared/src/rollouts';
 import type { ViewOptions } from './viewOptions';
+import { compareNames } from '../../../shared/src/order';
 
 export interface JobNode {
   readonly type: 'job';
@@ -54,14 +55,14 @@ export function arrangeJobs(jobs: readonly JobSummary[], options: ViewOptions): 
 }
 
 function compareRollouts(options: ViewOptions): (a: RolloutSummary, b: RolloutSummary) => number {
-  const byName = (a: RolloutSummary, b: RolloutSummary) => a.root.localeCompare(b.root);
+  const byName = (a: RolloutSummary, b: RolloutSummary) => compareNames(a.root, b.root);
   if (options.sort === 'name') return byName;
   if (options.sort === 'newest') return (a, b) => b.lastWrittenMs - a.lastWrittenMs || byName(a, b);
   return (a, b) => severityRank(a.verdict) - severityRank(b.verdict) || byName(a, b);
 }
 
 function compareJobs(options: ViewOptions): (a: JobNode, b: JobNode) => number {
-  const byName = (a: JobNode, b: JobNode) => a.job.folder.localeCompare(b.job.folder);
+  const byName = (a: JobNode, b: JobNode) => compareNames(a.job.folder, b.job.folder);
   if (options.sort === 'name') return byName;
   if (options.sort === 'newest') return (a, b) => lastWritten(b) - lastWritten(a) || byName(a, b);
   return (a, b) => worstRank(a) - worstRank(b) || byName(a, b);

@@ -17,6 +17,7 @@ import type { RolloutReport } from './report/rolloutReport';
 import type { RunContext } from './report/reportWriter';
 import { RunTally } from './report/runTally';
 import { UsageError } from './usageError';
+import { compareNames } from '../../../shared/src/order';
 
 export const mergeUsage = `Usage: rollout-evidence merge SHARD.json ... [--format ${formatNames.join('|')}] [-q]
 
@@ -65,7 +66,7 @@ export function mergeCommand(argv: readonly string[]): ExitStatus {
     }),
   );
   // Discovery's order: by folder, a rollout before loose files of the same folder.
-  reports.sort((a, b) => sortKey(a).localeCompare(sortKey(b)) || Number(a.loose) - Number(b.loose));
+  reports.sort((a, b) => compareNames(sortKey(a), sortKey(b)) || Number(a.loose) - Number(b.loose));
 
   const sink = stdoutSink();
   const spool = fileSpool();

@@ -25,6 +25,7 @@ import { cancelledError, runSafeAsync } from './runner';
 import { arrayOf, objectOf, wholeNumber, withCheckedParams, type Check } from './requestParams';
 import type { WorkspaceFolders } from './workspaceFolders';
 import { findRollouts, latestJobsFirst } from './workspaceRollouts';
+import { compareNames } from '../../../shared/src/order';
 
 /** An error, not an empty listing: the view then says that listing failed rather than that there is nothing. */
 const failedListing = new ResponseError<void>(
@@ -95,8 +96,8 @@ async function listRollouts(
   }
   summaries.keepOnly(new Set(listed));
   const jobSummaries: JobSummary[] = [...jobs.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([folder, rollouts]) => ({ folder, rollouts: rollouts.sort((a, b) => a.root.localeCompare(b.root)) }));
+    .sort(([a], [b]) => compareNames(a, b))
+    .map(([folder, rollouts]) => ({ folder, rollouts: rollouts.sort((a, b) => compareNames(a.root, b.root)) }));
   const left = roots.length - listed.length;
   return {
     jobs: jobSummaries,
@@ -166,7 +167,7 @@ function summarize(rollout: EvaluatedRollout): RolloutSummary {
       tooLargeForEditor: false,
     });
   }
-  files.sort((a, b) => a.path.localeCompare(b.path));
+  files.sort((a, b) => compareNames(a.path, b.path));
   return {
     root: rollout.bundle.root,
     verdict: rollout.evaluation.verdict,

@@ -5,6 +5,7 @@
 import { dirname } from 'node:path';
 import { ArtifactClassifier } from '../engine/artifacts/classify';
 import { discoverBundles, DiscoveryUsageError } from '../engine/bundle/discover';
+import { compareNames } from '../../../shared/src/order';
 
 /**
  * Rollout folders under the given folders, once each; undefined when cancelled. Discovery only finds the
@@ -35,5 +36,5 @@ export async function findRollouts(
 
 /** BenchFlow names job folders by their start time: past a bound, the latest jobs' rollouts are the ones kept. */
 export function latestJobsFirst(roots: readonly string[]): string[] {
-  return [...roots].sort((a, b) => dirname(b).localeCompare(dirname(a)) || a.localeCompare(b));
+  return [...roots].sort((a, b) => compareNames(dirname(b), dirname(a)) || compareNames(a, b));
 }

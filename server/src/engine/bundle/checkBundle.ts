@@ -12,6 +12,7 @@ import type { ArtifactFile, DiscoveredBundle } from './discover';
 import { boundaryOf } from './containment';
 import { describeFileError } from './fileErrors';
 import type { BundleFile } from './rollout';
+import { compareNames } from '../../../../shared/src/order';
 
 export interface CheckedBundle {
   readonly root: string;
@@ -81,7 +82,7 @@ export function listedFindings(bundle: CheckedBundle, maxFindings: number): List
   const findings: BundleFinding[] = [];
   const omitted = new Map<string, number>();
   const paths = [...new Set([...bundle.files.map((file) => file.path), ...rulesByFile.keys()])].sort((a, b) =>
-    a.localeCompare(b),
+    compareNames(a, b),
   );
   for (const path of paths) {
     const report = bundle.files.find((file) => file.path === path)?.report;

@@ -16,6 +16,7 @@ import {
 import type { ArtifactClassifier } from '../artifacts/classify';
 import { boundaryOf } from './containment';
 import { describeFileError } from './fileErrors';
+import { compareNames } from '../../../../shared/src/order';
 
 export interface ArtifactFile {
   /** Absolute path. */
@@ -199,7 +200,7 @@ function discoverReading(
       files: uniqueSorted(bundle.files),
       ...(from !== undefined ? { boundary: join(realPaths.of(from), relative(from, bundle.root)) } : {}),
     }))
-    .sort((a, b) => a.root.localeCompare(b.root) || Number(a.loose) - Number(b.loose));
+    .sort((a, b) => compareNames(a.root, b.root) || Number(a.loose) - Number(b.loose));
   return { bundles: sorted, ioErrors };
 }
 
@@ -295,5 +296,5 @@ function layoutFolderOf(root: string, folder: string): string | undefined {
 
 function uniqueSorted(files: readonly ArtifactFile[]): ArtifactFile[] {
   const byPath = new Map(files.map((file) => [file.path, file]));
-  return [...byPath.values()].sort((a, b) => a.path.localeCompare(b.path));
+  return [...byPath.values()].sort((a, b) => compareNames(a.path, b.path));
 }

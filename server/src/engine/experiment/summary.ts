@@ -15,6 +15,7 @@ import type { Finding } from '../findings';
 import { shownPrefix } from '../parse/jsonKind';
 import type { RolloutTimeout } from '../rules/timeout/timeout';
 import { effectOf, verdicts, type Verdict } from '../verdict';
+import { compareNames } from '../../../../shared/src/order';
 
 /** What the summary needs of one rollout. */
 export interface RolloutTally {
@@ -155,7 +156,7 @@ export class SummaryBuilder {
       else {
         cause.rollouts++;
         // The first by root, whatever order the tallies come in (workers, shards).
-        if (compareNames(tally.root, cause.example) < 0) cause.example = tally.root;
+        if (inNameOrder(tally.root, cause.example) < 0) cause.example = tally.root;
       }
     }
     countIn(this.tasks, tally.task, tally.verdict);
@@ -209,13 +210,13 @@ function countIn(rows: Map<string | null, RowCounts>, name: string | null, verdi
 /** Rows by name (as discovery orders rollouts), the unnamed last; names cut only now, so two long names stay two rows. */
 function rowsOf(rows: ReadonlyMap<string | null, RowCounts>): SummaryRow[] {
   return [...rows.entries()]
-    .sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : compareNames(a, b)))
+    .sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : inNameOrder(a, b)))
     .map(([name, counts]) => ({ name: name === null ? null : shownPrefix(name, shownNameCharacters), ...counts }));
 }
 
 /** The order of names and roots: discovery's order of rollout paths, and a total one (ties broken by code units). */
-function compareNames(a: string, b: string): number {
-  return a.localeCompare(b) || (a < b ? -1 : a > b ? 1 : 0);
+function inNameOrder(a: string, b: string): number {
+  return compareNames(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 // Presentation: the same summary as GitHub-flavoured Markdown and as plain text.

@@ -12,6 +12,7 @@ import type {
   TimelineStatus,
 } from '../../../../shared/src/timelinePicture';
 import type { Candidate } from './elements';
+import { compareNames } from '../../../../shared/src/order';
 
 export interface SummaryLimits {
   /** Elements drawn one by one, at most. */
@@ -81,7 +82,7 @@ function binsOf(elements: readonly Candidate[], range: TimelineRange, binsPerLan
     bin.counts[element.status] = (bin.counts[element.status] ?? 0) + 1;
   }
   return [...bins.values()]
-    .sort((a, b) => a.lane.localeCompare(b.lane) || a.index - b.index)
+    .sort((a, b) => compareNames(a.lane, b.lane) || a.index - b.index)
     .map((bin) => ({
       lane: bin.lane,
       start: range.from + bin.index * width,
