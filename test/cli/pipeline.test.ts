@@ -34,6 +34,22 @@ interface Run {
   readonly stderr: string;
 }
 
+/** The CLI's request for a run over `root` with default options, for streamCheck in this process. */
+function streamRequest(root: string, jobs: number): StreamRequest {
+  return {
+    paths: [root],
+    maxProblems: defaultSettings.maxNumberOfProblems,
+    artifactMap: {},
+    rules: { allowOracleWithoutLlm: false, allowNativeSubscriptionWithoutLlm: false },
+    fixtureFolders: [],
+    failOn: 'incomplete',
+    cwd: folder.path,
+    shard: undefined,
+    jobs,
+    quiet: false,
+  };
+}
+
 /** The built CLI; its output may be many megabytes. */
 function run(args: readonly string[], cwd: string): Run {
   const result = spawnSync(process.execPath, [builtCli, ...args], {
@@ -276,20 +292,8 @@ describe('the main thread while the workers load', () => {
       writeFileSync(neverReady, `setInterval(() => {}, 1000);`);
       const runWith = async (jobs: number): Promise<string> => {
         let text = '';
-        const request: StreamRequest = {
-          paths: [root],
-          maxProblems: defaultSettings.maxNumberOfProblems,
-          artifactMap: {},
-          rules: { allowOracleWithoutLlm: false, allowNativeSubscriptionWithoutLlm: false },
-          fixtureFolders: [],
-          failOn: 'incomplete',
-          cwd: folder.path,
-          shard: undefined,
-          jobs,
-          quiet: false,
-        };
         await streamCheck(
-          request,
+          streamRequest(root, jobs),
           (onBundleFound) => discoverBundles([root], new ArtifactClassifier(), Infinity, onBundleFound),
           { fingerprints: true, writer: formats.json.writer },
           { write: (chunk) => ((text += chunk), true), drained: () => Promise.resolve() },
@@ -326,21 +330,9 @@ describe('the streamed run', () => {
       return result;
     };
     const json: Format = formats.json;
-    const request: StreamRequest = {
-      paths: [root],
-      maxProblems: defaultSettings.maxNumberOfProblems,
-      artifactMap: {},
-      rules: { allowOracleWithoutLlm: false, allowNativeSubscriptionWithoutLlm: false },
-      fixtureFolders: [],
-      failOn: 'incomplete',
-      cwd: folder.path,
-      shard: undefined,
-      jobs: 1,
-      quiet: false,
-    };
     let written = 0;
     await streamCheck(
-      request,
+      streamRequest(root, 1),
       () => discovery,
       {
         fingerprints: true,
