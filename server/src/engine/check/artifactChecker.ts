@@ -2,9 +2,9 @@
  * The engine's entry point for single files: check an artifact held in memory (the editor) or on disk
  * (the CLI), against the schema of its kind.
  */
-import { closeSync, readFileSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/layout';
-import { openInside, ownFolderBoundary, readInside, type OpenedArtifact } from '../bundle/containment';
+import { openInside, ownFolderBoundary, readInside, readPrefixBytes, type OpenedArtifact } from '../bundle/containment';
 import { codeInfo } from '../codes';
 import type { Finding } from '../findings';
 import { SchemaRegistry } from '../schema/validators';
@@ -165,7 +165,9 @@ export class ArtifactChecker {
       collector.add(recordTooLarge('file', file.size, 0));
       return collector.report(kind, 0);
     }
-    const bytes = readFileSync(file.descriptor);
+    // The size fstat gave when it was opened: a file that grows meanwhile is read as it was then, and
+    // the read ends without the extra fstat and end-of-file read readFileSync makes.
+    const bytes = readPrefixBytes(file, file.size);
     options.onBytesRead?.(bytes.length);
     const text = bytes.toString('utf8');
     return checkJsonDocument(
