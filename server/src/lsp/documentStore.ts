@@ -19,6 +19,7 @@ import {
 } from 'vscode-languageserver/node';
 import type { Position, TextDocument, TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import { ChangeOutsideDocument, ChunkedDocument } from './chunkedDocument';
+import { afterMessageWithText } from './transportGarbage';
 
 /** What TextDocuments listens to: the document synchronisation handlers of a connection. */
 type SyncConnection = Parameters<TextDocuments<TextDocument>['listen']>[0];
@@ -115,7 +116,12 @@ function checkedSync(
   };
   return {
     onDidOpenTextDocument: (handler) =>
-      connection.onDidOpenTextDocument(guard('textDocument/didOpen', openProblem, handler)),
+      connection.onDidOpenTextDocument(
+        guard('textDocument/didOpen', openProblem, (params) => {
+          handler(params);
+          afterMessageWithText(params.textDocument.text.length);
+        }),
+      ),
     onDidChangeTextDocument: (handler) =>
       connection.onDidChangeTextDocument(
         guard(
@@ -124,6 +130,7 @@ function checkedSync(
           (params) => {
             if (params.contentChanges.length > 0) onEdited(params.textDocument.uri);
             handler(params);
+            afterMessageWithText(params.contentChanges.reduce((sum, change) => sum + change.text.length, 0));
           },
         ),
       ),
