@@ -104,7 +104,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
         validator,
         capabilities.workspace?.diagnostics?.refreshSupport === true,
       )
-    : registerPushDiagnostics(connection, documents, validator);
+    : registerPushDiagnostics(connection, store, validator);
   documents.onDidClose((event) => {
     validator.forget(event.document.uri);
     const root = rolloutRootOfUri(event.document.uri);

@@ -15,6 +15,7 @@ import {
   DocumentSymbolRequest,
   ErrorCodes,
   type DocumentSymbol,
+  type Range,
 } from 'vscode-languageserver-protocol/node';
 import { jsonl } from '../support/files';
 import { LspTestClient } from '../support/lspClient';
@@ -211,3 +212,70 @@ describe('document synchronisation: a malformed pull', () => {
     }
   });
 });
+
+describe('document synchronisation: an edited document reads as the same text opened afresh', () => {
+  const editedUri = pathToFileURL(join('/virtual/jobs/j/edited__00000003', 'trajectory/acp_trajectory.jsonl')).href;
+  // Records with problems on several lines, so that a diagnostic placed on the wrong line shows.
+  const records = [
+    '{"type":"user_message","text":"hi"}',
+    '{"type":"tool_call","tool_call_id":5,"status":"completed"}',
+    '[1,2]',
+    '{"type":"agent_message","text":"done"}',
+    '{"type":"tool_call","tool_call_id":"c3","status":',
+    '{"type":"tool_call","tool_call_id":true}',
+    '',
+  ].join('\n');
+  /** One change inside a record (line 1's id made a string), then a burst that splits line 3 in two. */
+  const changes = [
+    { range: { start: { line: 1, character: 35 }, end: { line: 1, character: 36 } }, text: '"c1"' },
+    { range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } }, text: '{"type":"agent_' },
+    { range: { start: { line: 3, character: 15 }, end: { line: 3, character: 15 } }, text: 'thought","text":"x"}\n' },
+  ];
+
+  for (const pull of [true, false]) {
+    it(`${pull ? 'pulled' : 'pushed'}: diagnostics after each change equal those of the edited text opened anew`, async () => {
+      const { client } = await LspTestClient.start({ pull, settings: {} });
+      const diagnosticsOf = async (version: number) =>
+        pull
+          ? (await client.pullFull(editedUri)).items
+          : (await client.nextPublished(editedUri, (params) => params.version === version)).diagnostics;
+      const close = async () => {
+        await client.close(editedUri);
+        // Pushed, a closed document's diagnostics are cleared: waited for, so that no older report is taken for the next.
+        if (!pull) await client.nextPublished(editedUri, (params) => params.version === undefined);
+      };
+      try {
+        let text = records;
+        await client.open(editedUri, text);
+        await diagnosticsOf(1);
+        const edited: unknown[][] = [];
+        for (const [index, change] of changes.entries()) {
+          text = applied(text, change);
+          await client.edit(editedUri, index + 2, [change]);
+          // The first change comes after a pause, the others right after it: a burst.
+          if (index === 0 || index === changes.length - 1) edited.push(await diagnosticsOf(index + 2));
+        }
+        await close();
+        await client.open(editedUri, text, 'jsonl', 1);
+        const fresh = await diagnosticsOf(1);
+        assert.ok(fresh.length >= 3, 'the edited text still has problems, on several lines');
+        assert.deepEqual(edited.at(-1), fresh, 'after the burst');
+        await close();
+        await client.open(editedUri, applied(records, changes[0]!), 'jsonl', 1);
+        assert.deepEqual(edited[0], await diagnosticsOf(1), 'after the single change inside a record');
+      } finally {
+        await client.stop();
+      }
+    });
+  }
+});
+
+/** `text` with one change applied, as LSP reads its range. */
+function applied(text: string, change: { range: Range; text: string }): string {
+  const offsetOf = ({ line, character }: { line: number; character: number }) => {
+    let offset = 0;
+    for (let index = 0; index < line; index++) offset = text.indexOf('\n', offset) + 1;
+    return offset + character;
+  };
+  return text.slice(0, offsetOf(change.range.start)) + change.text + text.slice(offsetOf(change.range.end));
+}

@@ -7,7 +7,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TextDocument, type Range, type TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import { ChangeOutsideDocument, ChunkedDocument } from '../../server/src/lsp/chunkedDocument';
+import { heapUsedAfterCollection } from '../support/gc';
 import { seededRandom, type SeededRandom } from '../support/random';
+
+const megabyte = 1024 * 1024;
 
 const pieces = ['{"a":1}', 'x', '\r', '\n', '\r\n', '\r\r\n', 'é', '😀', '\ud83d', '  ', '{"c":[1,2]}'];
 
@@ -96,6 +99,58 @@ describe('chunked document', () => {
         assertSame(document, reference, random, `seed ${seed}, edit ${edit}`);
       }
     }
+  });
+
+  it('reads as VS Code’s text document does when edits come in runs between joins of the whole text', () => {
+    // A version that never had its whole text asked for keeps chunks viewing the text of an older one:
+    // each run of edits here mixes chunks of several joins, and of the text as opened.
+    for (let seed = 21; seed <= 28; seed++) {
+      const random = seededRandom(seed);
+      const text = randomText(random, 6_000 + random.below(12_000));
+      let document = ChunkedDocument.create('file:///r/a.jsonl', 'jsonl', 1, text);
+      let reference = TextDocument.create('file:///r/a.jsonl', 'jsonl', 1, text);
+      for (let edit = 0; edit < 120; edit++) {
+        const change = {
+          range: randomRange(random, reference),
+          text: randomText(random, random.below(random.below(20) === 0 ? 20_000 : 4)),
+        };
+        reference = TextDocument.update(reference, [change], reference.version + 1);
+        document = document.withChanges([change], reference.version);
+        if (random.below(5) === 0) assertSame(document, reference, random, `seed ${seed}, edit ${edit}`);
+      }
+      assertSame(document, reference, random, `seed ${seed}, last edit`);
+    }
+  });
+
+  it('holds its text once: as opened, and after an edit once joined, the text it was opened with let go', () => {
+    const actionLog = (): string => {
+      const rows: string[] = [];
+      for (let index = 0; index < 200_000; index++)
+        rows.push(JSON.stringify({ event_type: 'SandboxExec', action_id: `a-${index}`, command_preview: 'ls -la' }));
+      return `${rows.join('\n')}\n`;
+    };
+    const before = heapUsedAfterCollection();
+    let text: string | undefined = actionLog();
+    const textBytes = text.length; // One byte a character: the text is ASCII.
+    let document = ChunkedDocument.create('file:///r/a.jsonl', 'jsonl', 1, text);
+    text = undefined;
+    assert.equal(document.getText().length, textBytes);
+    const opened = heapUsedAfterCollection() - before;
+    const at = { line: 100_000, character: 3 };
+    document = document.withChanges([{ range: { start: at, end: at }, text: 'x' }], 2);
+    assert.equal(document.getText().length, textBytes + 1);
+    const edited = heapUsedAfterCollection() - before;
+    const copies = (bytes: number) => (bytes / textBytes).toFixed(2);
+    // One copy and the table of chunks (its line breaks: about 0.15 of a copy here); a store that copied
+    // its chunks and kept a joined text held two.
+    assert.ok(
+      opened < textBytes * 1.5,
+      `${(textBytes / megabyte).toFixed(0)} MB opened and read whole: ${copies(opened)} copies held`,
+    );
+    assert.ok(
+      edited < textBytes * 1.5,
+      `${(textBytes / megabyte).toFixed(0)} MB edited and read whole: ${copies(edited)} copies held`,
+    );
   });
 
   it('refuses a change on a line the document does not have, and changes nothing', () => {

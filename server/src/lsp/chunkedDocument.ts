@@ -5,6 +5,12 @@
  * string on every edit: 62–65 ms per edit of an 11 MB document.) The whole text is joined only when
  * asked for, once per version, which the validation does after a pause in typing.
  *
+ * The text is held once, not twice: a version that has its whole text (as opened, or once joined)
+ * keeps its chunks as views into that text, which costs a few bytes a chunk; only the chunks an edit
+ * rewrites are strings of their own. Joining rebases the version's chunks onto the joined text, so the
+ * text they viewed before is freed with the versions that still use it. (Copying each chunk, as this
+ * store first did, held a 50 MB document twice from the moment it was opened: chunks and joined text.)
+ *
  * Each version is a value of its own: an edit makes a new document that shares the unchanged chunks
  * with the old one, so whoever holds a version (a validation under way) reads one consistent text.
  * Positions are LSP's: lines end at "\n", "\r\n" or "\r", characters count UTF-16 code units.
@@ -24,7 +30,11 @@ const chunkTarget = 8 * 1024;
 const pageTarget = 32;
 
 interface Chunk {
-  /** Its own string (never a view of a larger one), so that an old version's chunks can be freed. */
+  /**
+   * A view into the whole text of the version that made or last joined it, or, for a chunk an edit
+   * rewrote, a string of its own (never a view of an edited region, which would keep that version's
+   * neighbouring chunks alive).
+   */
   readonly text: string;
   /** The offset in `text` just after each line break. A chunk never ends between "\r" and "\n". */
   readonly breaks: readonly number[];
@@ -75,14 +85,18 @@ export class ChunkedDocument implements TextDocument {
   private readonly pageStarts: number[];
   private readonly pageBreaksBefore: number[];
   private readonly pageChunksBefore: number[];
+  /** The whole text, once this version has it: as opened, or joined when first asked for. */
   private joined: string | undefined;
 
   private constructor(
     readonly uri: string,
     readonly languageId: string,
     readonly version: number,
-    private readonly pages: readonly Page[],
+    /** Replaced only by rebase(), with pages of the same chunks' text. */
+    private pages: readonly Page[],
+    whole?: string,
   ) {
+    this.joined = whole;
     this.pageStarts = new Array<number>(pages.length + 1);
     this.pageBreaksBefore = new Array<number>(pages.length + 1);
     this.pageChunksBefore = new Array<number>(pages.length + 1);
@@ -103,7 +117,7 @@ export class ChunkedDocument implements TextDocument {
   }
 
   static create(uri: string, languageId: string, version: number, text: string): ChunkedDocument {
-    return new ChunkedDocument(uri, languageId, version, pagesOf(chunksOf(text)));
+    return new ChunkedDocument(uri, languageId, version, pagesOf(viewsOf(text)), text);
   }
 
   get lineCount(): number {
@@ -123,9 +137,29 @@ export class ChunkedDocument implements TextDocument {
     if (this.joined === undefined) {
       const texts: string[] = [];
       for (const page of this.pages) for (const chunk of page.chunks) texts.push(chunk.text);
-      this.joined = texts.length === 1 ? texts[0]! : texts.join('');
+      // One chunk left may still view a text that edits have since cut down: it is copied, not kept.
+      this.joined = texts.length === 1 ? detachedCopy(texts[0]!) : texts.join('');
+      this.rebase(this.joined);
     }
     return this.joined;
+  }
+
+  /**
+   * This version's chunks made views into `whole`, its joined text, at the same places and with the same
+   * line breaks: whatever texts they viewed or were before are no longer kept alive by this version.
+   */
+  private rebase(whole: string): void {
+    let start = 0;
+    this.pages = this.pages.map(
+      (page) =>
+        new Page(
+          page.chunks.map((chunk) => {
+            const text = whole.slice(start, start + chunk.text.length);
+            start += chunk.text.length;
+            return { text, breaks: chunk.breaks };
+          }),
+        ),
+    );
   }
 
   offsetAt(position: Position): number {
@@ -182,12 +216,12 @@ export class ChunkedDocument implements TextDocument {
     }
     return document.version === version
       ? document
-      : new ChunkedDocument(this.uri, this.languageId, version, document.pages);
+      : new ChunkedDocument(this.uri, this.languageId, version, document.pages, document.joined);
   }
 
   /** Characters [start, end) replaced by `text`: only the chunks that hold them, and their page, are rebuilt. */
   private replaced(start: number, end: number, text: string, version: number): ChunkedDocument {
-    if (this.chunkCount === 0) return new ChunkedDocument(this.uri, this.languageId, version, pagesOf(chunksOf(text)));
+    if (this.chunkCount === 0) return ChunkedDocument.create(this.uri, this.languageId, version, text);
     const firstPlace = this.chunkAt(start);
     const lastPlace = this.chunkAt(end);
     let first = this.pageChunksBefore[firstPlace.page]! + firstPlace.index;
@@ -216,7 +250,7 @@ export class ChunkedDocument implements TextDocument {
         last++;
       } else break;
     }
-    return new ChunkedDocument(this.uri, this.languageId, version, this.spliced(first, last, chunksOf(region)));
+    return new ChunkedDocument(this.uri, this.languageId, version, this.spliced(first, last, copiesOf(region)));
   }
 
   /** The pages with chunks first..last (counted over the whole text) replaced by `chunks`. */
@@ -339,14 +373,24 @@ function pagesOf(chunks: readonly Chunk[]): Page[] {
   return pages;
 }
 
-/** `text` cut into chunks near chunkTarget characters, never between "\r" and "\n". */
-function chunksOf(text: string): Chunk[] {
+/** A whole text cut into chunks that are views into it. */
+function viewsOf(text: string): Chunk[] {
+  return chunksOf(text, (piece) => piece);
+}
+
+/** An edited region cut into chunks of their own. */
+function copiesOf(region: string): Chunk[] {
+  return chunksOf(region, detachedCopy);
+}
+
+/** `text` cut into chunks near chunkTarget characters, never between "\r" and "\n", each piece made by `own`. */
+function chunksOf(text: string, own: (piece: string) => string): Chunk[] {
   const chunks: Chunk[] = [];
   let start = 0;
   while (start < text.length) {
     let end = text.length - start <= 2 * chunkTarget ? text.length : start + chunkTarget;
     if (end < text.length && text.charCodeAt(end - 1) === carriageReturn && text.charCodeAt(end) === lineFeed) end++;
-    const piece = detachedCopy(text.slice(start, end));
+    const piece = own(text.slice(start, end));
     chunks.push({ text: piece, breaks: lineBreaksIn(piece) });
     start = end;
   }

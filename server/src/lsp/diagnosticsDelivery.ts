@@ -1,9 +1,9 @@
 /**
  * Delivers the validator's diagnostics the way the client wants them: pulled (LSP 3.17
- * `textDocument/diagnostic`, the client decides when) or, for older clients, pushed after a short
- * pause in typing. Both paths call the same DocumentValidator, and both validate only the latest
- * version after a pause: a typing storm of a thousand edits a second costs one validation, not one per
- * edit.
+ * `textDocument/diagnostic`, the client decides when) or, for older clients, pushed. Both paths call
+ * the same DocumentValidator, and both validate only the latest version: an edit after a pause at once,
+ * an edit in a burst of typing once the burst pauses (documentStore.ts), so that a typing storm of a
+ * thousand edits a second costs one validation, not one per edit.
  */
 import {
   DocumentDiagnosticReportKind,
@@ -12,7 +12,6 @@ import {
   type Connection,
   type DiagnosticServerCancellationData,
   type DocumentDiagnosticReport,
-  type TextDocuments,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DocumentStore } from './documentStore';
@@ -95,13 +94,15 @@ export function registerPullDiagnostics(
   };
 }
 
+/** How long a burst of edits must pause before its diagnostics are pushed. */
 const pushDelayMs = 300;
 
 export function registerPushDiagnostics(
   connection: Connection,
-  documents: TextDocuments<TextDocument>,
+  store: DocumentStore,
   validator: DocumentValidator,
 ): DiagnosticsDelivery {
+  const { documents } = store;
   const pending = new Map<string, NodeJS.Timeout>();
 
   const schedule = (document: TextDocument, delayMs: number): void => {
@@ -123,15 +124,12 @@ export function registerPushDiagnostics(
     );
   };
 
-  // Opening fires a content change too: validate an opened document at once, an edited one after a pause.
-  const opened = new Set<string>();
+  // Opening fires a content change too: an opened document is validated at once, as is an edit that
+  // starts a burst; an edit in a burst resets the wait.
   documents.onDidChangeContent((event) => {
-    const uri = event.document.uri;
-    schedule(event.document, opened.has(uri) ? pushDelayMs : 0);
-    opened.add(uri);
+    schedule(event.document, store.inBurst(event.document.uri) ? pushDelayMs : 0);
   });
   documents.onDidClose((event) => {
-    opened.delete(event.document.uri);
     clearTimeout(pending.get(event.document.uri));
     pending.delete(event.document.uri);
     void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });

@@ -4,8 +4,8 @@
  * only goes up, text that is a string, changes whose ranges lie in the document. A malformed one is
  * logged and dropped, and the documents stay as they were (one `didOpen` with a number for a uri used to
  * break every later request until a restart). The documents are ChunkedDocuments, whose cost per edit
- * does not grow with their length; and the store knows when each was last edited, so that validation
- * can wait for a pause in typing.
+ * does not grow with their length; and the store knows when each was last edited, so that a burst of
+ * typing is validated once it pauses, while a single edit is validated at once.
  */
 import {
   TextDocuments,
@@ -19,6 +19,7 @@ import {
 } from 'vscode-languageserver/node';
 import type { Position, TextDocument, TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
 import { ChangeOutsideDocument, ChunkedDocument } from './chunkedDocument';
+import { afterMessageWithText } from './transportGarbage';
 
 /** What TextDocuments listens to: the document synchronisation handlers of a connection. */
 type SyncConnection = Parameters<TextDocuments<TextDocument>['listen']>[0];
@@ -27,46 +28,71 @@ export interface Logger {
   warn(message: string): void;
 }
 
-/** How long a document must go unedited before its diagnostics are worked out: typing storms coalesce. */
+/**
+ * Edits closer together than this are a burst of typing, whose diagnostics wait until it pauses this
+ * long: a storm of keystrokes costs one validation of its last version, not one per key. An edit after
+ * a pause at least this long starts a burst and is validated at once: a single change (a fix pasted, a
+ * value corrected) is answered without waiting, and keys typed slower than this are each answered.
+ */
 export const editQuietMs = 150;
 
 export interface DocumentStore {
   readonly documents: TextDocuments<TextDocument>;
   /**
-   * Resolves once document `uri` has gone `editQuietMs` without an edit (at once for one not edited
-   * since it was opened), to true; to false as soon as `isCancelled` says so.
+   * Resolves to true when document `uri`'s latest version is due for validation: at once when its last
+   * edit started a burst (or it was not edited since it was opened), else once it has gone `editQuietMs`
+   * without an edit; to false as soon as `isCancelled` says so.
    */
   whenQuiet(uri: string, isCancelled: () => boolean): Promise<boolean>;
+  /** Whether the last edit of document `uri` came within `editQuietMs` of the edit before it. */
+  inBurst(uri: string): boolean;
 }
 
-export function createDocumentStore(connection: Connection, logger: Logger): DocumentStore {
+/** When a document was last edited, and whether that edit came within editQuietMs of the one before. */
+interface LastEdit {
+  readonly at: number;
+  readonly inBurst: boolean;
+}
+
+/** `now`: the clock edits are timed by, in milliseconds. */
+export function createDocumentStore(
+  connection: Connection,
+  logger: Logger,
+  now: () => number = () => performance.now(),
+): DocumentStore {
   const documents = new TextDocuments<TextDocument>({
     create: (uri, languageId, version, text) => ChunkedDocument.create(uri, languageId, version, text),
     // Only changes the checks below accepted get here, so withChanges does not throw.
     update: (document, changes, version) => (document as ChunkedDocument).withChanges(changes, version),
   });
-  const lastEdit = new Map<string, number>();
-  documents.listen(checkedSync(connection, documents, logger, (uri) => lastEdit.set(uri, performance.now())));
-  documents.onDidOpen((event) => lastEdit.delete(event.document.uri));
-  documents.onDidClose((event) => lastEdit.delete(event.document.uri));
+  const lastEdits = new Map<string, LastEdit>();
+  const edited = (uri: string): void => {
+    const at = now();
+    const previous = lastEdits.get(uri);
+    lastEdits.set(uri, { at, inBurst: previous !== undefined && at - previous.at < editQuietMs });
+  };
+  documents.listen(checkedSync(connection, documents, logger, edited));
+  documents.onDidOpen((event) => lastEdits.delete(event.document.uri));
+  documents.onDidClose((event) => lastEdits.delete(event.document.uri));
 
   return {
     documents,
     async whenQuiet(uri, isCancelled) {
       for (;;) {
         if (isCancelled()) return false;
-        const edited = lastEdit.get(uri);
-        const wait = edited === undefined ? 0 : edited + editQuietMs - performance.now();
+        const last = lastEdits.get(uri);
+        const wait = last?.inBurst ? last.at + editQuietMs - now() : 0;
         if (wait <= 0) return true;
         await new Promise((resolve) => setTimeout(resolve, wait));
       }
     },
+    inBurst: (uri) => lastEdits.get(uri)?.inBurst === true,
   };
 }
 
 /**
  * The connection as TextDocuments listens to it, with every synchronisation notification checked first;
- * `onEdited` hears of each accepted change.
+ * `onEdited` hears of each accepted change before the documents' listeners do.
  */
 function checkedSync(
   connection: Connection,
@@ -90,15 +116,21 @@ function checkedSync(
   };
   return {
     onDidOpenTextDocument: (handler) =>
-      connection.onDidOpenTextDocument(guard('textDocument/didOpen', openProblem, handler)),
+      connection.onDidOpenTextDocument(
+        guard('textDocument/didOpen', openProblem, (params) => {
+          handler(params);
+          afterMessageWithText(params.textDocument.text.length);
+        }),
+      ),
     onDidChangeTextDocument: (handler) =>
       connection.onDidChangeTextDocument(
         guard(
           'textDocument/didChange',
           (params: DidChangeTextDocumentParams) => changeProblem(params, documents),
           (params) => {
-            handler(params);
             if (params.contentChanges.length > 0) onEdited(params.textDocument.uri);
+            handler(params);
+            afterMessageWithText(params.contentChanges.reduce((sum, change) => sum + change.text.length, 0));
           },
         ),
       ),
