@@ -59,6 +59,7 @@ describe('manifest', () => {
   it('declares settings with the defaults the server uses', () => {
     const properties = manifest.contributes.configuration.properties;
     assert.equal(properties['rolloutEvidence.maxNumberOfProblems']!.default, defaultSettings.maxNumberOfProblems);
+    assert.equal(properties['rolloutEvidence.maxItemsComputed']!.default, defaultSettings.maxItemsComputed);
     assert.deepEqual(properties['rolloutEvidence.artifacts']!.default, defaultSettings.artifacts);
     assert.deepEqual(properties['rolloutEvidence.artifacts']!.additionalProperties!.enum, [...artifactKindNames]);
     assert.equal(properties['rolloutEvidence.inlayHints.elapsedTime']!.default, defaultSettings.elapsedTimeHints);

@@ -12,6 +12,12 @@ export interface RolloutEvidenceSettings {
   readonly artifacts: Readonly<Record<string, ArtifactKind>>;
   /** Problems reported per file before the rest are summarised in one notice. */
   readonly maxNumberOfProblems: number;
+  /**
+   * Outline symbols and folding regions computed per file, as VS Code's JSON support limits them
+   * (`json.maxItemsComputed`): the outline of a 300,000-record file is a message of tens of megabytes
+   * that no one reads; beyond the limit, one last symbol says how many were left out.
+   */
+  readonly maxItemsComputed: number;
   /** As the experiment-review validator's --allow-oracle-without-llm. */
   readonly allowOracleWithoutLlm: boolean;
   /** As the experiment-review validator's --allow-native-subscription-without-llm. */
@@ -36,6 +42,7 @@ export const defaultFixtureFolders: readonly string[] = ['**/test/fixtures/**', 
 export const defaultSettings: RolloutEvidenceSettings = {
   artifacts: {},
   maxNumberOfProblems: 1000,
+  maxItemsComputed: 5000,
   allowOracleWithoutLlm: false,
   allowNativeSubscriptionWithoutLlm: false,
   elapsedTimeHints: false,
@@ -70,18 +77,18 @@ export function sanitizeSettings(raw: unknown): { settings: RolloutEvidenceSetti
   const problems: SettingsProblem[] = [];
   const source = isJsonObject(raw) ? raw : {};
 
-  let maxNumberOfProblems = defaultSettings.maxNumberOfProblems;
-  const rawMax = source['maxNumberOfProblems'];
-  if (rawMax !== undefined && rawMax !== null) {
-    if (typeof rawMax === 'number' && Number.isInteger(rawMax) && rawMax >= 1) {
-      maxNumberOfProblems = rawMax;
-    } else {
-      problems.push({
-        setting: `${settingsSection}.maxNumberOfProblems`,
-        message: `expected a whole number of at least 1, found ${JSON.stringify(rawMax)}; using ${maxNumberOfProblems}`,
-      });
-    }
-  }
+  const wholeNumber = (name: 'maxNumberOfProblems' | 'maxItemsComputed'): number => {
+    const value = source[name];
+    if (value === undefined || value === null) return defaultSettings[name];
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 1) return value;
+    problems.push({
+      setting: `${settingsSection}.${name}`,
+      message: `expected a whole number of at least 1, found ${JSON.stringify(value)}; using ${defaultSettings[name]}`,
+    });
+    return defaultSettings[name];
+  };
+  const maxNumberOfProblems = wholeNumber('maxNumberOfProblems');
+  const maxItemsComputed = wholeNumber('maxItemsComputed');
 
   const artifacts: Record<string, ArtifactKind> = Object.create(null);
   const rawArtifacts = source['artifacts'];
@@ -138,6 +145,7 @@ export function sanitizeSettings(raw: unknown): { settings: RolloutEvidenceSetti
     settings: {
       artifacts,
       maxNumberOfProblems,
+      maxItemsComputed,
       allowOracleWithoutLlm: flag('allowOracleWithoutLlm', 'allowOracleWithoutLlm', source['allowOracleWithoutLlm']),
       allowNativeSubscriptionWithoutLlm: flag(
         'allowNativeSubscriptionWithoutLlm',

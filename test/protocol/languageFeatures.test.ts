@@ -138,6 +138,30 @@ describe('language features of the server', () => {
     );
   });
 
+  it('lists at most maxItemsComputed symbols and folding regions, and says how many records it left out', async () => {
+    const whole = await request<object, DocumentSymbol[]>(DocumentSymbolRequest.type, {
+      textDocument: { uri: trajectory },
+    });
+    assert.ok(whole.length > 2, `${whole.length} records`);
+    await client.changeSettings({ inlayHints: { elapsedTime: true }, maxItemsComputed: 2 });
+    try {
+      const limited = await request<object, DocumentSymbol[]>(DocumentSymbolRequest.type, {
+        textDocument: { uri: trajectory },
+      });
+      assert.deepEqual(limited.slice(0, 2), whole.slice(0, 2));
+      assert.equal(limited.length, 3);
+      assert.equal(limited[2]!.name, `… ${whole.length - 2} more not listed`);
+      assert.equal(limited[2]!.detail, 'rolloutEvidence.maxItemsComputed is 2');
+      assert.deepEqual(limited[2]!.range, whole[2]!.range);
+      const folding = await request<object, { startLine: number }[]>(FoldingRangeRequest.type, {
+        textDocument: { uri: trajectory },
+      });
+      assert.ok(folding.length <= 2);
+    } finally {
+      await client.changeSettings({ inlayHints: { elapsedTime: true } });
+    }
+  });
+
   it('gives a broken line a symbol of its own without hiding the records around it', async () => {
     const lines = trajectoryText.trimEnd().split('\n');
     const text = [lines[0], '{"type":"tool_call","tool_call_id":', lines[1], '[1,2]', ''].join('\n');

@@ -66,5 +66,12 @@ describe('settings from the user', () => {
   it('accept a whole number of at least one', () => {
     assert.equal(sanitizeSettings({ maxNumberOfProblems: 7 }).settings.maxNumberOfProblems, 7);
     assert.equal(sanitizeSettings({ maxNumberOfProblems: 2.5 }).problems.length, 1);
+    assert.equal(sanitizeSettings({ maxItemsComputed: 20 }).settings.maxItemsComputed, 20);
+    const zero = sanitizeSettings({ maxItemsComputed: 0 });
+    assert.equal(zero.settings.maxItemsComputed, defaultSettings.maxItemsComputed);
+    assert.deepEqual(
+      zero.problems.map((problem) => problem.setting),
+      ['rolloutEvidence.maxItemsComputed'],
+    );
   });
 });

@@ -14,6 +14,7 @@ import {
 import { actionReadingLabels } from '../../engine/inspect/actionReadings';
 import { outlineOf, outlineOfCheckedLines, type OutlineEntry } from '../../engine/inspect/outline';
 import { RecentlyUsedCache } from '../../engine/recentlyUsedCache';
+import { settingsSection } from '../../../../shared/src/settings';
 import { textDocumentParams } from '../requestParams';
 import type { ArtifactDocument, ArtifactDocuments } from './artifactDocuments';
 import { featureRequest } from './featureRequest';
@@ -51,7 +52,8 @@ export class OutlineProvider {
         const artifact = await this.artifacts.get(params.textDocument.uri, token);
         if (!artifact) return null;
         const entries = this.outline(artifact);
-        return token.isCancellationRequested ? null : entries.map(toSymbol);
+        const { maxItemsComputed } = await this.artifacts.settings.get(params.textDocument.uri);
+        return token.isCancellationRequested ? null : limitedSymbols(entries, maxItemsComputed);
       }),
     );
     connection.onRequest(
@@ -60,7 +62,8 @@ export class OutlineProvider {
         const artifact = await this.artifacts.get(params.textDocument.uri, token);
         if (!artifact) return null;
         const ranges = foldingRanges(this.outline(artifact));
-        return token.isCancellationRequested ? null : ranges;
+        const { maxItemsComputed } = await this.artifacts.settings.get(params.textDocument.uri);
+        return token.isCancellationRequested ? null : ranges.slice(0, maxItemsComputed);
       }),
     );
     this.artifacts.documents.onDidClose((event) => this.kept.delete(event.document.uri));
@@ -83,6 +86,27 @@ export class OutlineProvider {
     this.kept.set(document.uri, key, entries);
     return entries;
   }
+}
+
+/**
+ * The first `limit` entries as symbols and, when there were more, one last symbol at the first left out
+ * that says how many and which setting to raise: VS Code's JSON support limits its outline so too, and
+ * the outline of a 300,000-record file is otherwise a message of tens of megabytes.
+ */
+function limitedSymbols(entries: readonly OutlineEntry[], limit: number): DocumentSymbol[] {
+  const symbols = entries.slice(0, limit).map(toSymbol);
+  const firstLeftOut = entries[limit];
+  if (firstLeftOut) {
+    const { range, selectionRange } = toSymbol(firstLeftOut);
+    symbols.push({
+      name: `… ${(entries.length - limit).toLocaleString('en')} more not listed`,
+      detail: `${settingsSection}.maxItemsComputed is ${limit.toLocaleString('en')}`,
+      kind: SymbolKind.Null,
+      range,
+      selectionRange,
+    });
+  }
+  return symbols;
 }
 
 export function toSymbol(entry: OutlineEntry): DocumentSymbol {
