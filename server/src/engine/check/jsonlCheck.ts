@@ -10,7 +10,7 @@ import { codeInfo } from '../codes';
 import { FactsBuilder, type Placed } from '../facts/builder';
 import { summarizeRow, type RowFact } from '../facts/rows';
 import { nameRecord, type RecordName } from '../facts/recordNames';
-import { rangeOnLine, type Finding } from '../findings';
+import { rangeOnLine, type Finding, type TextRange } from '../findings';
 import { jsonTypeOf, withArticle, type JsonObject } from '../parse/jsonKind';
 import { parseJsonText } from '../parse/jsonText';
 import { damagedKeyFindings } from '../schema/damagedKeys';
@@ -185,11 +185,7 @@ export class JsonlCheck {
     }
     const record = parsed.value as JsonObject;
     const errors = this.validate(record);
-    const recordText = {
-      text,
-      value: record,
-      rangeAt: (offset: number, length: number) => rangeOnLine(0, offset, offset + length),
-    };
+    const recordText = { text, value: record, rangeAt: rangeOnLineZero };
     // Most lines have no finding: no array is made for them beyond the damaged-key check's own.
     const damaged = damagedKeyFindings(this.kind, recordText);
     const findings = errors.length === 0 ? damaged : [...schemaFindings(errors, recordText), ...damaged];
@@ -198,6 +194,11 @@ export class JsonlCheck {
       ? { record: true, findings, fact, name: nameRecord(this.kind, record) }
       : { record: true, findings, fact };
   }
+}
+
+/** A range of a line's own text: its findings are placed on line 0 and moved to the line's number when counted. */
+function rangeOnLineZero(offset: number, length: number): TextRange {
+  return rangeOnLine(0, offset, offset + length);
 }
 
 function onLine(finding: Finding, line: number): Finding {

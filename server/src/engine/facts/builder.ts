@@ -150,13 +150,12 @@ function keepsTrajectoryRow(fact: TrajectoryRowFact): boolean {
 function placeTrajectoryRow(fact: TrajectoryRowFact, line: number, text: string): Placed {
   const prompt = fact.prompt;
   const readings = fact.readings;
-  // No spread: this runs for every tool call of 50 MB trajectories.
-  const parts = placeParts(fact, line, text);
+  // No spread and no intermediate object: this runs for every tool call of 50 MB trajectories.
   return {
     line,
-    toolCall: parts.toolCall,
-    timeout: parts.timeout,
-    lifecycle: parts.lifecycle,
+    toolCall: fact.toolCall ? placeToolCall(fact.toolCall, line, text) : undefined,
+    timeout: fact.timeout ? placeTimeout(fact.timeout, line, text) : undefined,
+    lifecycle: fact.lifecycle ? placeLifecycle(fact.lifecycle, line, text) : undefined,
     prompt: prompt ? { preview: prompt.preview, ref: { line, length: text.length } } : undefined,
     uncertain: readings
       ? {
@@ -168,37 +167,39 @@ function placeTrajectoryRow(fact: TrajectoryRowFact, line: number, text: string)
   };
 }
 
-/** A tool call keeps its text only when a rule may point inside it: unresolved, or ended by the framework. */
 function placeParts(parts: RowParts, line: number, text: string): Pick<Placed, 'toolCall' | 'timeout' | 'lifecycle'> {
-  const call = parts.toolCall;
-  const timeout = parts.timeout;
-  const lifecycle = parts.lifecycle;
-  const length = text.length;
   return {
-    toolCall: call
-      ? {
-          id: call.id,
-          status: call.status,
-          terminalSource: call.terminalSource,
-          effects: call.effects,
-          title: call.title,
-          ref: isAdapterTerminal(call) ? { line, length } : { line, length, text },
-        }
-      : undefined,
-    timeout: timeout
-      ? { pendingIds: timeout.pendingIds, complete: timeout.complete, ref: { line, length, text } }
-      : undefined,
-    lifecycle: lifecycle
-      ? {
-          toolCallId: lifecycle.toolCallId,
-          lifecycle: lifecycle.lifecycle,
-          effects: lifecycle.effects,
-          source: lifecycle.source,
-          quiescenceRef: lifecycle.quiescenceRef,
-          status: lifecycle.status,
-          provenance: lifecycle.provenance,
-          ref: { line, length, text },
-        }
-      : undefined,
+    toolCall: parts.toolCall ? placeToolCall(parts.toolCall, line, text) : undefined,
+    timeout: parts.timeout ? placeTimeout(parts.timeout, line, text) : undefined,
+    lifecycle: parts.lifecycle ? placeLifecycle(parts.lifecycle, line, text) : undefined,
+  };
+}
+
+/** A tool call keeps its text only when a rule may point inside it: unresolved, or ended by the framework. */
+function placeToolCall(call: NonNullable<RowParts['toolCall']>, line: number, text: string): ToolCallFact {
+  return {
+    id: call.id,
+    status: call.status,
+    terminalSource: call.terminalSource,
+    effects: call.effects,
+    title: call.title,
+    ref: isAdapterTerminal(call) ? { line, length: text.length } : { line, length: text.length, text },
+  };
+}
+
+function placeTimeout(timeout: NonNullable<RowParts['timeout']>, line: number, text: string): TimeoutFact {
+  return { pendingIds: timeout.pendingIds, complete: timeout.complete, ref: { line, length: text.length, text } };
+}
+
+function placeLifecycle(lifecycle: NonNullable<RowParts['lifecycle']>, line: number, text: string): LifecycleFact {
+  return {
+    toolCallId: lifecycle.toolCallId,
+    lifecycle: lifecycle.lifecycle,
+    effects: lifecycle.effects,
+    source: lifecycle.source,
+    quiescenceRef: lifecycle.quiescenceRef,
+    status: lifecycle.status,
+    provenance: lifecycle.provenance,
+    ref: { line, length: text.length, text },
   };
 }

@@ -191,8 +191,14 @@ function fieldReader(
   record: JsonObject,
 ): FieldOf {
   // The fast path, for nearly every record of large files: no key the schema does not know.
-  if (!known || Object.keys(record).every((key) => known.has(key))) return (name) => record[name];
+  if (!known || hasOnlyKeysIn(record, known)) return (name) => record[name];
   return (name) => record[keyForFinding(kind, [], record, name)];
+}
+
+/** Whether every key of `record` is in `known`; walked without making the array of keys. */
+function hasOnlyKeysIn(record: JsonObject, known: ReadonlySet<string>): boolean {
+  for (const key in record) if (Object.prototype.hasOwnProperty.call(record, key) && !known.has(key)) return false;
+  return true;
 }
 
 function actionRecord(record: JsonObject, damaged: boolean): ActionRecord {
