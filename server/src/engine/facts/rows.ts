@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { ArtifactKind } from '../../../../shared/src/layout';
 import { arrayOrEmpty, isJsonObject, type JsonObject } from '../parse/jsonKind';
 import { keyForFinding, SchemaKnowledge, shapedLike } from '../schema/knownKeys';
+import { detachedCopy } from '../text/detachedCopy';
 import type { ActionRecord, LifecycleFact, LlmExchangeFact, PromptFact, TimeoutFact, ToolCallFact } from './facts';
 
 /**
@@ -170,8 +171,8 @@ const previewLength = 120;
 function previewOf(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   if (value.length <= previewLength) return value;
-  // A parsed copy: V8 keeps a plain slice as a view that holds the whole text alive.
-  return `${JSON.parse(JSON.stringify(value.slice(0, previewLength))) as string}…`;
+  // A copy of its own: V8 keeps a plain slice as a view that holds the whole text alive.
+  return `${detachedCopy(value.slice(0, previewLength))}…`;
 }
 
 const actionKnowledge = SchemaKnowledge.of('action-records');

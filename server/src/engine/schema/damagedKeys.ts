@@ -41,7 +41,6 @@ const kindFieldsOf: Partial<Record<ArtifactKind, readonly KindField[]>> = {
 
 /** What a record with nothing damaged yields: shared, since nearly every record of a large file is one. */
 const noFindings: readonly Finding[] = Object.freeze([]);
-const noKindFields: readonly KindField[] = [];
 
 // The walk's stack of keys and what it finds, reused from record to record: the walk never runs inside
 // itself, and each starts by emptying them, so that a clean record allocates nothing here.
@@ -50,12 +49,13 @@ const walkFound: DamagedKey[] = [];
 
 export function damagedKeyFindings(kind: ArtifactKind, record: RecordText): readonly Finding[] {
   const knowledge = SchemaKnowledge.of(kind);
-  walkPath.length = 0;
-  walkFound.length = 0;
+  // Emptied only when a walk that threw left them so: setting an array's length is not free.
+  if (walkPath.length > 0) walkPath.length = 0;
+  if (walkFound.length > 0) walkFound.length = 0;
   collect(knowledge, record.value, rootPlaceOf(knowledge), walkPath, walkFound);
   let damagedKinds: { field: string; value: string; resembles: string }[] | undefined;
-  for (const kindField of kindFieldsOf[kind] ?? noKindFields) {
-    const damagedKind = damagedKindOf(knowledge, record.value, kindField);
+  for (const check of kindFieldChecksOf(kind, knowledge)) {
+    const damagedKind = damagedKindOf(record.value, check);
     if (damagedKind) (damagedKinds ??= []).push(damagedKind);
   }
   if (walkFound.length === 0 && !damagedKinds) return noFindings;
@@ -97,32 +97,39 @@ interface KnownKindNames {
   readonly lowerCase: ReadonlySet<string>;
 }
 
-/** Per kind's knowledge and field, read off the schemas once: every record of a file asks. */
-const knownKindNames = new WeakMap<SchemaKnowledge, Map<string, KnownKindNames>>();
+/** A kind field of a kind with the names the schemas give it: read off the schemas once, since every record asks. */
+interface KindFieldCheck extends KindField {
+  readonly known: KnownKindNames;
+}
+
+const kindFieldChecks = new Map<ArtifactKind, readonly KindFieldCheck[]>();
+
+function kindFieldChecksOf(kind: ArtifactKind, knowledge: SchemaKnowledge): readonly KindFieldCheck[] {
+  let checks = kindFieldChecks.get(kind);
+  if (!checks) {
+    checks = (kindFieldsOf[kind] ?? []).map((kindField) => ({
+      ...kindField,
+      known: knownKindNamesOf(knowledge, kindField.field),
+    }));
+    kindFieldChecks.set(kind, checks);
+  }
+  return checks;
+}
 
 function knownKindNamesOf(knowledge: SchemaKnowledge, field: string): KnownKindNames {
-  let byField = knownKindNames.get(knowledge);
-  if (!byField) knownKindNames.set(knowledge, (byField = new Map()));
-  let known = byField.get(field);
-  if (!known) {
-    const names = [...(knowledge.knownValues(knowledge.childNodes(knowledge.rootNodes(), field)) ?? [])].filter(
-      (name): name is string => typeof name === 'string',
-    );
-    known = { names, exact: new Set(names), lowerCase: new Set(names.map((name) => name.toLowerCase())) };
-    byField.set(field, known);
-  }
-  return known;
+  const names = [...(knowledge.knownValues(knowledge.childNodes(knowledge.rootNodes(), field)) ?? [])].filter(
+    (name): name is string => typeof name === 'string',
+  );
+  return { names, exact: new Set(names), lowerCase: new Set(names.map((name) => name.toLowerCase())) };
 }
 
 function damagedKindOf(
-  knowledge: SchemaKnowledge,
   record: unknown,
-  { field, anyCase }: KindField,
+  { field, anyCase, known }: KindFieldCheck,
 ): { field: string; value: string; resembles: string } | undefined {
   if (!isJsonObject(record)) return undefined;
   const value = record[field];
   if (typeof value !== 'string') return undefined;
-  const known = knownKindNamesOf(knowledge, field);
   if (anyCase ? known.lowerCase.has(value.toLowerCase()) : known.exact.has(value)) return undefined;
   // A value grown past a known name with what no writer puts in a kind (`agent_messagE` and 8,000 more
   // characters) is as damaged as a flipped letter; a new kind in snake case (`tool_call_update`) is not.
