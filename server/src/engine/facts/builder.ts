@@ -50,7 +50,15 @@ export class FactsBuilder {
   private readonly resultsRows: ResultsRowFact[] = [];
   private terminalReward: RewardsFacts['terminal'];
 
-  constructor(private readonly kind: ArtifactKind) {}
+  /**
+   * `keepText`: what a fact keeps of a line's text. A line read from a file is a string of its own; a
+   * line of a document in memory is a view into the whole text, which would keep every version of the
+   * document alive, so its caller passes `detachedCopy` and only the few lines a fact keeps are copied.
+   */
+  constructor(
+    private readonly kind: ArtifactKind,
+    private readonly keepText: (text: string) => string = asItIs,
+  ) {}
 
   /**
    * Whether `add` reads the line's text: not when it hands back what the line became before, nor for a
@@ -72,7 +80,10 @@ export class FactsBuilder {
         if (fact.agentSide) this.agentSideRows++;
         if (!fact.typed) this.untypedRows++;
         if (!keepsTrajectoryRow(fact)) return undefined;
-        const placed = before?.line === line ? before : placeTrajectoryRow(fact, line, text);
+        const placed =
+          before?.line === line
+            ? before
+            : placeTrajectoryRow(fact, line, keepsRowText(fact) ? this.keepText(text) : text);
         if (placed.toolCall) this.toolCalls.push(placed.toolCall);
         if (placed.timeout) this.lastTimeout = placed.timeout;
         if (placed.lifecycle) this.lifecycles.push(placed.lifecycle);
@@ -84,7 +95,7 @@ export class FactsBuilder {
         const placed =
           before?.line === line
             ? before
-            : { line, action: { ref: { line, length: text.length, text }, record: fact.action } };
+            : { line, action: { ref: { line, length: text.length, text: this.keepText(text) }, record: fact.action } };
         this.actions.push(placed.action!);
         return placed;
       }
@@ -94,11 +105,11 @@ export class FactsBuilder {
       case 'results-row':
         this.rows++;
         if (this.resultsRows.length < keptResultsRows)
-          this.resultsRows.push({ ref: { line, length: text.length, text }, value: fact.value });
+          this.resultsRows.push({ ref: { line, length: text.length, text: this.keepText(text) }, value: fact.value });
         return undefined;
       case 'reward':
         if (!this.terminalReward && fact.terminal && typeof fact.value === 'number')
-          this.terminalReward = { ref: { line, length: text.length, text }, value: fact.value };
+          this.terminalReward = { ref: { line, length: text.length, text: this.keepText(text) }, value: fact.value };
         return undefined;
     }
   }
@@ -144,6 +155,18 @@ function keepsTrajectoryRow(fact: TrajectoryRowFact): boolean {
     fact.lifecycle !== undefined ||
     fact.prompt !== undefined ||
     fact.readings !== undefined
+  );
+}
+
+const asItIs = (text: string): string => text;
+
+/** Whether a placed trajectory row keeps its line's text (placeTrajectoryRow, placeToolCall). */
+function keepsRowText(fact: TrajectoryRowFact): boolean {
+  return (
+    fact.timeout !== undefined ||
+    fact.lifecycle !== undefined ||
+    fact.readings !== undefined ||
+    (fact.toolCall !== undefined && !isAdapterTerminal(fact.toolCall))
   );
 }
 

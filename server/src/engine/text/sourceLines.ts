@@ -4,7 +4,7 @@
  * dropped, and a last line without a newline kept and marked as unterminated.
  */
 import { readSync } from 'node:fs';
-import { isTerminated, layoutOf, lineCount, lineText } from './lineLayout';
+import { isTerminated, layoutOf, lineCount, lineSlice } from './lineLayout';
 import { invalidUtf8In, isUtf8, utf8ByteOrderMarkLength } from './utf8';
 
 export interface SourceLine {
@@ -20,10 +20,11 @@ export interface SourceLine {
   readonly oversizedBytes?: number;
 }
 
+/** The lines of a text in memory, each a view into it (`lineSlice`): what is kept of one must be copied. */
 export function* linesOfText(text: string): Generator<SourceLine> {
   const layout = layoutOf(text);
   for (let number = 0; number < lineCount(layout); number++)
-    yield { number, text: lineText(layout, number), terminated: isTerminated(layout, number) };
+    yield { number, text: lineSlice(layout, number), terminated: isTerminated(layout, number) };
 }
 
 export interface FileLineOptions {
