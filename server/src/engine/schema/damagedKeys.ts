@@ -181,13 +181,17 @@ class Place {
 /** One Place per node list of a kind's knowledge (its node lists are cached by identity, so places are shared). */
 class Places {
   private readonly byNodes = new Map<SchemaNodes, Place>();
+  /** Every place no schema describes, as one: each key of a free-form object gets an empty node list of its own. */
+  private readonly undescribed: Place;
   readonly root: Place;
 
   constructor(readonly knowledge: SchemaKnowledge) {
+    this.undescribed = new Place(this, []);
     this.root = this.at(knowledge.rootNodes());
   }
 
   at(nodes: SchemaNodes): Place {
+    if (nodes.length === 0) return this.undescribed;
     let place = this.byNodes.get(nodes);
     if (!place) this.byNodes.set(nodes, (place = new Place(this, nodes)));
     return place;
