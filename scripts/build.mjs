@@ -4,6 +4,7 @@
 //   node scripts/build.mjs [--production] [--watch] [--tests]
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { basename, dirname, join, relative } from 'node:path';
 import * as esbuild from 'esbuild';
 import { documentationSchemaText } from './documentationSchemas.mjs';
@@ -32,7 +33,7 @@ const common = {
   // Others read these outputs while a build runs (the test files load dist/, `npm start` rebuilds it in
   // the middle of a test run): atomicWritePlugin replaces each file whole instead of writing it in place.
   write: false,
-  plugins: [atomicWritePlugin(), problemMatcherPlugin()],
+  plugins: [precompiledValidatorsPlugin(), atomicWritePlugin(), problemMatcherPlugin()],
 };
 
 const contexts = [
@@ -106,6 +107,53 @@ async function findFiles(folder, accept) {
     else if (accept(path)) found.push(path);
   }
   return found;
+}
+
+// The schemas' validators compiled now rather than at each start: validatorsByKind.ts is bundled as ajv's
+// standalone code for the same schemas and options (server/src/engine/schema/compileValidators.ts).
+function precompiledValidatorsPlugin() {
+  const module = join(root, 'server/src/engine/schema/validatorsByKind.ts');
+  let source;
+  return {
+    name: 'precompiled-validators',
+    setup(build) {
+      // Made again for each build, so that watch mode follows the schemas.
+      build.onStart(() => {
+        source = undefined;
+      });
+      build.onLoad({ filter: /[\\/]validatorsByKind\.ts$/ }, async (args) => {
+        if (args.path !== module) return undefined;
+        source ??= standaloneValidatorsSource();
+        return {
+          contents: await source,
+          loader: 'js',
+          resolveDir: dirname(module),
+          watchFiles: (await readdir(schemasDir)).map((name) => join(schemasDir, name)),
+        };
+      });
+    },
+  };
+}
+
+/** Runs compileValidators.ts's standaloneValidatorsSource(), bundled for the purpose. */
+async function standaloneValidatorsSource() {
+  const { outputFiles } = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: ['server/src/engine/schema/compileValidators.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    write: false,
+    logLevel: 'warning',
+  });
+  const module = { exports: {} };
+  new Function('module', 'exports', 'require', outputFiles[0].text)(
+    module,
+    module.exports,
+    createRequire(import.meta.url),
+  );
+  return module.exports.standaloneValidatorsSource();
 }
 
 // Writes each output under a temporary name in its own folder, then renames it over the target: a

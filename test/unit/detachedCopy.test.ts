@@ -62,6 +62,47 @@ describe('detached copies', () => {
     assert.ok(detached < 3 * megabyte, `kept lines grew the heap by ${(detached / megabyte).toFixed(1)} MB`);
   });
 
+  it('the facts of a checked document keep copies of the few lines they keep, not views of the document', async () => {
+    const checker = new ArtifactChecker();
+    // About 2 MB of messages and finished tool calls, whose facts keep no text, and one pending tool call, whose fact does.
+    const trajectory = (version: number): string => {
+      const rows: string[] = [];
+      for (let index = 0; index < 15_000; index++)
+        rows.push(
+          JSON.stringify(
+            index === 7_000
+              ? { type: 'tool_call', tool_call_id: `call-${version}`, kind: 'execute', status: 'in_progress' }
+              : index % 2 === 0
+                ? { type: 'agent_message', text: `version ${version}, the agent reads the test output ${index}` }
+                : {
+                    type: 'tool_call',
+                    tool_call_id: `c-${index}`,
+                    kind: 'execute',
+                    title: 'pytest -q',
+                    status: 'completed',
+                  },
+          ),
+        );
+      return `${rows.join('\n')}\n`;
+    };
+    const options = { maxFindings: 1000 };
+    const check = {
+      editor: async (text: string) => checker.checkText(text, 'acp-trajectory', options),
+      server: async (text: string) =>
+        (await checker.checkTextCancellable(text, 'acp-trajectory', options, () => false))!.report,
+    };
+    for (const [name, run] of Object.entries(check)) {
+      await run(trajectory(100));
+      const kept: unknown[] = [];
+      const before = heapUsedAfterCollection();
+      for (let version = 0; version < 10; version++) kept.push(await run(trajectory(version)));
+      const grown = heapUsedAfterCollection() - before;
+      assert.equal(kept.length, 10);
+      // Each version's text is about 2 MB: a fact holding a view of its line would keep all ten.
+      assert.ok(grown < 8 * megabyte, `${name}: ten kept reports grew the heap by ${(grown / megabyte).toFixed(1)} MB`);
+    }
+  });
+
   it('what the check of a document keeps for its next check holds one version, however often it is edited', async () => {
     const checker = new ArtifactChecker();
     let kept: KeptCheck | undefined;

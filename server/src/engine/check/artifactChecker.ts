@@ -8,7 +8,7 @@ import { openInside, ownFolderBoundary, readInside, readPrefixBytes, type Opened
 import { codeInfo } from '../codes';
 import type { Finding } from '../findings';
 import { SchemaRegistry } from '../schema/validators';
-import { isTerminated, layoutOf, lineCount, LineIndex, lineText, relayout, type LineLayout } from '../text/lineLayout';
+import { isTerminated, layoutOf, lineCount, LineIndex, lineSlice, relayout, type LineLayout } from '../text/lineLayout';
 import { linesOfFile, linesOfText, type SourceLine } from '../text/sourceLines';
 import { invalidUtf8In, isUtf8, utf8ByteOrderMarkLength } from '../text/utf8';
 import { checkJsonDocument } from './jsonCheck';
@@ -67,7 +67,7 @@ export class ArtifactChecker {
   checkText(text: string, kind: ArtifactKind, options: CheckOptions): FileReport {
     if (artifactKindInfo(kind).format === 'json')
       return checkJsonDocument(text, kind, this.schemas.validatorFor(kind), options);
-    return this.checkLines(linesOfText(text), kind, options);
+    return this.checkLines(linesOfText(text), kind, options, true);
   }
 
   /**
@@ -87,8 +87,11 @@ export class ArtifactChecker {
     if (artifactKindInfo(kind).format === 'json') return { report: this.checkText(text, kind, options) };
     const edit = previous ? relayout(previous.layout, text) : undefined;
     const layout = edit?.layout ?? layoutOf(text);
-    const textOf = (line: number): string => lineText(layout, line);
-    const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options, { lineCount: lineCount(layout) });
+    const textOf = (line: number): string => lineSlice(layout, line);
+    const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options, {
+      viewsOfText: true,
+      keepOutcomesOf: { lineCount: lineCount(layout) },
+    });
     const turns = new EventLoopTurns(isCancelled);
     for (let line = 0; line < lineCount(layout); line++) {
       const before = !edit
@@ -125,7 +128,7 @@ export class ArtifactChecker {
     const opened = openInside(path, options.boundary ?? ownFolderBoundary(path));
     if ('outside' in opened) return outsideBundleReport(kind, options);
     try {
-      const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options);
+      const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options, { viewsOfText: false });
       const turns = new EventLoopTurns(isCancelled);
       for (const line of linesOfFile(opened.descriptor, {
         maxLineBytes: maxRecordBytes,
@@ -158,6 +161,7 @@ export class ArtifactChecker {
         linesOfFile(file.descriptor, { maxLineBytes: maxRecordBytes, onBytesRead: options.onBytesRead }),
         kind,
         options,
+        false,
       );
     }
     if (file.size > maxRecordBytes) {
@@ -179,8 +183,13 @@ export class ArtifactChecker {
     );
   }
 
-  private checkLines(lines: Iterable<SourceLine>, kind: ArtifactKind, options: CheckOptions): FileReport {
-    const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options);
+  private checkLines(
+    lines: Iterable<SourceLine>,
+    kind: ArtifactKind,
+    options: CheckOptions,
+    viewsOfText: boolean,
+  ): FileReport {
+    const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options, { viewsOfText });
     for (const line of lines) check.addLine(line);
     return check.finish();
   }

@@ -9,13 +9,14 @@ import type { ArtifactKind } from '../../../../shared/src/layout';
 import { codeInfo } from '../codes';
 import { FactsBuilder, type Placed } from '../facts/builder';
 import { summarizeRow, type RowFact } from '../facts/rows';
-import { nameRecord, type RecordName } from '../facts/recordNames';
-import { rangeOnLine, type Finding } from '../findings';
+import { keptRecordName, type RecordName } from '../facts/recordNames';
+import { rangeOnLine, type Finding, type TextRange } from '../findings';
 import { jsonTypeOf, withArticle, type JsonObject } from '../parse/jsonKind';
 import { parseJsonText } from '../parse/jsonText';
 import { damagedKeyFindings } from '../schema/damagedKeys';
 import { schemaFindings } from '../schema/schemaFindings';
 import type { RecordValidator } from '../schema/validators';
+import { detachedCopy } from '../text/detachedCopy';
 import type { SourceLine } from '../text/sourceLines';
 import { FindingCollector } from './collector';
 import { recordTooLarge, type CheckOptions, type FileReport } from './report';
@@ -41,6 +42,17 @@ export interface LineOutcomes {
   readonly placed: readonly (Placed | undefined)[];
 }
 
+/** Where a check's lines come from. */
+export interface LineSource {
+  /**
+   * The lines are views into one text in memory (`linesOfText`, `lineSlice`), cut without a copy since
+   * most are only parsed: the facts copy what they keep of them (FactsBuilder's `keepText`).
+   */
+  readonly viewsOfText: boolean;
+  /** Keep the outcome of each of this many lines, for the next check of the same document. */
+  readonly keepOutcomesOf?: { readonly lineCount: number };
+}
+
 export class JsonlCheck {
   private readonly collector: FindingCollector;
   private readonly facts: FactsBuilder;
@@ -51,11 +63,10 @@ export class JsonlCheck {
     private readonly kind: ArtifactKind,
     private readonly validate: RecordValidator,
     options: CheckOptions,
-    /** Keep the outcome of each of this many lines, for the next check of the same document. */
-    keepOutcomesOf?: { readonly lineCount: number },
+    { viewsOfText, keepOutcomesOf }: LineSource,
   ) {
     this.collector = new FindingCollector(options.maxFindings);
-    this.facts = new FactsBuilder(kind);
+    this.facts = new FactsBuilder(kind, viewsOfText ? detachedCopy : undefined);
     // Sized up front: a 100,000-line document would otherwise grow each array a dozen times per check.
     this.kept = keepOutcomesOf
       ? { outcomes: new Array(keepOutcomesOf.lineCount), placed: new Array(keepOutcomesOf.lineCount) }
@@ -185,19 +196,20 @@ export class JsonlCheck {
     }
     const record = parsed.value as JsonObject;
     const errors = this.validate(record);
-    const recordText = {
-      text,
-      value: record,
-      rangeAt: (offset: number, length: number) => rangeOnLine(0, offset, offset + length),
-    };
+    const recordText = { text, value: record, rangeAt: rangeOnLineZero };
     // Most lines have no finding: no array is made for them beyond the damaged-key check's own.
     const damaged = damagedKeyFindings(this.kind, recordText);
     const findings = errors.length === 0 ? damaged : [...schemaFindings(errors, recordText), ...damaged];
     const fact = summarizeRow(this.kind, record, findings.length > 0);
     return this.kept
-      ? { record: true, findings, fact, name: nameRecord(this.kind, record) }
+      ? { record: true, findings, fact, name: keptRecordName(this.kind, record) }
       : { record: true, findings, fact };
   }
+}
+
+/** A range of a line's own text: its findings are placed on line 0 and moved to the line's number when counted. */
+function rangeOnLineZero(offset: number, length: number): TextRange {
+  return rangeOnLine(0, offset, offset + length);
 }
 
 function onLine(finding: Finding, line: number): Finding {

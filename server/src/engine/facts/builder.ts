@@ -50,7 +50,15 @@ export class FactsBuilder {
   private readonly resultsRows: ResultsRowFact[] = [];
   private terminalReward: RewardsFacts['terminal'];
 
-  constructor(private readonly kind: ArtifactKind) {}
+  /**
+   * `keepText`: what a fact keeps of a line's text. A line read from a file is a string of its own; a
+   * line of a document in memory is a view into the whole text, which would keep every version of the
+   * document alive, so its caller passes `detachedCopy` and only the few lines a fact keeps are copied.
+   */
+  constructor(
+    private readonly kind: ArtifactKind,
+    private readonly keepText: (text: string) => string = asItIs,
+  ) {}
 
   /**
    * Whether `add` reads the line's text: not when it hands back what the line became before, nor for a
@@ -72,7 +80,10 @@ export class FactsBuilder {
         if (fact.agentSide) this.agentSideRows++;
         if (!fact.typed) this.untypedRows++;
         if (!keepsTrajectoryRow(fact)) return undefined;
-        const placed = before?.line === line ? before : placeTrajectoryRow(fact, line, text);
+        const placed =
+          before?.line === line
+            ? before
+            : placeTrajectoryRow(fact, line, keepsRowText(fact) ? this.keepText(text) : text);
         if (placed.toolCall) this.toolCalls.push(placed.toolCall);
         if (placed.timeout) this.lastTimeout = placed.timeout;
         if (placed.lifecycle) this.lifecycles.push(placed.lifecycle);
@@ -84,7 +95,7 @@ export class FactsBuilder {
         const placed =
           before?.line === line
             ? before
-            : { line, action: { ref: { line, length: text.length, text }, record: fact.action } };
+            : { line, action: { ref: { line, length: text.length, text: this.keepText(text) }, record: fact.action } };
         this.actions.push(placed.action!);
         return placed;
       }
@@ -94,11 +105,11 @@ export class FactsBuilder {
       case 'results-row':
         this.rows++;
         if (this.resultsRows.length < keptResultsRows)
-          this.resultsRows.push({ ref: { line, length: text.length, text }, value: fact.value });
+          this.resultsRows.push({ ref: { line, length: text.length, text: this.keepText(text) }, value: fact.value });
         return undefined;
       case 'reward':
         if (!this.terminalReward && fact.terminal && typeof fact.value === 'number')
-          this.terminalReward = { ref: { line, length: text.length, text }, value: fact.value };
+          this.terminalReward = { ref: { line, length: text.length, text: this.keepText(text) }, value: fact.value };
         return undefined;
     }
   }
@@ -147,16 +158,27 @@ function keepsTrajectoryRow(fact: TrajectoryRowFact): boolean {
   );
 }
 
+const asItIs = (text: string): string => text;
+
+/** Whether a placed trajectory row keeps its line's text (placeTrajectoryRow, placeToolCall). */
+function keepsRowText(fact: TrajectoryRowFact): boolean {
+  return (
+    fact.timeout !== undefined ||
+    fact.lifecycle !== undefined ||
+    fact.readings !== undefined ||
+    (fact.toolCall !== undefined && !isAdapterTerminal(fact.toolCall))
+  );
+}
+
 function placeTrajectoryRow(fact: TrajectoryRowFact, line: number, text: string): Placed {
   const prompt = fact.prompt;
   const readings = fact.readings;
-  // No spread: this runs for every tool call of 50 MB trajectories.
-  const parts = placeParts(fact, line, text);
+  // No spread and no intermediate object: this runs for every tool call of 50 MB trajectories.
   return {
     line,
-    toolCall: parts.toolCall,
-    timeout: parts.timeout,
-    lifecycle: parts.lifecycle,
+    toolCall: fact.toolCall ? placeToolCall(fact.toolCall, line, text) : undefined,
+    timeout: fact.timeout ? placeTimeout(fact.timeout, line, text) : undefined,
+    lifecycle: fact.lifecycle ? placeLifecycle(fact.lifecycle, line, text) : undefined,
     prompt: prompt ? { preview: prompt.preview, ref: { line, length: text.length } } : undefined,
     uncertain: readings
       ? {
@@ -168,37 +190,39 @@ function placeTrajectoryRow(fact: TrajectoryRowFact, line: number, text: string)
   };
 }
 
-/** A tool call keeps its text only when a rule may point inside it: unresolved, or ended by the framework. */
 function placeParts(parts: RowParts, line: number, text: string): Pick<Placed, 'toolCall' | 'timeout' | 'lifecycle'> {
-  const call = parts.toolCall;
-  const timeout = parts.timeout;
-  const lifecycle = parts.lifecycle;
-  const length = text.length;
   return {
-    toolCall: call
-      ? {
-          id: call.id,
-          status: call.status,
-          terminalSource: call.terminalSource,
-          effects: call.effects,
-          title: call.title,
-          ref: isAdapterTerminal(call) ? { line, length } : { line, length, text },
-        }
-      : undefined,
-    timeout: timeout
-      ? { pendingIds: timeout.pendingIds, complete: timeout.complete, ref: { line, length, text } }
-      : undefined,
-    lifecycle: lifecycle
-      ? {
-          toolCallId: lifecycle.toolCallId,
-          lifecycle: lifecycle.lifecycle,
-          effects: lifecycle.effects,
-          source: lifecycle.source,
-          quiescenceRef: lifecycle.quiescenceRef,
-          status: lifecycle.status,
-          provenance: lifecycle.provenance,
-          ref: { line, length, text },
-        }
-      : undefined,
+    toolCall: parts.toolCall ? placeToolCall(parts.toolCall, line, text) : undefined,
+    timeout: parts.timeout ? placeTimeout(parts.timeout, line, text) : undefined,
+    lifecycle: parts.lifecycle ? placeLifecycle(parts.lifecycle, line, text) : undefined,
+  };
+}
+
+/** A tool call keeps its text only when a rule may point inside it: unresolved, or ended by the framework. */
+function placeToolCall(call: NonNullable<RowParts['toolCall']>, line: number, text: string): ToolCallFact {
+  return {
+    id: call.id,
+    status: call.status,
+    terminalSource: call.terminalSource,
+    effects: call.effects,
+    title: call.title,
+    ref: isAdapterTerminal(call) ? { line, length: text.length } : { line, length: text.length, text },
+  };
+}
+
+function placeTimeout(timeout: NonNullable<RowParts['timeout']>, line: number, text: string): TimeoutFact {
+  return { pendingIds: timeout.pendingIds, complete: timeout.complete, ref: { line, length: text.length, text } };
+}
+
+function placeLifecycle(lifecycle: NonNullable<RowParts['lifecycle']>, line: number, text: string): LifecycleFact {
+  return {
+    toolCallId: lifecycle.toolCallId,
+    lifecycle: lifecycle.lifecycle,
+    effects: lifecycle.effects,
+    source: lifecycle.source,
+    quiescenceRef: lifecycle.quiescenceRef,
+    status: lifecycle.status,
+    provenance: lifecycle.provenance,
+    ref: { line, length: text.length, text },
   };
 }

@@ -7,6 +7,7 @@
  */
 import type { ArtifactKind } from '../../../../shared/src/layout';
 import { describeValue, isJsonObject, shownPrefix, type JsonObject } from '../parse/jsonKind';
+import { detachedCopy } from '../text/detachedCopy';
 
 /** What a record is, coarsely: editors show each category with its own symbol icon. */
 export type RecordCategory =
@@ -42,6 +43,16 @@ const maxQuoted = 47;
 export function nameRecord(kind: ArtifactKind, record: JsonObject, reading?: string): RecordName {
   const named = baseName(kind, record);
   return reading ? { ...named, name: withReading(named.name, reading) } : named;
+}
+
+/**
+ * `nameRecord`, for a name kept as long as its document is open (the language server's check keeps one
+ * per line): one flat string. A name is joined from a few pieces, and V8 keeps such a join as a chain of
+ * them, several objects a line that every collection of a large document walks again.
+ */
+export function keptRecordName(kind: ArtifactKind, record: JsonObject): RecordName {
+  const named = baseName(kind, record);
+  return { name: detachedCopy(named.name), category: named.category };
 }
 
 /** A record's name with what the rules read in it as its last part. */

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { ArtifactKind } from '../../../../shared/src/layout';
 import { arrayOrEmpty, isJsonObject, type JsonObject } from '../parse/jsonKind';
 import { keyForFinding, SchemaKnowledge, shapedLike } from '../schema/knownKeys';
+import { detachedCopy } from '../text/detachedCopy';
 import type { ActionRecord, LifecycleFact, LlmExchangeFact, PromptFact, TimeoutFact, ToolCallFact } from './facts';
 
 /**
@@ -170,8 +171,8 @@ const previewLength = 120;
 function previewOf(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   if (value.length <= previewLength) return value;
-  // A parsed copy: V8 keeps a plain slice as a view that holds the whole text alive.
-  return `${JSON.parse(JSON.stringify(value.slice(0, previewLength))) as string}…`;
+  // A copy of its own: V8 keeps a plain slice as a view that holds the whole text alive.
+  return `${detachedCopy(value.slice(0, previewLength))}…`;
 }
 
 const actionKnowledge = SchemaKnowledge.of('action-records');
@@ -191,8 +192,14 @@ function fieldReader(
   record: JsonObject,
 ): FieldOf {
   // The fast path, for nearly every record of large files: no key the schema does not know.
-  if (!known || Object.keys(record).every((key) => known.has(key))) return (name) => record[name];
+  if (!known || hasOnlyKeysIn(record, known)) return (name) => record[name];
   return (name) => record[keyForFinding(kind, [], record, name)];
+}
+
+/** Whether every key of `record` is in `known`; walked without making the array of keys. */
+function hasOnlyKeysIn(record: JsonObject, known: ReadonlySet<string>): boolean {
+  for (const key in record) if (Object.prototype.hasOwnProperty.call(record, key) && !known.has(key)) return false;
+  return true;
 }
 
 function actionRecord(record: JsonObject, damaged: boolean): ActionRecord {

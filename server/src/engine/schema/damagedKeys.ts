@@ -39,16 +39,27 @@ const kindFieldsOf: Partial<Record<ArtifactKind, readonly KindField[]>> = {
   ],
 };
 
-export function damagedKeyFindings(kind: ArtifactKind, record: RecordText): Finding[] {
+/** What a record with nothing damaged yields: shared, since nearly every record of a large file is one. */
+const noFindings: readonly Finding[] = Object.freeze([]);
+
+// The walk's stack of keys and what it finds, reused from record to record: the walk never runs inside
+// itself, and each starts by emptying them, so that a clean record allocates nothing here.
+const walkPath: (string | number)[] = [];
+const walkFound: DamagedKey[] = [];
+
+export function damagedKeyFindings(kind: ArtifactKind, record: RecordText): readonly Finding[] {
   const knowledge = SchemaKnowledge.of(kind);
-  const damaged: DamagedKey[] = [];
-  collect(knowledge, record.value, knowledge.rootNodes(), [], damaged);
-  const damagedKinds: { field: string; value: string; resembles: string }[] = [];
-  for (const kindField of kindFieldsOf[kind] ?? []) {
-    const damagedKind = damagedKindOf(knowledge, record.value, kindField);
-    if (damagedKind) damagedKinds.push(damagedKind);
+  // Emptied only when a walk that threw left them so: setting an array's length is not free.
+  if (walkPath.length > 0) walkPath.length = 0;
+  if (walkFound.length > 0) walkFound.length = 0;
+  collect(knowledge, record.value, rootPlaceOf(knowledge), walkPath, walkFound);
+  let damagedKinds: { field: string; value: string; resembles: string }[] | undefined;
+  for (const check of kindFieldChecksOf(kind, knowledge)) {
+    const damagedKind = damagedKindOf(record.value, check);
+    if (damagedKind) (damagedKinds ??= []).push(damagedKind);
   }
-  if (damaged.length === 0 && damagedKinds.length === 0) return [];
+  if (walkFound.length === 0 && !damagedKinds) return noFindings;
+  const damaged = walkFound.splice(0);
   const tree = parseTreeSafely(record.text);
   const rangeOf = (path: JsonPath, part: 'key' | 'value', key: string) => {
     const objectNode = tree ? nodeAtPath(tree, path) : undefined;
@@ -65,7 +76,7 @@ export function damagedKeyFindings(kind: ArtifactKind, record: RecordText): Find
     message: `${path.length === 0 ? 'The record' : `"${path.join('.')}"`}: the key ${JSON.stringify(key)} is shaped like ${JSON.stringify(resembles)}, which this record lacks: a damaged key is not an absent one.`,
     range: rangeOf(path, 'key', key),
   }));
-  for (const { field, value, resembles } of damagedKinds) {
+  for (const { field, value, resembles } of damagedKinds ?? []) {
     findings.push({
       code: 'schema',
       severity: codeInfo('schema').severity,
@@ -86,32 +97,39 @@ interface KnownKindNames {
   readonly lowerCase: ReadonlySet<string>;
 }
 
-/** Per kind's knowledge and field, read off the schemas once: every record of a file asks. */
-const knownKindNames = new WeakMap<SchemaKnowledge, Map<string, KnownKindNames>>();
+/** A kind field of a kind with the names the schemas give it: read off the schemas once, since every record asks. */
+interface KindFieldCheck extends KindField {
+  readonly known: KnownKindNames;
+}
+
+const kindFieldChecks = new Map<ArtifactKind, readonly KindFieldCheck[]>();
+
+function kindFieldChecksOf(kind: ArtifactKind, knowledge: SchemaKnowledge): readonly KindFieldCheck[] {
+  let checks = kindFieldChecks.get(kind);
+  if (!checks) {
+    checks = (kindFieldsOf[kind] ?? []).map((kindField) => ({
+      ...kindField,
+      known: knownKindNamesOf(knowledge, kindField.field),
+    }));
+    kindFieldChecks.set(kind, checks);
+  }
+  return checks;
+}
 
 function knownKindNamesOf(knowledge: SchemaKnowledge, field: string): KnownKindNames {
-  let byField = knownKindNames.get(knowledge);
-  if (!byField) knownKindNames.set(knowledge, (byField = new Map()));
-  let known = byField.get(field);
-  if (!known) {
-    const names = [...(knowledge.knownValues(knowledge.childNodes(knowledge.rootNodes(), field)) ?? [])].filter(
-      (name): name is string => typeof name === 'string',
-    );
-    known = { names, exact: new Set(names), lowerCase: new Set(names.map((name) => name.toLowerCase())) };
-    byField.set(field, known);
-  }
-  return known;
+  const names = [...(knowledge.knownValues(knowledge.childNodes(knowledge.rootNodes(), field)) ?? [])].filter(
+    (name): name is string => typeof name === 'string',
+  );
+  return { names, exact: new Set(names), lowerCase: new Set(names.map((name) => name.toLowerCase())) };
 }
 
 function damagedKindOf(
-  knowledge: SchemaKnowledge,
   record: unknown,
-  { field, anyCase }: KindField,
+  { field, anyCase, known }: KindFieldCheck,
 ): { field: string; value: string; resembles: string } | undefined {
   if (!isJsonObject(record)) return undefined;
   const value = record[field];
   if (typeof value !== 'string') return undefined;
-  const known = knownKindNamesOf(knowledge, field);
   if (anyCase ? known.lowerCase.has(value.toLowerCase()) : known.exact.has(value)) return undefined;
   // A value grown past a known name with what no writer puts in a kind (`agent_messagE` and 8,000 more
   // characters) is as damaged as a flipped letter; a new kind in snake case (`tool_call_update`) is not.
@@ -122,34 +140,109 @@ function damagedKindOf(
 }
 
 /**
+ * A place in a record as the walk meets it: the schemas that describe it, the keys they name, and the
+ * places below it, each read off the schemas once per kind and then found with one lookup, since every
+ * key of every record passes here.
+ */
+class Place {
+  /** The keys named here; undefined for a free-form object (or no object), where no key can be damaged. */
+  readonly known: ReadonlySet<string> | undefined;
+  /** No schema describes the value here, so nothing below it is walked. */
+  readonly undescribed: boolean;
+  /** Whether a schema here gives array items places by position (prefixItems); else every item has one place. */
+  private readonly positional: boolean;
+  private readonly byKey = new Map<string, Place>();
+  private readonly byIndex = new Map<number, Place>();
+  private items: Place | undefined;
+
+  constructor(
+    private readonly places: Places,
+    readonly nodes: SchemaNodes,
+  ) {
+    this.known = places.knowledge.knownKeys(nodes);
+    this.undescribed = nodes.length === 0;
+    this.positional = nodes.some((node) => Array.isArray(node['prefixItems']));
+  }
+
+  child(key: string): Place {
+    let place = this.byKey.get(key);
+    if (!place) this.byKey.set(key, (place = this.places.at(this.places.knowledge.childNodes(this.nodes, key))));
+    return place;
+  }
+
+  item(index: number): Place {
+    if (!this.positional) return (this.items ??= this.places.at(this.places.knowledge.childNodes(this.nodes, index)));
+    let place = this.byIndex.get(index);
+    if (!place) this.byIndex.set(index, (place = this.places.at(this.places.knowledge.childNodes(this.nodes, index))));
+    return place;
+  }
+}
+
+/** One Place per node list of a kind's knowledge (its node lists are cached by identity, so places are shared). */
+class Places {
+  private readonly byNodes = new Map<SchemaNodes, Place>();
+  /** Every place no schema describes, as one: each key of a free-form object gets an empty node list of its own. */
+  private readonly undescribed: Place;
+  readonly root: Place;
+
+  constructor(readonly knowledge: SchemaKnowledge) {
+    this.undescribed = new Place(this, []);
+    this.root = this.at(knowledge.rootNodes());
+  }
+
+  at(nodes: SchemaNodes): Place {
+    if (nodes.length === 0) return this.undescribed;
+    let place = this.byNodes.get(nodes);
+    if (!place) this.byNodes.set(nodes, (place = new Place(this, nodes)));
+    return place;
+  }
+}
+
+const placesByKnowledge = new WeakMap<SchemaKnowledge, Places>();
+
+function rootPlaceOf(knowledge: SchemaKnowledge): Place {
+  let places = placesByKnowledge.get(knowledge);
+  if (!places) placesByKnowledge.set(knowledge, (places = new Places(knowledge)));
+  return places.root;
+}
+
+/**
  * Walks only where the schemas describe the value: the walk ends with the schemas, however deep the record.
  * `path` is the walk's own stack, copied only into a damaged key found: every key of every record passes here.
  */
 function collect(
   knowledge: SchemaKnowledge,
   value: unknown,
-  nodes: SchemaNodes,
+  place: Place,
   path: (string | number)[],
   damaged: DamagedKey[],
 ): void {
-  if (nodes.length === 0) return;
+  if (place.undescribed) return;
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      if (typeof item !== 'object' || item === null) continue;
       path.push(index);
-      collect(knowledge, value[index], knowledge.childNodes(nodes, index), path, damaged);
+      collect(knowledge, item, place.item(index), path, damaged);
       path.pop();
     }
     return;
   }
   if (!isJsonObject(value)) return;
-  for (const key of Object.keys(value)) {
-    const resembles = knowledge.damagedCopyOf(nodes, value, key);
-    if (resembles !== undefined) {
-      damaged.push({ path: [...path], key, resembles });
-      continue;
+  const known = place.known;
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    if (known && !known.has(key)) {
+      const resembles = knowledge.damagedCopyOf(place.nodes, value, key);
+      if (resembles !== undefined) {
+        damaged.push({ path: [...path], key, resembles });
+        continue;
+      }
     }
+    const child: unknown = value[key];
+    if (typeof child !== 'object' || child === null) continue;
     path.push(key);
-    collect(knowledge, value[key], knowledge.childNodes(nodes, key), path, damaged);
+    collect(knowledge, child, place.child(key), path, damaged);
     path.pop();
   }
 }

@@ -1,28 +1,18 @@
 /**
- * One compiled ajv validator per artifact kind. ajv compiles a schema to a function, which is slow once
- * and fast for every record after, so all schemas are compiled together when the registry is made (at
- * server or CLI start-up) and then shared.
+ * One compiled ajv validator per artifact kind, shared by every check: compiled when the tree is built
+ * (validatorsByKind.ts), so the registry only hands them out.
  */
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import { artifactKindNames, type ArtifactKind } from '../../../../shared/src/layout';
-import { schemaByKind } from './catalog';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ArtifactKind } from '../../../../shared/src/layout';
+import { validatorsByKind } from './validatorsByKind';
 
 export type RecordValidator = (record: unknown) => readonly ErrorObject[];
 
 export class SchemaRegistry {
-  private readonly validators = new Map<ArtifactKind, ValidateFunction>();
-
-  constructor() {
-    // strictTypes would demand `type: object` beside every `required` in the per-record-type branches;
-    // those branches are only reached under the root's own `type: object`.
-    const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, allowUnionTypes: true });
-    for (const kind of artifactKindNames) {
-      this.validators.set(kind, ajv.compile(schemaByKind[kind]));
-    }
-  }
+  constructor(private readonly validators: Readonly<Record<ArtifactKind, ValidateFunction>> = validatorsByKind) {}
 
   validatorFor(kind: ArtifactKind): RecordValidator {
-    const validate = this.validators.get(kind)!;
+    const validate = this.validators[kind];
     return (record) => (validate(record) ? noErrors : (validate.errors ?? noErrors));
   }
 }

@@ -59,6 +59,14 @@ export function lineText(layout: LineLayout, index: number): string {
   return detachedCopy(layout.text.slice(layout.starts[index]!, lineContentEnd(layout, index)));
 }
 
+/**
+ * Line `index` without its line ending, as a view into the text: for reading it now (a check parses
+ * every line and keeps few), never for keeping, which `lineText` is for.
+ */
+export function lineSlice(layout: LineLayout, index: number): string {
+  return layout.text.slice(layout.starts[index]!, lineContentEnd(layout, index));
+}
+
 /** The length of line `index` without its line ending, without slicing it out. */
 export function lineLength(layout: LineLayout, index: number): number {
   return lineContentEnd(layout, index) - layout.starts[index]!;

@@ -4,7 +4,7 @@
  * dropped, and a last line without a newline kept and marked as unterminated.
  */
 import { readSync } from 'node:fs';
-import { isTerminated, layoutOf, lineCount, lineText } from './lineLayout';
+import { isTerminated, layoutOf, lineCount, lineSlice } from './lineLayout';
 import { invalidUtf8In, isUtf8, utf8ByteOrderMarkLength } from './utf8';
 
 export interface SourceLine {
@@ -20,10 +20,11 @@ export interface SourceLine {
   readonly oversizedBytes?: number;
 }
 
+/** The lines of a text in memory, each a view into it (`lineSlice`): what is kept of one must be copied. */
 export function* linesOfText(text: string): Generator<SourceLine> {
   const layout = layoutOf(text);
   for (let number = 0; number < lineCount(layout); number++)
-    yield { number, text: lineText(layout, number), terminated: isTerminated(layout, number) };
+    yield { number, text: lineSlice(layout, number), terminated: isTerminated(layout, number) };
 }
 
 export interface FileLineOptions {
@@ -45,63 +46,57 @@ const maxSpareChunks = 4;
 /**
  * Streams a file, opened by the caller (who closes it: the opening is where containment is checked), in
  * fixed-size chunks so that memory stays bounded by the longest line, not by the file. Throws the
- * underlying error when the file cannot be read.
+ * underlying error when the file cannot be read. One generator, and a line that lies inside one chunk is
+ * decoded straight from it: this runs for every line of 50 MB files, so no view or array is made for it.
  */
 export function* linesOfFile(descriptor: number, options: FileLineOptions): Generator<SourceLine> {
   const chunkBytes = options.chunkBytes ?? defaultChunkBytes;
   const chunk = (chunkBytes === defaultChunkBytes ? spareChunks.pop() : undefined) ?? Buffer.allocUnsafe(chunkBytes);
-  try {
-    yield* linesInChunks(descriptor, chunk, options);
-  } finally {
-    if (chunk.length === defaultChunkBytes && spareChunks.length < maxSpareChunks) spareChunks.push(chunk);
-  }
-}
-
-function* linesInChunks(descriptor: number, chunk: Buffer, options: FileLineOptions): Generator<SourceLine> {
+  const { maxLineBytes, onBytesRead } = options;
+  // The start of a line that continues past the chunk read so far, copied (the chunk is reused by the next read).
   const pending: Buffer[] = [];
   let pendingBytes = 0;
   let fileOffsetOfLine = 0;
   let number = 0;
   let bytesRead = 0;
-
-  const makeLine = (parts: Buffer[], lineBytes: number, terminated: boolean): SourceLine => {
-    const line = lineOfBytes(parts, lineBytes, number, fileOffsetOfLine, terminated, options.maxLineBytes);
-    fileOffsetOfLine += lineBytes + (terminated ? 1 : 0);
-    number++;
-    return line;
-  };
-
-  for (;;) {
-    const count = readSync(descriptor, chunk, 0, chunk.length, null);
-    if (count === 0) break;
-    bytesRead += count;
-    // Searched only where this read wrote: past it lie stale bytes, and for a small file most of the chunk.
-    const filled = count === chunk.length ? chunk : chunk.subarray(0, count);
-    let start = 0;
+  try {
     for (;;) {
-      const newline = filled.indexOf(10, start);
-      if (newline === -1) break;
-      const piece = filled.subarray(start, newline);
-      if (pendingBytes === 0) {
-        yield makeLine([piece], piece.length, true);
-      } else {
-        pending.push(piece);
-        yield makeLine(pending.splice(0), pendingBytes + piece.length, true);
-        pendingBytes = 0;
+      const count = readSync(descriptor, chunk, 0, chunk.length, null);
+      if (count === 0) break;
+      bytesRead += count;
+      // Searched only where this read wrote: past it lie stale bytes, and for a small file most of the chunk.
+      const filled = count === chunk.length ? chunk : chunk.subarray(0, count);
+      let start = 0;
+      for (let newline = filled.indexOf(10, 0); newline !== -1; newline = filled.indexOf(10, start)) {
+        let line: SourceLine;
+        if (pendingBytes === 0) {
+          line = lineIn(filled, start, newline, number, fileOffsetOfLine, true, maxLineBytes);
+          fileOffsetOfLine += newline - start + 1;
+        } else {
+          const lineBytes = pendingBytes + newline - start;
+          pending.push(filled.subarray(start, newline));
+          line = lineOfParts(pending.splice(0), lineBytes, number, fileOffsetOfLine, true, maxLineBytes);
+          fileOffsetOfLine += lineBytes + 1;
+          pendingBytes = 0;
+        }
+        number++;
+        start = newline + 1;
+        yield line;
       }
-      start = newline + 1;
+      if (start < count) {
+        pending.push(Buffer.from(filled.subarray(start)));
+        pendingBytes += count - start;
+      }
+      onBytesRead?.(bytesRead);
     }
-    if (start < count) {
-      // Copy: the chunk buffer is reused by the next read.
-      pending.push(Buffer.from(filled.subarray(start)));
-      pendingBytes += count - start;
-    }
-    options.onBytesRead?.(bytesRead);
+    if (pendingBytes > 0) yield lineOfParts(pending, pendingBytes, number, fileOffsetOfLine, false, maxLineBytes);
+  } finally {
+    if (chunk.length === defaultChunkBytes && spareChunks.length < maxSpareChunks) spareChunks.push(chunk);
   }
-  if (pendingBytes > 0) yield makeLine(pending, pendingBytes, false);
 }
 
-function lineOfBytes(
+/** A line made of pieces of several reads. */
+function lineOfParts(
   parts: Buffer[],
   lineBytes: number,
   number: number,
@@ -110,12 +105,29 @@ function lineOfBytes(
   maxLineBytes: number,
 ): SourceLine {
   if (lineBytes > maxLineBytes) return { number, text: '', terminated, oversizedBytes: lineBytes };
-  let bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, lineBytes);
-  if (bytes.length > 0 && bytes[bytes.length - 1] === 13) bytes = bytes.subarray(0, bytes.length - 1);
-  const bomBytes = number === 0 ? utf8ByteOrderMarkLength(bytes) : 0;
-  bytes = bytes.subarray(bomBytes);
-  const text = bytes.toString('utf8');
-  const invalid = isUtf8(bytes) ? undefined : invalidUtf8In(bytes, fileOffset + bomBytes);
+  return lineIn(Buffer.concat(parts, lineBytes), 0, lineBytes, number, fileOffset, terminated, maxLineBytes);
+}
+
+/** The line held in `bytes[start, end)`, its newline left out (and found at `fileOffset` in the file). */
+function lineIn(
+  bytes: Buffer,
+  start: number,
+  end: number,
+  number: number,
+  fileOffset: number,
+  terminated: boolean,
+  maxLineBytes: number,
+): SourceLine {
+  if (end - start > maxLineBytes) return { number, text: '', terminated, oversizedBytes: end - start };
+  if (end > start && bytes[end - 1] === 13) end--;
+  const bomBytes = number === 0 ? utf8ByteOrderMarkLength(bytes.subarray(start, end)) : 0;
+  start += bomBytes;
+  const text = bytes.toString('utf8', start, end);
+  // Decoding replaces every byte that is not UTF-8 with U+FFFD, so a text without one came from well-formed
+  // bytes; only a text that has one (written, or put there by decoding) has its bytes checked.
+  if (!text.includes('\uFFFD')) return { number, text, terminated };
+  const lineBytes = bytes.subarray(start, end);
+  const invalid = isUtf8(lineBytes) ? undefined : invalidUtf8In(lineBytes, fileOffset + bomBytes);
   return invalid
     ? { number, text, terminated, invalidUtf8: { character: invalid.before.length, message: invalid.message } }
     : { number, text, terminated };
