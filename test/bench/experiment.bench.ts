@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     const validator = process.env['ROLLOUT_EVIDENCE_VALIDATOR'];
     const jobs = cliAcceptsJobs();
 
-    // What every CLI run pays whatever the tree: Node's start-up, loading the CLI, compiling the schemas.
+    // What every CLI run pays whatever the tree: Node's start-up and loading the CLI (the schemas are compiled at build time).
     const single = join(folder.path, 'single');
     writeExperimentTree(single, { rollouts: 1 });
     const fixed = await medianRun(nodeWrapper, [builtCli, 'check', single, '--format', 'json'], runs);
@@ -94,7 +94,7 @@ async function main(): Promise<void> {
     writeFileSync(nothing, '');
     const bareNode = await medianRun(nodeWrapper, [nothing], runs);
     console.log(
-      `Experiment bench: Node ${process.version}, ${runs} runs each (median time, highest peak RSS). A CLI run on a one-rollout tree (start-up, schema compilation) takes ${fixed.milliseconds.toFixed(0)} ms.\n`,
+      `Experiment bench: Node ${process.version}, ${runs} runs each (median time, highest peak RSS). A CLI run on a one-rollout tree (start-up; the schemas are compiled at build time) takes ${fixed.milliseconds.toFixed(0)} ms.\n`,
     );
 
     /** Per rollout, without what every run pays: wall and CPU milliseconds, by row and size. */
@@ -139,7 +139,7 @@ async function main(): Promise<void> {
           `  ${label.padEnd(54)} ${whole.toFixed(0).padStart(7)} ms  ${(whole / size).toFixed(2)} ms/rollout  CPU ${run.cpuMilliseconds.toFixed(0)} ms (${(run.cpuMilliseconds / whole).toFixed(2)} cores)  peak RSS ${(run.peakRssBytes / megabyte).toFixed(0)} MB` +
             `  ${ratio.toFixed(2)}x floor (whole processes; CPU ${(run.cpuMilliseconds / (baseline.cpuMilliseconds + bareNode.cpuMilliseconds)).toFixed(2)}x)` +
             (isCli
-              ? `; without start-up and schemas ${withoutFixed.toFixed(0)} ms = ${(withoutFixed / size).toFixed(2)} ms/rollout, ${(withoutFixed / floor).toFixed(2)}x floor`
+              ? `; without start-up ${withoutFixed.toFixed(0)} ms = ${(withoutFixed / size).toFixed(2)} ms/rollout, ${(withoutFixed / floor).toFixed(2)}x floor`
               : '') +
             (run.status !== 0 && run.status !== 1 ? `  (exit status ${run.status})` : ''),
         );
@@ -160,7 +160,7 @@ async function main(): Promise<void> {
       for (const [label, times] of perRollout)
         if (times.length === sizes.length)
           console.log(
-            `Growth ${small.toLocaleString('en')} → ${large.toLocaleString('en')}, ${label} (without start-up and schemas; 1.00 is linear): ` +
+            `Growth ${small.toLocaleString('en')} → ${large.toLocaleString('en')}, ${label} (without start-up; 1.00 is linear): ` +
               `time ratio / ${large / small} = ${(times.at(-1)!.wall / times[0]!.wall).toFixed(2)}, CPU ratio / ${large / small} = ${(times.at(-1)!.cpu / times[0]!.cpu).toFixed(2)}`,
           );
   } finally {
