@@ -57,8 +57,8 @@ Options:
                              records authored by a quick fix or the scaffold count as evidence
                              (repeatable; default: ${defaultFixtureFolders.join(', ')}; "" for none).
                              A bundle New Fixture Bundle wrote is a fixture wherever it is.
-  --jobs N                   check on N worker threads (default: the available parallelism,
-                             here ${availableParallelism()}); 1 checks on the main thread. The output is the same
+  --jobs N                   check on N threads, the main one and N-1 workers (default: the
+                             available parallelism, here ${availableParallelism()}); the output is the same for every N
   --shard I/N                check only shard I of N (1 ≤ I ≤ N): the bundles whose folder's path
                              relative to its PATH hashes (FNV-1a 32) to I-1 modulo N; join the
                              shards' JSON outputs with "rollout-evidence merge"

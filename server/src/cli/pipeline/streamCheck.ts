@@ -1,14 +1,16 @@
 /**
  * `rollout-evidence check` as the CLI runs it: the discovered bundles (of one shard, with --shard) are
- * checked on the main thread (--jobs 1) or on worker threads, and each one's report is written as soon
- * as it and every bundle before it in discovery's sorted order are done; then only counts are kept. At
- * most a few reports per worker wait for their turn, so memory does not grow with the number of rollouts.
- * The worker threads start while discovery still walks the tree, one per bundle found from the second on
- * (one alone is checked on the main thread): loading the checker and compiling its schemas takes each a
- * good fraction of a second, which then overlaps the walk.
+ * checked by `--jobs` threads, the main thread and `jobs - 1` workers, and each one's report is written
+ * as soon as it and every bundle before it in discovery's sorted order are done; then only counts are
+ * kept. At most a few reports per thread wait for their turn, so memory does not grow with the number of
+ * rollouts. The workers start while discovery still walks the tree, one per bundle found beyond the
+ * first (which the main thread takes): loading the checker takes each a good fraction of a second, which
+ * then overlaps the walk. The main thread checks too because a worker costs more than its share where
+ * cores are few: on two, a second isolate's own compilation and garbage collection add about 1.7 s of
+ * CPU to a 10,000-rollout run, so the main thread and one worker beat two workers beside an idle main.
  */
 import { join } from 'node:path';
-import type { Discovery } from '../../engine/bundle/discover';
+import type { DiscoveredBundle, Discovery } from '../../engine/bundle/discover';
 import type { CheckRequest, BundleChecker } from '../checkRun';
 import { displayPath } from '../../../../shared/src/paths';
 import { BundleCheckSession } from '../checkRun';
@@ -68,7 +70,7 @@ export async function streamCheck(
     const discovery = discover((found) => {
       if (found < 2 || request.jobs === 1) return;
       pool ??= workerPool(request, reportRequest, options);
-      pool.warm(found);
+      pool.warm(found - 1);
     });
     return await checkDiscovered({ request, format, sink, options, reportRequest }, discovery, pool);
   } finally {
@@ -117,28 +119,32 @@ async function checkDiscovered(
     }
   };
   try {
-    // The main thread checks, writing each report at once, until a worker is ready: all of a small run,
-    // which then never waits for the workers to load, and the first rollouts of a large one; after that
-    // it hands rollouts out and writes their reports in order.
+    // The main thread is one of the `jobs` that check: with --jobs 1 it checks and writes each rollout in
+    // turn; with more, it hands rollouts to the workers that have loaded, checks the next itself whenever
+    // the window has room (all of them until a worker has loaded, so a small run never waits for one),
+    // and writes the reports in order as they come.
     let session: BundleCheckSession | undefined;
     const observer = {
       onFileStart: (path: string) => progress.update(`checking ${displayPath(request.cwd, path)}`),
       onBytesRead: () => progress.tick(),
     };
-    const window = request.jobs * reportsPerWorker;
-    const underWay: Promise<RolloutReport>[] = [];
-    let next = 0;
-    while (next < bundles.length || underWay.length > 0) {
-      if (underWay.length === 0 && !pool?.hasReadyRoom()) {
-        session ??= new BundleCheckSession(request, options.check);
-        await take(checkReport(session, bundles[next++]!, reportRequest, observer));
-        // A turn of the event loop, in which a worker that has loaded can say so.
-        if (pool) await new Promise((resolve) => setImmediate(resolve));
-        continue;
+    const onMain = (bundle: DiscoveredBundle): RolloutReport =>
+      checkReport((session ??= new BundleCheckSession(request, options.check)), bundle, reportRequest, observer);
+    if (!pool) for (const bundle of bundles) await take(onMain(bundle));
+    else {
+      const window = request.jobs * reportsPerWorker;
+      const underWay = new ReportsInOrder();
+      let next = 0;
+      while (next < bundles.length || underWay.size > 0) {
+        while (next < bundles.length && underWay.size < window && pool.hasReadyRoom())
+          underWay.add(pool.check(bundles[next++]!));
+        if (next < bundles.length && underWay.size < window) {
+          underWay.add(Promise.resolve(onMain(bundles[next++]!)));
+          // A turn of the event loop, in which the workers' answers (and word that one has loaded) come in.
+          await new Promise((resolve) => setImmediate(resolve));
+          for (let report = underWay.takeReady(); report; report = underWay.takeReady()) await take(report);
+        } else await take(await underWay.takeNext());
       }
-      while (next < bundles.length && underWay.length < window && pool?.hasReadyRoom())
-        underWay.push(pool.check(bundles[next++]!));
-      await take(await underWay.shift()!);
     }
     progress.clear();
     const end = tally.end();
@@ -150,8 +156,36 @@ async function checkDiscovered(
   }
 }
 
+/** Reports under way, taken in the order they were added; the first can be taken at once when it is done. */
+class ReportsInOrder {
+  private readonly entries: { readonly done: Promise<RolloutReport>; report?: RolloutReport }[] = [];
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  add(done: Promise<RolloutReport>): void {
+    const entry: { readonly done: Promise<RolloutReport>; report?: RolloutReport } = { done };
+    void done.then((report) => (entry.report = report));
+    this.entries.push(entry);
+  }
+
+  /** The first report, once it is done. */
+  takeNext(): Promise<RolloutReport> {
+    return this.entries.shift()!.done;
+  }
+
+  /** The first report when it is done already, else undefined. */
+  takeReady(): RolloutReport | undefined {
+    const report = this.entries[0]?.report;
+    if (report) this.entries.shift();
+    return report;
+  }
+}
+
+/** The workers beside the main thread, which checks too: `jobs - 1` of them. */
 function workerPool(request: StreamRequest, report: ReportRequest, options: StreamOptions): WorkerPool {
-  return new WorkerPool(request.jobs, options.workerScript ?? join(__dirname, 'checkWorker.js'), {
+  return new WorkerPool(request.jobs - 1, options.workerScript ?? join(__dirname, 'checkWorker.js'), {
     check: { maxProblems: request.maxProblems, rules: request.rules, fixtureFolders: request.fixtureFolders },
     report,
   });
