@@ -87,13 +87,20 @@ export class WorkerPool {
     }
   }
 
-  /** The worker to send the next bundle to: an idle one, else a new one while the pool has room, else one with room. */
+  /**
+   * The worker to send the next bundle to: the least busy of those that have loaded and have room, else
+   * a new one while the pool has room, else one still loading that has room.
+   */
   private leastBusy(): Slot | undefined {
-    let least: Slot | undefined;
-    for (const slot of this.slots) if (!least || slot.tasks.length < least.tasks.length) least = slot;
-    if (least?.tasks.length === 0) return least;
+    let best: Slot | undefined;
+    for (const slot of this.slots) {
+      if (slot.tasks.length >= tasksPerWorker) continue;
+      if (!best || (slot.ready && !best.ready) || (slot.ready === best.ready && slot.tasks.length < best.tasks.length))
+        best = slot;
+    }
+    if (best?.ready) return best;
     if (this.slots.size < this.size) return this.start();
-    return least && least.tasks.length < tasksPerWorker ? least : undefined;
+    return best;
   }
 
   private start(): Slot {
