@@ -51,8 +51,8 @@ export interface StreamOptions {
   readonly check?: BundleChecker;
 }
 
-/** How many reports may be under way or waiting for their turn, per worker. */
-const reportsPerWorker = 4;
+/** How many reports may be under way or waiting for their turn, per thread that checks (the main one too). */
+const reportsPerThread = 4;
 
 /** Discovery, calling `onBundleFound` with the number found so far as it finds each bundle. */
 export type DiscoverStep = (onBundleFound: (found: number) => void) => Discovery;
@@ -132,7 +132,7 @@ async function checkDiscovered(
       checkReport((session ??= new BundleCheckSession(request, options.check)), bundle, reportRequest, observer);
     if (!pool) for (const bundle of bundles) await take(onMain(bundle));
     else {
-      const window = request.jobs * reportsPerWorker;
+      const window = request.jobs * reportsPerThread;
       const underWay = new ReportsInOrder();
       let next = 0;
       while (next < bundles.length || underWay.size > 0) {
