@@ -258,9 +258,11 @@ suite('Rollouts view', () => {
     // headless harness the operating system's watcher reports no writes made by other processes.
     const root = workspaceFile(newRollout);
     await vscode.workspace.fs.copy(workspaceFile(healthyRollout), root);
+    // The copy is not atomic: a refresh while it runs may list the rollout with only some of its files,
+    // rightly incomplete, before the refresh after its last file shows the finished rollout.
     const appeared = await shownWhen(
-      'the new rollout after the throttled refresh',
-      (now) => named(now, newRollout) !== undefined,
+      'the new rollout, once copied whole, after the throttled refresh',
+      (now) => named(now, newRollout)?.icon === 'pass',
     );
     assert.equal(named(appeared, newRollout)!.icon, 'pass');
 
