@@ -3,7 +3,7 @@
  * `kill attempt`, `setup-only`, `grading`, `quiescent`, `survivors 1234`, `kind unknown`. The model's action
  * sequence has already read every record, so this costs a pass over its steps.
  */
-import type { ActionReading, ActionSequenceLists, ObservationOutcome } from '../model/actions';
+import type { ActionSequenceLists, ObservationOutcome, RecordReading } from '../model/actions';
 
 const outcomeWords: Record<ObservationOutcome, string> = {
   quiescent: 'quiescent',
@@ -18,13 +18,13 @@ const outcomeWords: Record<ObservationOutcome, string> = {
 export function actionReadingLabels(actions: ActionSequenceLists): Map<number, string> {
   const labels = new Map<number, string>();
   for (const step of actions.steps) {
-    const label = labelOf(step.reading);
+    const label = labelOf(step.reading.written);
     if (label) labels.set(step.action.ref.line, label);
   }
   return labels;
 }
 
-function labelOf(reading: ActionReading): string | undefined {
+function labelOf(reading: RecordReading): string | undefined {
   const words: string[] = [];
   // Said first: what follows is only the reading as written, one of several the rules weigh.
   if (reading.eventTypeUnknown || reading.phaseUnknown) words.push('kind unknown');

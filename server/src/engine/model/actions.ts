@@ -12,8 +12,10 @@
  * A record whose event_type or phase the rules do not know is not read as "nothing happened", which
  * would let one flipped letter drop a grading attempt or a kill from the proof; nor is a damaged record
  * (one that breaks its schema: an event_type changed to a neighbour's, a command_preview that is no
- * longer text) read only as what it now says. The sequence is also read under each candidate reading
- * of such records (see `ActionSequence.candidates`), and the rules report what any reading finds.
+ * longer text) read only as what it now says. Each such record is read, once, in every way it could have
+ * been written, and what it did becomes three-valued (`Certainty`): an event it may have made is a maybe
+ * event, a kind it may be is a maybe kind. The rules run once over these facts: what helps trust needs
+ * `yes`, what hurts trust fires on `maybe` too, so any number of damaged records only adds findings.
  */
 import type { RolloutBundle } from '../bundle/rollout';
 import type { ActionFact, ActionRecord, QuiescenceFact } from '../facts/facts';
@@ -22,6 +24,7 @@ import { parseTimestamp } from '../parse/timestamps';
 import { meaningOfStatus, sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
 import type { Span } from '../shell/syntax';
 import type { ModelCaches } from './caches';
+import { certaintyOver, possibly, type Certainty } from './certainty';
 import { observationProvenances, provenanceCounts, provenanceOf } from './provenance';
 import { userNameOrUid } from './sandboxUser';
 
@@ -115,11 +118,26 @@ export interface StatusVerdict {
   readonly unlisted: number;
 }
 
-/** A kill's `span`: where in command_preview it is, when the record is an exec whose command was read. */
-export type StepEvent =
+/** What a record did in one reading of it. A kill's `span`: where in command_preview it is, when the command was read. */
+export type WrittenEvent =
   | { readonly kind: 'kill'; readonly span?: Span }
   | { readonly kind: 'grading' }
   | { readonly kind: 'observation'; readonly outcome: ObservationOutcome; readonly status?: StatusVerdict };
+
+/**
+ * What a record did, over every reading of it: `certain` when each reading makes the event, and for an
+ * observation every outcome a reading gives it. A record read one way has only certain events, each
+ * with one outcome.
+ */
+export type StepEvent =
+  | { readonly kind: 'kill'; readonly certain: boolean; readonly span?: Span }
+  | { readonly kind: 'grading'; readonly certain: boolean }
+  | {
+      readonly kind: 'observation';
+      readonly certain: boolean;
+      readonly outcomes: ReadonlySet<ObservationOutcome>;
+      readonly status?: StatusVerdict;
+    };
 
 /** What any action record says of itself, read once. */
 interface RecordTraits {
@@ -137,16 +155,44 @@ interface RecordTraits {
   readonly phaseUnknown: boolean;
 }
 
-/** What one action record did. */
-export interface ActionReading extends RecordTraits {
+/** What one action record did, in one reading of it (as written, or as it may have been written). */
+export interface RecordReading extends RecordTraits {
   readonly kind: 'exec' | 'sidecar-start' | 'quiescence' | 'other';
   /** An exec whose command is not shell the analysis can read, or beyond its bounds: then it proves nothing. */
   readonly commandUnreadable?: NonNullable<CommandEvidence['syntaxError']>;
   /** Kill attempts, observations and grading, in the order the record made them. */
-  readonly events: readonly StepEvent[];
+  readonly events: readonly WrittenEvent[];
   readonly setupOnly: boolean;
   readonly grading: boolean;
   /** Survivor pids the record names. */
+  readonly survivorPids: readonly number[];
+}
+
+/** Another way to read an uncertain record, and its words for the messages of what only it finds. */
+export interface AlternativeReading {
+  readonly words: string;
+  readonly reading: RecordReading;
+}
+
+/**
+ * What one action record did, three-valued over every way it may be read. The record's own traits
+ * (transport status, time, whether its kind is known, an unreadable command) are as written.
+ */
+export interface ActionReading extends RecordTraits {
+  /** The record as written: what views show and where findings are placed. */
+  readonly written: RecordReading;
+  /** The other ways a record of unknown kind, or a damaged one, may be read; empty for a record read one way. */
+  readonly alternatives: readonly AlternativeReading[];
+  readonly kind: RecordReading['kind'];
+  readonly commandUnreadable?: RecordReading['commandUnreadable'];
+  readonly events: readonly StepEvent[];
+  /** An exec run in the separate verifier's service. */
+  readonly verifierExec: Certainty;
+  /** A successful start of the separate verifier's service. */
+  readonly verifierStart: Certainty;
+  readonly setupOnly: Certainty;
+  readonly grading: Certainty;
+  /** Survivor pids any reading names. */
   readonly survivorPids: readonly number[];
 }
 
@@ -169,39 +215,22 @@ export interface ActionSequenceSource {
 export interface ActionSequence extends ActionSequenceLists {
   /** Records whose event_type or phase is unknown, as `action-kind-unknown` reports them. */
   readonly unknownKinds: readonly Step[];
-  /** Those records and the damaged ones (`ActionRecord.damaged`): what the candidates read otherwise. */
-  readonly uncertain: readonly Step[];
-  /**
-   * The sequence again under each candidate reading of the uncertain records; empty when
-   * there are none. In one candidate every such record takes the same reading (each known event type, or
-   * none; for an exec whose command cannot be read, a kill, grading, setup or an observation of each
-   * outcome; for a damaged observation,
-   * each outcome; Verify or another phase for an unknown phase), which bounds the passes at twenty-six
-   * whatever the number of such records. A single
-   * damaged record is thereby read in every way it could have been written; several are not read in
-   * every combination.
-   */
-  readonly candidates: readonly CandidateActionSequence[];
-}
-
-export interface CandidateActionSequence extends ActionSequenceLists {
-  /** The reading, in words, for the messages of what only it finds. */
-  readonly reading: string;
 }
 
 /** The steps each rule reads, picked out of the sequence in one pass. */
 export interface ActionSequenceLists {
   readonly steps: readonly Step[];
-  /** Steps that kill, observe or grade. */
+  /** Steps that kill, observe or grade, in any reading. */
   readonly eventful: readonly Step[];
   /** Steps with a timestamp. */
   readonly timed: readonly Step[];
-  /** Execs whose command cannot be read, or whose process outcome is missing where it matters. */
+  /** Execs whose command cannot be read, or whose process outcome is missing where it matters, in any reading. */
   readonly execFaults: readonly Step[];
-  /** The first successful start of the verifier service. */
+  /** The first step that is surely a successful start of the verifier service. */
   readonly verifierStart: Step | undefined;
-  /** Execs in the verifier service. */
+  /** Steps that may be execs in the verifier service. */
   readonly verifierExecs: readonly Step[];
+  /** Steps that may be grading attempts. */
   readonly gradings: readonly Step[];
 }
 
@@ -214,18 +243,15 @@ export function readActionSequence(source: ActionSequenceSource, user: SandboxUs
   const shift = previous.length - actions.length;
   const steps = new Array<Step>(actions.length);
   const unknownKinds: Step[] = [];
-  const uncertain: Step[] = [];
   for (let index = 0; index < actions.length; index++) {
     const action = actions[index]!;
     const step = keptStep(previous, index, action) ??
-      keptStep(previous, index + shift, action) ?? { action, reading: readingOf(source, action.record, user) };
+      keptStep(previous, index + shift, action) ?? { action, reading: actionReadingOf(source, action.record, user) };
     steps[index] = step;
-    const unknownKind = step.reading.eventTypeUnknown || step.reading.phaseUnknown;
-    if (unknownKind) unknownKinds.push(step);
-    if (unknownKind || action.record.damaged) uncertain.push(step);
+    if (step.reading.eventTypeUnknown || step.reading.phaseUnknown) unknownKinds.push(step);
   }
   source.caches.actionSequences?.set(source.bundle.root, readingKey, steps);
-  return { ...listsOf(steps), unknownKinds, uncertain, candidates: candidateSequences(source, steps, uncertain, user) };
+  return { ...listsOf(steps), unknownKinds };
 }
 
 function listsOf(steps: readonly Step[]): ActionSequenceLists {
@@ -242,17 +268,33 @@ function listsOf(steps: readonly Step[]): ActionSequenceLists {
     const { action, reading } = step;
     if (reading.events.length > 0) lists.eventful.push(step);
     if (reading.time) lists.timed.push(step);
-    if (hasExecFault(step)) lists.execFaults.push(step);
-    if (
-      reading.kind === 'sidecar-start' &&
-      reading.transportOk &&
-      (action.record.service === undefined || reading.inVerifierService)
-    )
-      lists.verifierStart ??= step;
-    if (reading.kind === 'exec' && reading.inVerifierService) lists.verifierExecs.push(step);
-    if (reading.grading) lists.gradings.push(step);
+    if (readingWhere(step, (one) => hasExecFault(action.record, one)) !== undefined) lists.execFaults.push(step);
+    if (reading.verifierStart === 'yes') lists.verifierStart ??= step;
+    if (possibly(reading.verifierExec)) lists.verifierExecs.push(step);
+    if (possibly(reading.grading)) lists.gradings.push(step);
   }
   return lists;
+}
+
+/**
+ * Under which reading of the step `holds`: '' when it holds as written, the words of the first other
+ * reading that makes it hold, undefined when none does.
+ */
+export function readingWhere(step: Step, holds: (reading: RecordReading) => boolean): string | undefined {
+  if (holds(step.reading.written)) return '';
+  return step.reading.alternatives.find((alternative) => holds(alternative.reading))?.words;
+}
+
+/**
+ * The words a finding adds when it holds only under another reading of a record (`readingWhere`): which
+ * record, and how it is read. Undefined when it holds as the record is written.
+ */
+export function readingNote(step: Step, holds: (reading: RecordReading) => boolean): string | undefined {
+  const words = readingWhere(step, holds);
+  if (!words) return undefined;
+  const { reading } = step;
+  const what = reading.eventTypeUnknown || reading.phaseUnknown ? 'of unknown kind' : 'that breaks its schema';
+  return `the action record ${what} on line ${step.action.ref.line + 1} is read as ${words}`;
 }
 
 /**
@@ -265,61 +307,150 @@ const phaseCandidates: readonly (ActionPhase | undefined)[] = [
 ];
 const eventTypeCandidates: readonly (ActionEventType | undefined)[] = [...actionEventTypes, undefined];
 
-function candidateSequences(
+/** A record read in every way it may have been written, joined into what it surely and maybe did. */
+function actionReadingOf(
   source: ActionSequenceSource,
-  steps: readonly Step[],
-  uncertain: readonly Step[],
+  record: ActionRecord,
   user: SandboxUser | undefined,
-): CandidateActionSequence[] {
-  if (uncertain.length === 0) return [];
-  const eventTypeVaries = (step: Step) => step.reading.eventTypeUnknown || step.action.record.damaged;
-  // A command is read otherwise only where one was written or may have been: an exec, or a record of unknown event type.
-  const commandVaries = ({ action: { record } }: Step) => {
-    const written = knownName(eventTypesByLowerCase, record.eventType);
-    return record.damaged && typeof record.command !== 'string' && (written === 'SandboxExec' || written === undefined);
+): ActionReading {
+  const written = readingOf(source, record, user);
+  const alternatives = alternativesOf(source, record, user, written);
+  const all = [written, ...alternatives.map((alternative) => alternative.reading)];
+  return {
+    transportOk: written.transportOk,
+    time: written.time,
+    verifyPhase: written.verifyPhase,
+    inVerifierService: written.inVerifierService,
+    eventTypeUnknown: written.eventTypeUnknown,
+    phaseUnknown: written.phaseUnknown,
+    written,
+    alternatives,
+    kind: written.kind,
+    commandUnreadable: written.commandUnreadable,
+    events: alternatives.length === 0 ? certainEvents(written) : joinedEvents(all),
+    verifierExec: certaintyOver(all, (one) => one.kind === 'exec' && one.inVerifierService),
+    verifierStart: certaintyOver(
+      all,
+      (one) =>
+        one.kind === 'sidecar-start' && one.transportOk && (record.service === undefined || one.inVerifierService),
+    ),
+    setupOnly: certaintyOver(all, (one) => one.setupOnly),
+    grading: certaintyOver(all, (one) => one.grading),
+    survivorPids:
+      alternatives.length === 0 ? written.survivorPids : [...new Set(all.flatMap((one) => one.survivorPids))],
   };
-  const outcomeVaries = (step: Step) => step.action.record.damaged && !outcomeReadable(step.action.record);
-  const eventTypes = uncertain.some(eventTypeVaries) ? eventTypeCandidates : [undefined];
-  const phases = uncertain.some((step) => step.reading.phaseUnknown) ? phaseCandidates : [undefined];
-  const candidates: CandidateActionSequence[] = [];
-  for (const eventType of eventTypes) {
-    // What the reading of a damaged record's content varies with its event type: the command of an exec, the outcome of an observation.
+}
+
+function certainEvents(reading: RecordReading): readonly StepEvent[] {
+  if (reading.events.length === 0) return noStepEvents;
+  return reading.events.map((event) =>
+    event.kind === 'observation'
+      ? { kind: 'observation', certain: true, outcomes: new Set([event.outcome]), status: event.status }
+      : { ...event, certain: true },
+  );
+}
+
+/**
+ * The events of a record read several ways, merged into one sequence in which every reading's events
+ * stand in their own order (a kill before its observation stays before it): each reading's events are
+ * matched, in order, to the merged ones of the same kind, and an event no slot matches is inserted after
+ * the last it did. A slot is certain when every reading matched it, and an observation's outcomes are
+ * every outcome a reading gave it there. Where readings do not order two events, the merged order is the
+ * one that weighs most against trust without inventing a proof: a grading attempt first (a proof must
+ * precede it), a kill next (a proof must follow it), an observation last (never a proof unless every
+ * reading makes it, and then it is certain).
+ */
+const unorderedRank: Record<WrittenEvent['kind'], number> = { grading: 0, kill: 1, observation: 2 };
+
+function joinedEvents(readings: readonly RecordReading[]): readonly StepEvent[] {
+  interface Slot {
+    readonly kind: WrittenEvent['kind'];
+    matched: number;
+    readonly outcomes: Set<ObservationOutcome>;
+    span?: Span;
+    status?: StatusVerdict;
+  }
+  const slots: Slot[] = [];
+  for (const reading of readings) {
+    let after = -1;
+    for (const event of reading.events) {
+      let at = slots.findIndex((slot, index) => index > after && slot.kind === event.kind);
+      if (at === -1) {
+        // Among events no reading orders against each other: grading first, then kills, then observations.
+        at = slots.findIndex((slot, index) => index > after && unorderedRank[slot.kind] > unorderedRank[event.kind]);
+        if (at === -1) at = slots.length;
+        slots.splice(at, 0, { kind: event.kind, matched: 0, outcomes: new Set() });
+      }
+      const slot = slots[at]!;
+      slot.matched++;
+      if (event.kind === 'observation') {
+        slot.outcomes.add(event.outcome);
+        slot.status ??= event.status;
+      } else if (event.kind === 'kill') slot.span ??= event.span;
+      after = at;
+    }
+  }
+  return slots.map((slot): StepEvent => {
+    const certain = slot.matched === readings.length;
+    if (slot.kind === 'observation')
+      return { kind: 'observation', certain, outcomes: slot.outcomes, ...(slot.status ? { status: slot.status } : {}) };
+    if (slot.kind === 'kill') return { kind: 'kill', certain, ...(slot.span ? { span: slot.span } : {}) };
+    return { kind: 'grading', certain };
+  });
+}
+
+/**
+ * The other ways to read a record whose kind is unknown or which breaks its schema: each known event type
+ * and none (for a damaged record, or one of unknown event type), Verify or another phase (for an unknown
+ * phase), and for what depends on the event type, each way the damage may have hidden it: an exec whose
+ * command cannot be read as a kill, grading, setup or an observation of each outcome; a damaged
+ * observation as each outcome its return_code can record.
+ */
+function alternativesOf(
+  source: ActionSequenceSource,
+  record: ActionRecord,
+  user: SandboxUser | undefined,
+  written: RecordReading,
+): AlternativeReading[] {
+  const eventTypeVaries = written.eventTypeUnknown || record.damaged;
+  if (!eventTypeVaries && !written.phaseUnknown) return [];
+  const writtenType = knownName(eventTypesByLowerCase, record.eventType);
+  // A command is read otherwise only where one was written or may have been: an exec, or a record of unknown event type.
+  const commandVaries =
+    record.damaged &&
+    typeof record.command !== 'string' &&
+    (writtenType === 'SandboxExec' || writtenType === undefined);
+  const outcomeVaries = record.damaged && !outcomeReadable(record);
+  const shared: Pick<KindReading, 'anyUser' | 'inVerifierService'> = {
+    ...(record.damaged && !namesAUser(record.quiescence?.sandboxUser) ? { anyUser: true } : {}),
+    ...(record.damaged && record.service !== undefined && typeof record.service !== 'string'
+      ? { inVerifierService: true }
+      : {}),
+  };
+  const alternatives: AlternativeReading[] = [];
+  for (const eventType of eventTypeVaries ? eventTypeCandidates : [writtenType]) {
     const details: readonly Pick<KindReading, 'command' | 'outcome'>[] =
-      eventType === 'SandboxExec' && uncertain.some(commandVaries)
+      eventType === 'SandboxExec' && commandVaries
         ? commandCandidates.map((command) => (command ? { command } : {}))
-        : eventType === 'SandboxUserQuiescence' && uncertain.some(outcomeVaries)
+        : eventType === 'SandboxUserQuiescence' && outcomeVaries
           ? outcomeCandidates.map((outcome) => (outcome ? { outcome } : {}))
           : [{}];
-    for (const phase of phases) {
+    for (const phase of written.phaseUnknown ? phaseCandidates : [knownName(phasesByLowerCase, record.phase)]) {
       for (const detail of details) {
-        const readings = new Map<ActionFact, Step>();
-        for (const step of uncertain) {
-          const { record } = step.action;
-          const kind: KindReading = {
-            eventType: eventTypeVaries(step) ? eventType : knownName(eventTypesByLowerCase, record.eventType),
-            phase: step.reading.phaseUnknown ? phase : knownName(phasesByLowerCase, record.phase),
-            ...(detail.command && commandVaries(step) ? { command: detail.command } : {}),
-            ...(detail.outcome && outcomeVaries(step) ? { outcome: detail.outcome } : {}),
-            ...(record.damaged && !namesAUser(record.quiescence?.sandboxUser) ? { anyUser: true } : {}),
-            ...(record.damaged && record.service !== undefined && typeof record.service !== 'string'
-              ? { inVerifierService: true }
-              : {}),
-          };
-          readings.set(step.action, { action: step.action, reading: readingOf(source, record, user, kind) });
-        }
+        const kind: KindReading = { eventType, phase, ...detail, ...shared };
         const words = [
-          eventTypes.length > 1 ? `event_type ${eventType ?? 'none known'}` : '',
+          eventTypeVaries ? `event_type ${eventType ?? 'none known'}` : '',
           details.length > 1 ? detailWords(detail) : '',
-          phases.length > 1 ? `phase ${phase ?? 'other than Verify'}` : '',
+          written.phaseUnknown ? `phase ${phase ?? 'other than Verify'}` : '',
         ];
-        candidates.push({
-          ...listsOf(steps.map((step) => readings.get(step.action) ?? step)),
-          reading: words.filter(Boolean).join(' and '),
+        alternatives.push({
+          words: words.filter(Boolean).join(' and '),
+          reading: readingOf(source, record, user, kind),
         });
       }
     }
   }
-  return candidates;
+  return alternatives;
 }
 
 /** A sandbox_user as a writer gives one (absent says nothing of which user, and is left as it is). */
@@ -360,9 +491,10 @@ function keptStep(previous: readonly Step[], index: number, action: ActionFact):
   return step.action.record === action.record ? { action, reading: step.reading } : undefined;
 }
 
-const noEvents: readonly StepEvent[] = [];
-const gradingOnly: readonly StepEvent[] = [{ kind: 'grading' }];
-const killOnly: readonly StepEvent[] = [{ kind: 'kill' }];
+const noEvents: readonly WrittenEvent[] = [];
+const noStepEvents: readonly StepEvent[] = [];
+const gradingOnly: readonly WrittenEvent[] = [{ kind: 'grading' }];
+const killOnly: readonly WrittenEvent[] = [{ kind: 'kill' }];
 const noPids: readonly number[] = [];
 
 function readingOf(
@@ -370,7 +502,7 @@ function readingOf(
   record: ActionRecord,
   user: SandboxUser | undefined,
   kind = kindAsWritten(record),
-): ActionReading {
+): RecordReading {
   const status = record.status;
   const traits: RecordTraits = {
     transportOk:
@@ -405,7 +537,7 @@ function readingOf(
         const outcome = execOutcome(record, evidence, traits.transportOk);
         const status = statusVerdict(evidence, outcome);
         const lastObservation = evidence.events.map((event) => event.kind).lastIndexOf('observation');
-        events = evidence.events.map((event, index): StepEvent =>
+        events = evidence.events.map((event, index): WrittenEvent =>
           event.kind === 'kill'
             ? { kind: 'kill', span: event.span }
             : index === lastObservation
@@ -429,7 +561,7 @@ function readingOf(
 }
 
 /** An exec whose command cannot be read, read as one thing such a command does. */
-function commandRead(command: CommandReading, traits: RecordTraits): ActionReading {
+function commandRead(command: CommandReading, traits: RecordTraits): RecordReading {
   switch (command) {
     case 'kill':
       return reading('exec', traits, { events: killOnly });
@@ -461,10 +593,10 @@ function kindAsWritten(record: ActionRecord): KindReading {
 }
 
 function reading(
-  kind: ActionReading['kind'],
+  kind: RecordReading['kind'],
   traits: RecordTraits,
-  parts: Partial<Pick<ActionReading, 'commandUnreadable' | 'events' | 'setupOnly' | 'grading' | 'survivorPids'>> = {},
-): ActionReading {
+  parts: Partial<Pick<RecordReading, 'commandUnreadable' | 'events' | 'setupOnly' | 'grading' | 'survivorPids'>> = {},
+): RecordReading {
   return {
     kind,
     commandUnreadable: parts.commandUnreadable,
@@ -487,7 +619,7 @@ function quiescenceReading(
   user: SandboxUser | undefined,
   traits: RecordTraits,
   outcomeRead?: OutcomeReading,
-): ActionReading {
+): RecordReading {
   // An observation of another user proves nothing about this rollout's sandbox user.
   if (user && !observesUser(fact.sandboxUser, fact.uid, user)) return reading('quiescence', traits);
   // Earlier probes listed a process holding the user's uid as its real uid only apart, as not counted; it
@@ -509,7 +641,7 @@ function quiescenceReading(
               ? 'quiescent'
               : 'intermediate'
             : 'unknown';
-  const observation: StepEvent = { kind: 'observation', outcome };
+  const observation: WrittenEvent = { kind: 'observation', outcome };
   return reading('quiescence', traits, {
     events: fact.mode === 'harden' ? [{ kind: 'kill' }, observation] : [observation],
     survivorPids,
@@ -555,9 +687,9 @@ function timeOf(record: ActionRecord): RecordTraits['time'] {
 }
 
 /** Hardening and verifier execs whose process outcome is missing, or whose command cannot be read. */
-function hasExecFault({ action, reading }: Step): boolean {
+function hasExecFault(record: ActionRecord, reading: RecordReading): boolean {
   if (reading.kind !== 'exec') return false;
   if (reading.commandUnreadable) return true;
   const relevant = reading.events.length > 0 || reading.setupOnly || reading.verifyPhase || reading.inVerifierService;
-  return relevant && action.record.status !== undefined && !action.record.hasReturnCode;
+  return relevant && record.status !== undefined && !record.hasReturnCode;
 }

@@ -135,7 +135,8 @@ export function collectElements(
 type StepElement = Pick<Candidate, 'kind' | 'lane' | 'status' | 'routine'> & { readonly label: string };
 
 /** One element per thing a record did: a command that kills and then observes is both. */
-function stepElements({ action, reading }: Step): StepElement[] {
+function stepElements({ action, reading: { written: reading } }: Step): StepElement[] {
+  // The record as written: what the rules also weigh of its other readings is in their findings.
   const record = action.record;
   const lane: TimelineLaneId = reading.verifyPhase || reading.inVerifierService ? 'verifier' : 'hardening';
   const command = typeof record.command === 'string' ? shorten(record.command) : undefined;

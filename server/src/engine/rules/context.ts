@@ -60,20 +60,28 @@ export class RuleContext {
     code: DiagnosticCode,
     place: Place,
     message: string,
-    extra: { related?: readonly RelatedEvidence[]; severity?: Severity; effect?: Effect } = {},
+    extra: {
+      related?: readonly RelatedEvidence[];
+      severity?: Severity;
+      effect?: Effect;
+      /** The reading of damaged evidence it holds under, when it does not hold as written (model/actions.ts `readingNote`). */
+      holdsWhen?: string | undefined;
+    } = {},
   ): BundleFinding {
     const related = extra.related ?? [];
+    const said = extra.holdsWhen ? `${message} (This holds when ${extra.holdsWhen}.)` : message;
     const finding: BundleFinding = {
       code,
       severity: extra.severity ?? codeInfo(code).severity,
       message:
         related.length > maxRelated
-          ? `${message} (The first ${maxRelated} of ${related.length} related places are linked.)`
-          : message,
+          ? `${said} (The first ${maxRelated} of ${related.length} related places are linked.)`
+          : said,
       file: place.file,
       range: place.range,
       ...(related.length > 0 ? { related: related.slice(0, maxRelated) } : {}),
       ...(extra.effect ? { effect: extra.effect } : {}),
+      ...(extra.holdsWhen ? { underReading: true as const } : {}),
     };
     this.findings.push(finding);
     return finding;

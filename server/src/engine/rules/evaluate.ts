@@ -1,7 +1,7 @@
 /**
  * Reads a rollout bundle's model, runs every rule over it and gives it its verdict. Rules that depend on
  * each other run in order: the action records first, then quiescence and the verifier (whose failures make a reward
- * untrusted; under every reading of a record of unknown kind), then tools and timeouts (which need to know whether quiescence is proven), then the
+ * untrusted; they read the three-valued action sequence, model/actions.ts), then tools and timeouts (which need to know whether quiescence is proven), then the
  * timeout contract and validator parity. Whether the rollout timed out is decided once, up front. A
  * trajectory row whose type cannot be taken at its word makes the whole pass run again under each kind
  * it may be (everyRowReading.ts).
@@ -13,18 +13,18 @@ import { isJsonObject } from '../parse/jsonKind';
 import { verdictOf, verdicts, type Verdict } from '../verdict';
 import { ModelCaches } from '../model/caches';
 import { readRolloutModel, type RolloutModel } from '../model/rolloutModel';
-import { checkActionKinds, checkActionOrder, checkActionProvenance } from './actions/actionRecords';
+import { checkActionKinds, checkActionOrder, checkActionProvenance, checkExecRecords } from './actions/actionRecords';
 import { RuleContext, type RuleOptions } from './context';
-import { checkUnderEveryReading } from './everyReading';
 import { rowReadingKinds, rowReadingNote, trajectoryUnder } from './everyRowReading';
 import { FindingUnion } from './findingUnion';
-import type { QuiescenceResult } from './quiescence/quiescence';
+import { checkQuiescence, type QuiescenceResult } from './quiescence/quiescence';
 import { checkRequiredArtifacts } from './review/artifacts';
 import { checkLlmTrajectory } from './review/llm';
 import { checkResult } from './review/result';
 import { checkResultsRow } from './review/resultsRow';
 import { checkRewardPreconditions } from './reward/reward';
 import { checkTrajectory, type TrajectoryResult } from './trajectory/trajectory';
+import { checkSeparateVerifier } from './verifier/verifier';
 import { timeoutOf, type RolloutTimeout } from './timeout/timeout';
 import { checkTimeoutContract } from './timeout/timeoutContract';
 
@@ -72,7 +72,9 @@ function evaluateAsRead(bundle: RolloutBundle, options: RuleOptions, caches: Mod
   checkActionOrder(context, model.actions);
   checkActionKinds(context, model.actions);
   checkActionProvenance(context, model.actions);
-  const { quiescence, verifierFailures } = checkUnderEveryReading(context, model.actions, model.sandboxUser);
+  checkExecRecords(context, model.actions);
+  const quiescence = checkQuiescence(context, model.actions, model.sandboxUser);
+  const verifierFailures = checkSeparateVerifier(context, model.actions);
   const timeout = timeoutOf(context);
   const trajectory = checkTrajectory(context, quiescence, timeout);
   const acceptedTimeout = timeout !== undefined && checkTimeoutContract(context, timeout, trajectory);

@@ -7,6 +7,7 @@ import {
   actionEventTypes,
   actionPhases,
   observationsCount,
+  readingNote,
   type ActionReading,
   type ActionSequence,
   type ActionSequenceLists,
@@ -44,7 +45,8 @@ export function checkActionOrder(context: RuleContext, actions: ActionSequenceLi
 
 export function checkExecRecords(context: RuleContext, actions: ActionSequenceLists): void {
   const file = context.bundle.pathOf('actions');
-  for (const { action, reading } of actions.execFaults) {
+  for (const step of actions.execFaults) {
+    const { action, reading } = step;
     const syntaxError = reading.commandUnreadable;
     if (syntaxError) {
       const at = syntaxError.offset;
@@ -66,16 +68,17 @@ export function checkExecRecords(context: RuleContext, actions: ActionSequenceLi
         'exec-outcome-missing',
         context.inRecord(file, action.ref, ['status']),
         `This exec has a transport status (${describeValue(action.record.status)}) but no return_code: the call went through, but the process outcome is unknown.`,
+        { holdsWhen: readingNote(step, (one) => one.kind === 'exec') },
       );
     }
   }
 }
 
-/** Records whose event_type or phase is none the rules know: the rules read them under every candidate kind. */
+/** Records whose event_type or phase is none the rules know: the model reads them as each kind (model/actions.ts). */
 export function checkActionKinds(context: RuleContext, actions: ActionSequence): void {
   const file = context.bundle.pathOf('actions');
   const consequence =
-    'so what it did is read in every way the rules know, and what any of those readings finds is reported: the proof around it cannot rest on it being nothing.';
+    'so it is read as each kind the rules know: what it may have done counts against the proof, and it proves nothing itself.';
   for (const { action, reading } of actions.unknownKinds) {
     const { record } = action;
     if (reading.eventTypeUnknown) {

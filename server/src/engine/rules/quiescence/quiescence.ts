@@ -10,7 +10,14 @@ import { describeValue } from '../../parse/jsonKind';
 import { maximumFindingsPerCommand, type Span } from '../../shell/syntax';
 import type { Place, RuleContext } from '../context';
 import { howToObserve } from '../provenance/provenance';
-import type { ActionSequenceLists, ObservationOutcome, StatusVerdict, Step } from '../../model/actions';
+import {
+  readingNote,
+  readingWhere,
+  type ActionSequenceLists,
+  type ObservationOutcome,
+  type Step,
+  type StepEvent,
+} from '../../model/actions';
 import type { SandboxUserState } from '../../model/sandboxUser';
 
 export interface QuiescenceResult {
@@ -24,14 +31,35 @@ export interface QuiescenceResult {
 
 interface Located {
   readonly step: Step;
-  readonly kind: 'kill' | 'observation' | 'grading';
-  readonly outcome?: ObservationOutcome;
-  /** An observation's: what its recorded status proves, as the model decided it. */
-  readonly status?: StatusVerdict;
-  /** A kill's: where in the command it is. */
-  readonly span?: Span;
+  readonly event: StepEvent;
 }
 
+/** A record that may only be this observation's outcome under another reading says so in the finding. */
+function outcomeNote(step: Step, outcome: ObservationOutcome): string | undefined {
+  return readingNote(step, (reading) =>
+    reading.events.some((event) => event.kind === 'observation' && event.outcome === outcome),
+  );
+}
+
+function eventNote(step: Step, kind: StepEvent['kind']): string | undefined {
+  return readingNote(step, (reading) => reading.events.some((event) => event.kind === kind));
+}
+
+/** An observation that may have found none: what a later kill or an earlier grading attempt is weighed against. */
+function mayFindNone(event: StepEvent): boolean {
+  return event.kind === 'observation' && event.outcomes.has('quiescent');
+}
+
+/** Surely made, and surely found none: the only observation that can prove quiescence. */
+function provesQuiescence(event: StepEvent): boolean {
+  return event.kind === 'observation' && event.certain && event.outcomes.size === 1 && event.outcomes.has('quiescent');
+}
+
+/**
+ * Written once over the three-valued action sequence (model/actions.ts): a kill, a grading attempt or an
+ * unfavourable outcome that a record may have made counts as made; an observation proves quiescence only
+ * when it surely was made and surely found none.
+ */
 export function checkQuiescence(
   context: RuleContext,
   actions: ActionSequenceLists,
@@ -41,38 +69,29 @@ export function checkQuiescence(
   const file = context.bundle.pathOf('actions');
   const failures: BundleFinding[] = [];
 
-  const sequence: Located[] = [];
-  for (const step of actions.eventful) {
-    for (const event of step.reading.events) {
-      if (event.kind === 'observation')
-        sequence.push({ step, kind: event.kind, outcome: event.outcome, status: event.status });
-      else if (event.kind === 'kill') sequence.push({ step, kind: event.kind, span: event.span });
-      else sequence.push({ step, kind: event.kind });
-    }
-  }
-  const lastKill = sequence.map((item) => item.kind).lastIndexOf('kill');
-  const firstGrading = sequence.findIndex((item) => item.kind === 'grading');
-  const positives = sequence.flatMap((item, index) =>
-    item.kind === 'observation' && item.outcome === 'quiescent' ? [index] : [],
-  );
+  const sequence: Located[] = actions.eventful.flatMap((step) => step.reading.events.map((event) => ({ step, event })));
+  const lastKill = sequence.map((item) => item.event.kind).lastIndexOf('kill');
+  const firstGrading = sequence.findIndex((item) => item.event.kind === 'grading');
+  const positives = sequence.flatMap((item, index) => (provesQuiescence(item.event) ? [index] : []));
   const lastPositive = positives.at(-1) ?? -1;
 
   // Observations whose result stands: not followed by a later positive one.
   let failedAfterLastKill = false;
-  sequence.forEach((item, index) => {
-    if (item.kind !== 'observation' || index < lastPositive) return;
-    const { step } = item;
+  sequence.forEach(({ step, event }, index) => {
+    if (event.kind !== 'observation' || index < lastPositive) return;
     const before = failures.length;
-    if (item.outcome === 'survivors') {
+    if (event.outcomes.has('survivors')) {
       const pids = step.reading.survivorPids.length > 0 ? ` (pid ${step.reading.survivorPids.join(', ')})` : '';
       failures.push(
         context.report(
           'quiescence-survivors',
           outcomePlace(context, file, step),
           `This observation reports sandbox-user processes still running${pids}: they could keep writing through open descriptors while the verifier scores.`,
+          { holdsWhen: outcomeNote(step, 'survivors') },
         ),
       );
-    } else if (item.outcome === 'unobservable') {
+    }
+    if (event.outcomes.has('unobservable')) {
       failures.push(
         context.report(
           'quiescence-unobservable',
@@ -80,11 +99,12 @@ export function checkQuiescence(
           step.reading.transportOk
             ? "This observation could not be made (exit status 2 or other failure): the sandbox user's processes are unknown, which is not quiescence."
             : `The exec carrying this observation failed in transport (status ${describeValue(step.action.record.status)}): nothing was observed.`,
+          { holdsWhen: outcomeNote(step, 'unobservable') },
         ),
       );
     }
     // An exec that observes twice has one outcome, on its last observation: the verdict on its status is there, once.
-    const verdict = item.status;
+    const verdict = event.status;
     if (verdict?.misleading) {
       const { kind, suppliers } = verdict.misleading;
       const observation = commandPlace(context, file, step, verdict.observation);
@@ -99,6 +119,7 @@ export function checkQuiescence(
                 `The exit status of this command comes from ${supplierText}, which gives return_code ${describeValue(step.action.record.returnCode)} both when no process of the sandbox user was found and when the observer itself failed (pgrep exits 2 or 3 when it cannot look): that status is not proof of quiescence. Test the observer's status for exactly "none" (pgrep's 1), as in \`pgrep -u USER >/dev/null; [ $? -eq 1 ]\`.`,
                 {
                   related: [context.related(observation, 'the observation whose failure is not told apart')],
+                  holdsWhen: eventNote(step, 'observation'),
                 },
               )
             : context.report(
@@ -107,12 +128,13 @@ export function checkQuiescence(
                 `The exit status of this command comes from ${supplierText}, which cannot report what the observation found: ${step.action.record.hasReturnCode ? `return_code ${describeValue(step.action.record.returnCode)}` : 'whatever return code it had'} says nothing about quiescence.`,
                 {
                   related: [context.related(observation, 'the observation whose result is lost')],
+                  holdsWhen: eventNote(step, 'observation'),
                 },
               ),
         );
       }
     }
-    const leftOut = item.status?.unlisted ?? 0;
+    const leftOut = verdict?.unlisted ?? 0;
     if (failures.length > before && leftOut > 0) {
       context.report(
         'command-too-complex',
@@ -120,11 +142,34 @@ export function checkQuiescence(
         `This command holds ${leftOut} more commands whose exit status cannot report the observation than the ${maximumFindingsPerCommand} reported on it; the rest are not listed one by one.`,
       );
     }
-    if (failures.length > before && index > lastKill) failedAfterLastKill = true;
+    // Only a failure under every reading says why nothing is proven; one under some leaves unproven to be said.
+    if (index > lastKill && failures.slice(before).some((failure) => !failure.underReading)) failedAfterLastKill = true;
   });
 
-  const postKill = positives.filter((positive) => positive > lastKill);
-  const proofIndex = postKill.filter((positive) => firstGrading === -1 || positive < firstGrading).at(-1);
+  const proofIndex = positives
+    .filter((positive) => positive > lastKill && (firstGrading === -1 || positive < firstGrading))
+    .at(-1);
+  // What hurts trust fires on an observation that may have found none, certain or not.
+  const mayBePositive = sequence.flatMap((item, index) => (mayFindNone(item.event) ? [index] : []));
+  const postKill = mayBePositive.filter((positive) => positive > lastKill);
+  // A grading attempt and an observation that one uncertain record may make are each one reading of it: they
+  // are paired only where one reading makes both.
+  const afterGrading = postKill.filter(
+    (positive) =>
+      firstGrading !== -1 &&
+      positive > firstGrading &&
+      (sequence[positive]!.step !== sequence[firstGrading]!.step ||
+        readingWhere(
+          sequence[positive]!.step,
+          (reading) =>
+            reading.grading &&
+            reading.events.some((event) => event.kind === 'observation' && event.outcome === 'quiescent'),
+        ) !== undefined),
+  );
+  // Stale: an observation that may have found none before the last kill, and none that surely did after it.
+  const stale = positives.some((positive) => positive > lastKill)
+    ? undefined
+    : mayBePositive.filter((positive) => positive < lastKill).at(-1);
   if (sandboxUser.kind === 'unknown') {
     context.report(
       'quiescence-unproven',
@@ -154,9 +199,13 @@ export function checkQuiescence(
     return { applies: true, failures };
   }
 
-  if (postKill.length > 0) {
+  if (afterGrading.length > 0) {
     const grading = sequence[firstGrading]!.step;
-    const observation = sequence[postKill[0]!]!.step;
+    const observed = sequence[afterGrading[0]!]!;
+    const observation = observed.step;
+    const holdsWhen =
+      eventNote(grading, 'grading') ??
+      (provesQuiescence(observed.event) ? undefined : outcomeNote(observation, 'quiescent'));
     failures.push(
       context.report(
         'verifier-before-quiescence',
@@ -169,11 +218,12 @@ export function checkQuiescence(
               'the positive observation, made only after grading',
             ),
           ],
+          holdsWhen,
         },
       ),
     );
-  } else if (positives.length > 0) {
-    const observation = sequence[lastPositive]!.step;
+  } else if (stale !== undefined) {
+    const observation = sequence[stale]!.step;
     failures.push(
       context.report(
         'quiescence-stale',
@@ -186,12 +236,13 @@ export function checkQuiescence(
               'the observation, made before the last kill',
             ),
           ],
+          holdsWhen: eventNote(sequence[lastKill]!.step, 'kill'),
         },
       ),
     );
   } else if (!failedAfterLastKill) {
     // When the observation after the last kill failed, that finding already says why nothing is proven.
-    const hardening = sequence.some((item) => item.kind === 'kill' || item.kind === 'observation');
+    const hardening = sequence.some((item) => item.event.kind === 'kill' || item.event.kind === 'observation');
     const place =
       lastKill !== -1
         ? killPlace(context, file, sequence[lastKill]!)
@@ -204,10 +255,15 @@ export function checkQuiescence(
         : firstGrading !== -1
           ? 'before this grading attempt'
           : `anywhere in ${rolloutFiles.actionRecords}`;
+    // An observation that would prove it as written, but whose record may be read otherwise, is named: it is why.
+    const uncertain = postKill.map((index) => sequence[index]!).find((item) => !provesQuiescence(item.event));
+    const uncertainWords = uncertain
+      ? ` The observation on line ${uncertain.step.action.ref.line + 1} may have found none, but its record ${uncertain.step.reading.eventTypeUnknown || uncertain.step.reading.phaseUnknown ? 'is of unknown kind' : 'breaks its schema'}, so it proves nothing.`
+      : '';
     context.report(
       'quiescence-unproven',
       place,
-      `${capitalised(user.subject)} is set, but no checked observation ${what} found ${sandboxUser.kind === 'user' ? 'their' : "any user's"} processes gone${firstGrading !== -1 && lastKill !== -1 ? ' before grading' : ''}. A kill that was only sent proves nothing. ${howToObserve}`,
+      `${capitalised(user.subject)} is set, but no checked observation ${what} found ${sandboxUser.kind === 'user' ? 'their' : "any user's"} processes gone${firstGrading !== -1 && lastKill !== -1 ? ' before grading' : ''}.${uncertainWords} A kill that was only sent proves nothing. ${howToObserve}`,
       {
         severity: hardening ? 'error' : 'warning',
       },
@@ -217,7 +273,7 @@ export function checkQuiescence(
 }
 
 function outcomePlace(context: RuleContext, file: string, step: Step): Place {
-  if (step.reading.kind === 'quiescence')
+  if (readingWhere(step, (reading) => reading.kind === 'quiescence') !== undefined)
     return context.inRecord(
       file,
       step.action.ref,
@@ -227,8 +283,8 @@ function outcomePlace(context: RuleContext, file: string, step: Step): Place {
 }
 
 function killPlace(context: RuleContext, file: string, kill: Located): Place {
-  return kill.span
-    ? commandPlace(context, file, kill.step, kill.span)
+  return kill.event.kind === 'kill' && kill.event.span
+    ? commandPlace(context, file, kill.step, kill.event.span)
     : context.inRecord(file, kill.step.action.ref, ['event_type']);
 }
 

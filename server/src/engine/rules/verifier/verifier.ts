@@ -12,7 +12,14 @@ import type { BundleFinding } from '../../findings';
 import { describeValue, isJsonObject, type JsonObject } from '../../parse/jsonKind';
 import { shapedLike } from '../../schema/knownKeys';
 import type { Place, RuleContext } from '../context';
-import { verifierService, type ActionSequenceLists } from '../../model/actions';
+import {
+  readingNote,
+  readingWhere,
+  verifierService,
+  type ActionSequenceLists,
+  type RecordReading,
+} from '../../model/actions';
+import { possibly } from '../../model/certainty';
 
 /** Where the declaration sits in preflight.json, and the modes BenchFlow writes. */
 const factsPath = ['report', 'task_binding', 'facts'] as const;
@@ -144,16 +151,31 @@ export function checkSeparateVerifier(context: RuleContext, actions: ActionSeque
     );
   }
 
-  if (inService.length > 0 && inService.every((step) => step.reading.setupOnly)) {
+  // Setup-only under some reading: every exec surely in the service may be setup-only, and some exec that may be
+  // in the service may be setup-only (so there is a reading with at least one exec there, all of them setup).
+  const maybeSetup = inService.filter((step) => possibly(step.reading.setupOnly));
+  if (
+    maybeSetup.length > 0 &&
+    inService.every((step) => step.reading.verifierExec !== 'yes' || possibly(step.reading.setupOnly))
+  ) {
+    const uncertain = maybeSetup.find(
+      (step) => step.reading.setupOnly !== 'yes' || step.reading.verifierExec !== 'yes',
+    );
     failures.push(
       context.report(
         'verifier-setup-only',
         declaration,
-        `${claim}, but every exec in ${verifierService} only prepares or cleans (${inService.length} setup exec${inService.length === 1 ? '' : 's'}): no grading attempt ran there.`,
+        `${claim}, but every exec in ${verifierService} only prepares or cleans (${maybeSetup.length} setup exec${maybeSetup.length === 1 ? '' : 's'}): no grading attempt ran there.`,
         {
-          related: inService.map((step) =>
+          related: maybeSetup.map((step) =>
             context.related(context.inRecord(file, step.action.ref, ['command_preview']), 'a setup-only exec'),
           ),
+          holdsWhen:
+            uncertain &&
+            readingNote(
+              uncertain,
+              (reading) => reading.kind === 'exec' && reading.inVerifierService && reading.setupOnly,
+            ),
         },
       ),
     );
@@ -162,17 +184,24 @@ export function checkSeparateVerifier(context: RuleContext, actions: ActionSeque
   for (const step of gradings) {
     const { record } = step.action;
     const place = context.inRecord(file, step.action.ref, ['service']);
-    if (!step.reading.inVerifierService) {
+    const asGrading = (holds: (reading: RecordReading) => boolean) =>
+      readingNote(step, (reading) => reading.grading && holds(reading));
+    if (
+      step.reading.verifierExec !== 'yes' &&
+      readingWhere(step, (reading) => reading.grading && !reading.inVerifierService) !== undefined
+    ) {
       context.report(
         'verifier-grading-unproven',
         place,
         `This grading attempt ran ${record.service === undefined ? 'in no named service' : `in ${describeValue(record.service)}`}, not in the separate verifier ${verifierService}.`,
+        { holdsWhen: asGrading((reading) => !reading.inVerifierService) },
       );
     } else if (!started || step.action.ref.line < started.action.ref.line) {
       context.report(
         'verifier-grading-unproven',
         place,
         `This grading attempt ran before ${verifierService} was started${started ? ` (line ${started.action.ref.line + 1})` : ' (no start is recorded)'}.`,
+        { holdsWhen: asGrading(() => true) },
       );
     } else if (!step.reading.transportOk || !record.hasReturnCode) {
       // Any return code is an outcome (a test suite that fails still produces a valid reward of 0): only a missing one is unproven.
@@ -180,14 +209,26 @@ export function checkSeparateVerifier(context: RuleContext, actions: ActionSeque
         'verifier-grading-unproven',
         context.inRecord(file, step.action.ref, ['status']),
         `This grading attempt has no terminal outcome (${record.status === undefined ? 'no status' : `status ${describeValue(record.status)}`}, ${record.hasReturnCode ? `return_code ${describeValue(record.returnCode)}` : 'no return_code'}).`,
+        { holdsWhen: asGrading(() => true) },
       );
     }
   }
-  if (gradings.length === 0 && started && inService.length === 0) {
+  // Nothing may have run in the started service: no grading attempt and no exec there is certain.
+  if (
+    started &&
+    gradings.every((step) => step.reading.grading !== 'yes') &&
+    inService.every((step) => step.reading.verifierExec !== 'yes')
+  ) {
     context.report(
       'verifier-grading-unproven',
       context.inRecord(file, started.action.ref, ['event_type']),
       `${verifierService} was started, but no grading attempt ran in it: the verifier may have crashed after starting, and that cannot be told from completed grading.`,
+      {
+        holdsWhen:
+          gradings.length + inService.length > 0
+            ? `the action records that may have graded or run in ${verifierService} are read as neither`
+            : undefined,
+      },
     );
   }
   return failures;
