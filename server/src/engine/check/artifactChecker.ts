@@ -9,12 +9,19 @@ import { codeInfo } from '../codes';
 import type { Finding } from '../findings';
 import { SchemaRegistry } from '../schema/validators';
 import { isTerminated, layoutOf, lineCount, LineIndex, lineSlice, relayout, type LineLayout } from '../text/lineLayout';
-import { linesOfFile, linesOfText, type SourceLine } from '../text/sourceLines';
+import { linesOfFile, linesOfText, type FileReading, type SourceLine } from '../text/sourceLines';
 import { invalidUtf8In, isUtf8, utf8ByteOrderMarkLength } from '../text/utf8';
 import { checkJsonDocument } from './jsonCheck';
 import { FindingCollector } from './collector';
 import { JsonlCheck, type LineOutcomes } from './jsonlCheck';
-import { artifactOutsideBundle, maxRecordBytes, recordTooLarge, type CheckOptions, type FileReport } from './report';
+import {
+  artifactOutsideBundle,
+  maxArtifactBytes,
+  maxRecordBytes,
+  recordTooLarge,
+  type CheckOptions,
+  type FileReport,
+} from './report';
 
 export interface FileCheckOptions extends CheckOptions {
   readonly onBytesRead?: (bytesRead: number) => void;
@@ -67,7 +74,7 @@ export class ArtifactChecker {
   checkText(text: string, kind: ArtifactKind, options: CheckOptions): FileReport {
     if (artifactKindInfo(kind).format === 'json')
       return checkJsonDocument(text, kind, this.schemas.validatorFor(kind), options);
-    return this.checkLines(linesOfText(text), kind, options, true);
+    return this.checkLines(linesOfText(text), kind, options);
   }
 
   /**
@@ -130,12 +137,10 @@ export class ArtifactChecker {
     try {
       const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options, { viewsOfText: false });
       const turns = new EventLoopTurns(isCancelled);
-      for (const line of linesOfFile(opened.descriptor, {
-        maxLineBytes: maxRecordBytes,
-        onBytesRead: options.onBytesRead,
-      })) {
-        check.addLine(line);
-        if (turns.due(analysedLineWork) && (await turns.take())) return undefined;
+      for (const reading of linesOfFile(opened.descriptor, artifactReading)) {
+        // Every chunk gives a turn, whatever it held: a line that never ends yields no line to count.
+        const chunkEnded = feed(check, reading, opened.size, options.onBytesRead);
+        if ((chunkEnded || turns.due(analysedLineWork)) && (await turns.take())) return undefined;
       }
       const report = check.finish();
       return isCancelled() ? undefined : report;
@@ -157,12 +162,10 @@ export class ArtifactChecker {
 
   private checkOpened(file: OpenedArtifact, kind: ArtifactKind, options: FileCheckOptions): FileReport {
     if (artifactKindInfo(kind).format === 'jsonl') {
-      return this.checkLines(
-        linesOfFile(file.descriptor, { maxLineBytes: maxRecordBytes, onBytesRead: options.onBytesRead }),
-        kind,
-        options,
-        false,
-      );
+      const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options, { viewsOfText: false });
+      for (const reading of linesOfFile(file.descriptor, artifactReading))
+        feed(check, reading, file.size, options.onBytesRead);
+      return check.finish();
     }
     if (file.size > maxRecordBytes) {
       const collector = new FindingCollector(options.maxFindings);
@@ -183,16 +186,33 @@ export class ArtifactChecker {
     );
   }
 
-  private checkLines(
-    lines: Iterable<SourceLine>,
-    kind: ArtifactKind,
-    options: CheckOptions,
-    viewsOfText: boolean,
-  ): FileReport {
-    const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options, { viewsOfText });
+  private checkLines(lines: Iterable<SourceLine>, kind: ArtifactKind, options: CheckOptions): FileReport {
+    const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options, { viewsOfText: true });
     for (const line of lines) check.addLine(line);
     return check.finish();
   }
+}
+
+/** How an artifact on disk is read: records over the record limit are counted, files over the artifact limit cut. */
+const artifactReading = { maxLineBytes: maxRecordBytes, maxFileBytes: maxArtifactBytes };
+
+/**
+ * Feeds one thing a file's reading yielded to its check; true at the end of a chunk. `sizeWhenOpened`:
+ * what fstat said when the file was opened (it may grow while it is read).
+ */
+function feed(
+  check: JsonlCheck,
+  reading: FileReading,
+  sizeWhenOpened: number,
+  onBytesRead: ((bytesRead: number) => void) | undefined,
+): boolean {
+  if (!('read' in reading)) {
+    check.addLine(reading);
+    return false;
+  }
+  if (reading.read === 'limit') check.stopAtReadLimit(reading.line, sizeWhenOpened);
+  onBytesRead?.(reading.bytesRead);
+  return reading.read === 'chunk';
 }
 
 /** One finding and no facts: the rules see a file they cannot read, and nothing of it is kept. */

@@ -21,6 +21,19 @@ export class FindingCollector {
     else this.omitted++;
   }
 
+  /**
+   * Adds a finding that must be listed whatever the maximum (one that says the file was not read whole):
+   * past it, it takes the place of the last finding kept, which is counted as left out instead.
+   */
+  addListed(finding: Finding): void {
+    this.counts[finding.severity]++;
+    if (this.findings.length < this.maxFindings) this.findings.push(finding);
+    else if (this.findings.length > 0) {
+      this.findings[this.findings.length - 1] = finding;
+      this.omitted++;
+    } else this.omitted++;
+  }
+
   addAll(findings: readonly Finding[]): void {
     for (const finding of findings) this.add(finding);
   }

@@ -58,7 +58,16 @@ export const checkCodes = {
     severity: 'error',
     effect: 'incomplete',
     summary: 'A single record is larger than the engine will parse.',
-    description: 'A line (or a JSON artifact) over 64 MiB, reported by size and not parsed.',
+    description:
+      'A line (or a JSON artifact) over 64 MiB, reported by size and not parsed: past 64 MiB its bytes are counted, not kept, so memory stays bounded however long a line is.',
+  },
+  'artifact-too-large': {
+    severity: 'error',
+    effect: 'incomplete',
+    summary:
+      'An artifact file is larger than the engine reads: it is read up to 4 GiB, and the rest counts for nothing.',
+    description:
+      'A JSONL artifact over 4 GiB (when opened, or grown past it while read) is read up to 4 GiB and no further, so that a huge or sparse file costs bounded time; marked on the line the reading stopped in. Nothing after it is checked or counts as evidence, so the rollout is `incomplete`.',
   },
   'artifact-outside-bundle': {
     severity: 'error',

@@ -19,7 +19,7 @@ import type { RecordValidator } from '../schema/validators';
 import { detachedCopy } from '../text/detachedCopy';
 import type { SourceLine } from '../text/sourceLines';
 import { FindingCollector } from './collector';
-import { recordTooLarge, type CheckOptions, type FileReport } from './report';
+import { artifactTooLarge, recordTooLarge, type CheckOptions, type FileReport } from './report';
 
 /** What one line yields, with findings placed on line 0. */
 export interface LineOutcome {
@@ -57,6 +57,8 @@ export class JsonlCheck {
   private readonly collector: FindingCollector;
   private readonly facts: FactsBuilder;
   private records = 0;
+  /** Set when the reading stopped at the read limit: the file holds more than its records. */
+  private readWhole = true;
   private readonly kept: { outcomes: LineOutcome[]; placed: (Placed | undefined)[] } | undefined;
 
   constructor(
@@ -92,6 +94,17 @@ export class JsonlCheck {
     }
     const outcome = this.analyse(text);
     this.keep(number, outcome, this.account(number, text, line.terminated, outcome, undefined));
+  }
+
+  /**
+   * The reading stopped at the read limit, in line `line` (`ReadLimitReached`): that line is there but was
+   * not read whole, so it counts as a row that holds no usable record, and nothing after it counts at all.
+   * The finding is listed whatever the maximum of findings: it is why the rest of the file says nothing.
+   */
+  stopAtReadLimit(line: number, sizeWhenOpened: number): void {
+    this.readWhole = false;
+    this.facts.addBrokenRow();
+    this.collector.addListed(artifactTooLarge(line, sizeWhenOpened));
   }
 
   /**
@@ -159,7 +172,7 @@ export class JsonlCheck {
   }
 
   finish(): FileReport {
-    if (this.records === 0) {
+    if (this.records === 0 && this.readWhole) {
       this.collector.add({
         code: 'artifact-empty',
         severity: codeInfo('artifact-empty').severity,
