@@ -2,11 +2,13 @@
  * Files stay inside the bundle, as CI sees it: the built CLI, in its own process, on a rollout whose
  * trajectory is a symbolic link to a secrets file outside it. The link is reported as
  * 'artifact-outside-bundle' and nothing of the secret reaches the text, JSON or SARIF output. The near
- * miss: a link that stays inside the rollout is read like the file itself. A committed fixture cannot
- * hold a symbolic link reliably, so this test is where the code is raised (fixtures.test.ts names it).
+ * miss: a link that stays inside the rollout is read like the file itself. An artifact's name that is a
+ * FIFO or a dangling link is 'artifact-not-regular-file', and the CLI finishes: a FIFO is never opened
+ * for reading. A committed fixture cannot hold a symbolic link reliably, nor git a FIFO, so this test is
+ * where both codes are raised (fixtures.test.ts names it).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -95,5 +97,55 @@ describe('an artifact linked inside its rollout (the near miss)', () => {
     const records = (report: JsonReport) =>
       report.rollouts[0]!.files.find((file) => file.file.endsWith(trajectory))?.records;
     assert.equal(records(linked), records(plain), 'every row of the linked trajectory was read');
+  });
+});
+
+describe('an artifact name that is no regular file', () => {
+  const preflight = 'benchguard/preflight.json';
+  const reward = 'verifier/reward.txt';
+  /** The setup-only-verifier fixture (untrusted by its preflight), `file` replaced by `make` when given. */
+  function setupOnly(name: string, file: string, make?: (path: string) => void): string {
+    const root = join(folder.path, name, 'setup-only-verifier');
+    cpSync(join(repoRoot, 'test/fixtures/bundles/setup-only-verifier'), root, { recursive: true });
+    if (make) {
+      rmSync(join(root, file));
+      make(join(root, file));
+    }
+    return root;
+  }
+  const rolloutOf = (stdout: string) => (JSON.parse(stdout) as JsonReport).rollouts.find((bundle) => !bundle.loose)!;
+  const codesOn = (stdout: string, file: string) =>
+    rolloutOf(stdout)
+      .diagnostics.filter((diagnostic) => diagnostic.file.endsWith(file))
+      .map((diagnostic) => diagnostic.code);
+
+  it('a FIFO as the preflight: the CLI finishes, reports it, and the rollout stays untrusted', () => {
+    const root = setupOnly('fifo', preflight, (path) => execFileSync('mkfifo', [path]));
+    const { status, stdout, stderr } = check(root, 'json');
+    assert.equal(stderr, '');
+    assert.equal(status, 1, 'a finding with an effect, not an I/O failure (2), and not a run stopped by its timeout');
+    assert.equal(rolloutOf(stdout).verdict, 'untrusted');
+    assert.equal(codesOn(stdout, preflight)[0], 'artifact-not-regular-file');
+    assert.ok(codesOn(stdout, preflight).includes('verifier-declaration-unreadable'), 'read as unreadable, not absent');
+  });
+
+  it('a dangling link as the verifier reward: reported on it, and the rollout is not trusted', () => {
+    const root = setupOnly('dangling-reward', reward, (path) => symlinkSync('reward-was-here.txt', path));
+    const { status, stdout } = check(root, 'text');
+    assert.equal(status, 1);
+    assert.match(
+      stdout,
+      /verifier\/reward\.txt:1:1: error artifact-not-regular-file This path is a dangling symbolic link/,
+    );
+  });
+
+  it('near miss: the same files readable raise no artifact-not-regular-file', () => {
+    const { status, stdout } = check(setupOnly('readable', preflight), 'json');
+    assert.equal(status, 1);
+    assert.equal(rolloutOf(stdout).verdict, 'untrusted');
+    assert.ok(
+      rolloutOf(stdout).diagnostics.every((diagnostic) => diagnostic.code !== 'artifact-not-regular-file'),
+      'no finding of the kind',
+    );
   });
 });

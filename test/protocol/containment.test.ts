@@ -1,9 +1,13 @@
 /**
  * The real server keeps its reads inside a rollout as the CLI does (test/cli/containment.test.ts): a
  * trajectory linked to a file outside the rollout is reported, and nothing behind the link reaches a
- * diagnostic, whether the linked file is open in the editor (which follows links) or read from disk.
+ * diagnostic, whether the linked file is open in the editor (which follows links) or read from disk. An
+ * artifact's name that is a FIFO is reported as no regular file and read as present but unreadable, as
+ * the CLI reads it (test/unit/notRegularFiles.test.ts compares the two paths case by case); the server
+ * never blocks on it.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -55,6 +59,29 @@ describe('language server: reads stay inside the rollout', () => {
     for (const diagnostic of [...onTrajectory.items, ...onActions.items])
       assert.ok(!JSON.stringify(diagnostic).includes('ghp_'), JSON.stringify(diagnostic));
     await client.close(trajectory);
+    await client.close(actions);
+  });
+
+  it('a FIFO as the preflight of a setup-only verifier is reported, and the rollout stays untrusted', async () => {
+    const root = join(folder.path, 'fifo-preflight');
+    cpSync(join(repoRoot, 'test/fixtures/bundles/setup-only-verifier'), root, { recursive: true });
+    const preflight = join(root, 'benchguard/preflight.json');
+    rmSync(preflight);
+    execFileSync('mkfifo', [preflight]);
+    const actionsPath = join(root, 'benchguard/action_records.jsonl');
+    const actions = pathToFileURL(actionsPath).href;
+    await client.open(actions, readFileSync(actionsPath, 'utf8'));
+    await client.pullFull(actions);
+    assert.equal(client.reports.filter((report) => report.uri === actions).at(-1)?.verdict, 'untrusted');
+    // The FIFO has no tab: its findings are pushed.
+    const onPreflight = await client.nextPublished(
+      pathToFileURL(preflight).href,
+      (params) => params.diagnostics.length > 0,
+    );
+    assert.equal(String(onPreflight.diagnostics[0]?.code), 'artifact-not-regular-file');
+    // Read as present but unreadable: the declaration may be "separate", so the setup-only exec still counts.
+    assert.ok(codes(onPreflight.diagnostics).includes('verifier-declaration-unreadable'), 'present, not absent');
+    assert.ok(codes(onPreflight.diagnostics).includes('verifier-setup-only'), codes(onPreflight.diagnostics).join(' '));
     await client.close(actions);
   });
 

@@ -96,13 +96,27 @@ describe('openInside', () => {
     assert.throws(() => openInside(join(alias, 'trajectory/absent.jsonl'), boundaryOf(alias)), { code: 'ENOENT' });
   });
 
-  it('refuses a folder as EISDIR and a FIFO without blocking on it', () => {
+  it('refuses a folder as EISDIR, and answers a FIFO, a device or a dangling link as not a regular file without opening it', () => {
     const root = copyOfHealthy();
     assert.throws(() => openInside(join(root, 'trajectory'), boundaryOf(root)), { code: 'EISDIR' });
     const fifo = join(root, 'trajectory/llm_trajectory.jsonl');
     rmSync(fifo);
     execFileSync('mkfifo', [fifo]);
-    assert.throws(() => openInside(fifo, boundaryOf(root)), /not a regular file/);
+    assert.deepEqual(openInside(fifo, boundaryOf(root)), { notRegular: 'FIFO' });
+    // Through a link that stays inside, the FIFO it leads to is not opened either.
+    relink(root, 'trajectory/acp_trajectory.jsonl', 'llm_trajectory.jsonl');
+    assert.deepEqual(openInside(join(root, 'trajectory/acp_trajectory.jsonl'), boundaryOf(root)), {
+      notRegular: 'FIFO',
+    });
+    relink(root, 'result.json', 'no-such-file.json');
+    assert.deepEqual(openInside(join(root, 'result.json'), boundaryOf(root)), {
+      notRegular: 'dangling symbolic link',
+    });
+    relink(root, 'config.json', 'config.json');
+    assert.deepEqual(openInside(join(root, 'config.json'), boundaryOf(root)), { notRegular: 'dangling symbolic link' });
+    // /dev/null lies outside every rollout: it is not opened, as any path out of it.
+    relink(root, 'timing.json', '/dev/null');
+    assert.deepEqual(openInside(join(root, 'timing.json'), boundaryOf(root)), { outside: true });
   });
 });
 

@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import { rolloutFiles } from '../../../shared/src/layout';
 import { listedEntry, type ArtifactFile, type RolloutListing } from './bundle/discover';
 import { boundaryOf, readInside, readPrefix, resolvedInside } from './bundle/containment';
-import { RolloutBundle, type BundleFile, type VerifierFile, type VerifierReward } from './bundle/rollout';
+import {
+  RolloutBundle,
+  type BundleFile,
+  type UnreadVerifierFile,
+  type VerifierFile,
+  type VerifierReward,
+} from './bundle/rollout';
 
 /** An editor's document of a file, as far as loading reads it (the language server's TextDocument is one). */
 export interface OpenDocument {
@@ -114,20 +120,22 @@ const rewardBytes = 4096;
 
 /**
  * verifier/reward.txt and reward.json: small files the verifier writes; absent or unreadable is fine,
- * one that resolves outside the rollout is listed as such and not read.
+ * one that resolves outside the rollout or is no regular file (a FIFO, a dangling link) is listed as
+ * such and not read. The listing of discovery holds every entry that is no folder, so such a file is
+ * never taken for absent without a look.
  */
 export function readVerifierReward(
   root: string,
   { boundary = boundaryOf(root), listing }: KnownOfRollout = {},
 ): VerifierReward {
-  const outside: string[] = [];
+  const notRead: UnreadVerifierFile[] = [];
   const read = (relativePath: string): VerifierFile | undefined => {
     if (listedEntry(listing, relativePath) === 'absent') return undefined;
     const path = join(root, relativePath);
     try {
       const text = readInside(path, boundary, (file) => readPrefix(file, rewardBytes));
       if (typeof text === 'string') return { path, text };
-      outside.push(path);
+      notRead.push({ path, why: text });
     } catch {
       // Absent or unreadable: no reward from this file.
     }
@@ -135,7 +143,7 @@ export function readVerifierReward(
   };
   const text = read(rolloutFiles.rewardText);
   const json = read(rolloutFiles.rewardJson);
-  return { ...(text ? { text } : {}), ...(json ? { json } : {}), ...(outside.length > 0 ? { outside } : {}) };
+  return { ...(text ? { text } : {}), ...(json ? { json } : {}), ...(notRead.length > 0 ? { notRead } : {}) };
 }
 
 function isInsideRollout(path: string, boundary: string): boolean {

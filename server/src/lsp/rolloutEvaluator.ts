@@ -162,6 +162,8 @@ export class RolloutEvaluator {
       ...versions,
       reward.text?.text ?? '',
       reward.json?.text ?? '',
+      // A reward file that is there but unread (a FIFO, a link out) has no text, as an absent one has.
+      ...(reward.notRead ?? []).map(({ path, why }) => `${path}:${'outside' in why ? 'outside' : why.notRegular}`),
     ].join('\n');
     return { key, load, stamps, fixtureBundle };
   }

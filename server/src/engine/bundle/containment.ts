@@ -11,9 +11,11 @@
  *    folders (lstat), is its own real path but for its last component, which step 2 opens without
  *    following: the common case costs a system call or two instead of realpath's one per component of
  *    the whole path, and a link met on the way is resolved by realpath as before.
- * 2. The resolved path is opened with O_NOFOLLOW, so its last component cannot be swapped for a link
- *    after the check, and O_NONBLOCK, so a FIFO swapped in cannot stall the checker; fstat then demands
- *    a regular file.
+ * 2. What is about to be opened is looked at first (lstat of the last component, or stat of the resolved
+ *    path): a FIFO, socket or device is answered as not a regular file and never opened, nor is a link
+ *    that resolves to nothing. The resolved path is then opened with O_NOFOLLOW, so its last component
+ *    cannot be swapped for a link after the check, and O_NONBLOCK, so a FIFO swapped in meanwhile cannot
+ *    stall the checker; fstat then demands a regular file again.
  * 3. A swapped parent folder is the remaining race, so the opened descriptor itself is checked: where
  *    the kernel names it (`/proc/self/fd`, Linux) its path must still lie inside; elsewhere the file at
  *    the resolved path must still be the one opened (device and inode), which leaves only a second swap
@@ -40,8 +42,20 @@ export interface OpenedArtifact {
   readonly size: number;
 }
 
-/** What `openInside` found: the file opened, or a path that leads outside (nothing was opened). */
-export type Containment = OpenedArtifact | { readonly outside: true };
+/**
+ * What an artifact's name is when it is there but not a regular file: a FIFO, a socket, a device, or a
+ * symbolic link that resolves to nothing (its target is missing, or links loop).
+ */
+export type NotRegularFile = 'FIFO' | 'socket' | 'device' | 'dangling symbolic link';
+
+/**
+ * Why a path that is there was not read: it leads outside the boundary, or it is not a regular file.
+ * Nothing behind it was opened, and it is never absent: the rules read it as present but unreadable.
+ */
+export type NotRead = { readonly outside: true } | { readonly notRegular: NotRegularFile };
+
+/** What `openInside` found: the file opened, or why it was not (nothing was opened). */
+export type Containment = OpenedArtifact | NotRead;
 
 /**
  * The real path of a rollout folder, which its files must resolve inside. A folder that cannot be
@@ -68,22 +82,39 @@ const readFlags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.
  */
 export function openInside(path: string, boundary: string): Containment {
   const direct = openBelow(path, boundary);
-  if (direct !== undefined) return checkedOpen(direct, path, boundary);
-  const resolved = resolvedInside(path, boundary);
+  if (direct !== undefined) return 'descriptor' in direct ? checkedOpen(direct, path, boundary) : direct;
+  let resolved: string | undefined;
+  try {
+    resolved = resolvedInside(path, boundary);
+  } catch (error) {
+    if (isDanglingLink(path, error)) return { notRegular: 'dangling symbolic link' };
+    throw error;
+  }
   if (resolved === undefined) return { outside: true };
+  const notRegular = notRegularFile(statSync(resolved));
+  if (notRegular !== undefined) return { notRegular };
   return checkedOpen({ descriptor: openSync(resolved, readFlags), resolved }, path, boundary);
 }
 
 /**
- * `path` opened as it is spelled, when it lies below `boundary` through real folders only; undefined
- * when it does not, or when its last component is a link (O_NOFOLLOW refuses it), so that realpath decides.
+ * `path` opened as it is spelled, when it lies below `boundary` through real folders only, or what it
+ * is when that is not a regular file (then it is not opened); undefined when it does not lie so, or when
+ * its last component is a link (O_NOFOLLOW refuses it), so that realpath decides.
  */
-function openBelow(path: string, boundary: string): { descriptor: number; resolved: string } | undefined {
+function openBelow(
+  path: string,
+  boundary: string,
+): { descriptor: number; resolved: string } | { notRegular: NotRegularFile } | undefined {
   if (constants.O_NOFOLLOW === undefined || !path.startsWith(boundary + sep) || normalize(path) !== path)
     return undefined;
   for (let end = path.indexOf(sep, boundary.length + 1); end !== -1; end = path.indexOf(sep, end + 1)) {
     if (lstatSync(path.slice(0, end), { throwIfNoEntry: false })?.isDirectory() !== true) return undefined;
   }
+  // Absent: the open below says so. A link: realpath decides.
+  const own = lstatSync(path, { throwIfNoEntry: false });
+  if (own?.isSymbolicLink()) return undefined;
+  const notRegular = own && notRegularFile(own);
+  if (notRegular !== undefined) return { notRegular };
   try {
     return { descriptor: openSync(path, readFlags), resolved: path };
   } catch (error) {
@@ -100,7 +131,12 @@ function checkedOpen(
   try {
     const stats = fstatSync(descriptor);
     if (stats.isDirectory()) throw systemError('EISDIR', `EISDIR: illegal operation on a directory, open '${path}'`);
-    if (!stats.isFile()) throw new Error('not a regular file (a FIFO, socket or device)');
+    // Swapped in since it was looked at: O_NONBLOCK let the open return, and nothing is read from it.
+    const notRegular = notRegularFile(stats);
+    if (notRegular !== undefined) {
+      closeSync(descriptor);
+      return { notRegular };
+    }
     if (!stillInside(descriptor, resolved, stats, boundary)) {
       closeSync(descriptor);
       return { outside: true };
@@ -121,14 +157,10 @@ export function resolvedInside(path: string, boundary: string): string | undefin
   return isInside(resolved, boundary) ? resolved : undefined;
 }
 
-/** Runs `read` on the opened file and closes it, or answers `outside` without reading anything. */
-export function readInside<T>(
-  path: string,
-  boundary: string,
-  read: (file: OpenedArtifact) => T,
-): T | { readonly outside: true } {
+/** Runs `read` on the opened file and closes it, or answers why it was not opened, reading nothing. */
+export function readInside<T>(path: string, boundary: string, read: (file: OpenedArtifact) => T): T | NotRead {
   const opened = openInside(path, boundary);
-  if ('outside' in opened) return opened;
+  if (!('descriptor' in opened)) return opened;
   try {
     return read(opened);
   } finally {
@@ -151,6 +183,25 @@ export function readPrefixBytes(file: OpenedArtifact, maxBytes: number): Buffer 
     filled += count;
   }
   return bytes.subarray(0, filled);
+}
+
+/**
+ * What a file is when it is neither a regular file nor a folder (a folder is refused as EISDIR); else
+ * undefined. Never given a link: links are resolved before what they lead to is looked at.
+ */
+function notRegularFile(stats: Stats): NotRegularFile | undefined {
+  if (stats.isFile() || stats.isDirectory()) return undefined;
+  if (stats.isFIFO()) return 'FIFO';
+  if (stats.isSocket()) return 'socket';
+  // Character and block devices, and any kind a platform adds: whatever it is, it is not read.
+  return 'device';
+}
+
+/** Whether realpath failed because `path` itself is a link that resolves to nothing (a missing target, or a loop). */
+function isDanglingLink(path: string, error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== 'ENOENT' && code !== 'ELOOP' && code !== 'ENOTDIR') return false;
+  return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
 }
 
 function stillInside(descriptor: number, resolved: string, opened: Stats, boundary: string): boolean {

@@ -152,9 +152,10 @@ function discoverReading(
         const name = layoutFolder === '' ? entry.name : `${layoutFolder}/${entry.name}`;
         listing.entries.set(name, entry.isFile() ? 'file' : 'other');
       }
-      // A folder that carries an artifact's name is kept as that artifact, so the check reports that it
-      // is a folder instead of the file being silently absent.
-      const kind = isFolder || isFileEntry(entry, path) ? classifier.kindOf(path) : undefined;
+      // Whatever carries an artifact's name is kept as that artifact: a folder, a FIFO, a socket, a
+      // device or a link to anything (a dangling one too), so the check reports what it is instead of
+      // the file being silently absent. Nothing is opened here; a link to a folder is not followed.
+      const kind = classifier.kindOf(path);
       if (kind) {
         if (!rollout) bundleAt(folder, true).files.push({ path, kind });
         else if (layoutFolder !== undefined) rollout.files.push({ path, kind });
@@ -273,17 +274,6 @@ function readFolder(folder: string): Dirent[] {
 /** A Dirent of a link is never a directory: linked folders do not make a rollout, as the walk does not follow them. */
 function isRolloutFolder(entries: readonly Dirent[]): boolean {
   return entries.some((entry) => marksRolloutFolder(entry.name, entry.isDirectory()));
-}
-
-/** Regular files, and symbolic links to them; linked folders are never followed (no cycles). */
-function isFileEntry(entry: Dirent, path: string): boolean {
-  if (entry.isFile()) return true;
-  if (!entry.isSymbolicLink()) return false;
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** `folder` relative to the rollout folder `root`, with `/` between parts, when it is one of the rollout's layout; else undefined. */

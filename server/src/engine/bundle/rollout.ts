@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { rolloutRoles, type ArtifactKind, type RolloutRole } from '../../../../shared/src/layout';
 import type { FileReport } from '../check/report';
+import type { NotRead } from './containment';
 import type { ArtifactFacts, DocumentFacts } from '../facts/facts';
 
 export interface BundleFile {
@@ -22,11 +23,20 @@ export interface VerifierFile {
   readonly text: string;
 }
 
-/** The verifier's reward files that were read, and those that resolve outside the rollout (not read). */
+/** A verifier reward file that is there but was not read, and why (containment.ts `NotRead`). */
+export interface UnreadVerifierFile {
+  readonly path: string;
+  readonly why: NotRead;
+}
+
+/**
+ * The verifier's reward files that were read, and those that are there but were not: they resolve
+ * outside the rollout or are no regular file (a FIFO, a dangling link), and the rules report them.
+ */
 export interface VerifierReward {
   readonly text?: VerifierFile;
   readonly json?: VerifierFile;
-  readonly outside?: readonly string[];
+  readonly notRead?: readonly UnreadVerifierFile[];
 }
 
 type FactsOf<K extends ArtifactFacts['kind']> = K extends DocumentFacts['kind']

@@ -4,7 +4,14 @@
  */
 import { closeSync } from 'node:fs';
 import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/layout';
-import { openInside, ownFolderBoundary, readInside, readPrefixBytes, type OpenedArtifact } from '../bundle/containment';
+import {
+  openInside,
+  ownFolderBoundary,
+  readInside,
+  readPrefixBytes,
+  type NotRead,
+  type OpenedArtifact,
+} from '../bundle/containment';
 import { codeInfo } from '../codes';
 import type { Finding } from '../findings';
 import { SchemaRegistry } from '../schema/validators';
@@ -15,9 +22,9 @@ import { checkJsonDocument } from './jsonCheck';
 import { FindingCollector } from './collector';
 import { JsonlCheck, type LineOutcomes } from './jsonlCheck';
 import {
-  artifactOutsideBundle,
   maxArtifactBytes,
   maxRecordBytes,
+  notReadFinding,
   recordTooLarge,
   type CheckOptions,
   type FileReport,
@@ -133,7 +140,7 @@ export class ArtifactChecker {
     if (isCancelled()) return undefined;
     if (artifactKindInfo(kind).format === 'json') return this.checkFile(path, kind, options);
     const opened = openInside(path, options.boundary ?? ownFolderBoundary(path));
-    if ('outside' in opened) return outsideBundleReport(kind, options);
+    if (!('descriptor' in opened)) return notReadReport(opened, kind, options);
     try {
       const check = new JsonlCheck(kind, this.schemas.validatorFor(kind), options, { viewsOfText: false });
       const turns = new EventLoopTurns(isCancelled);
@@ -151,13 +158,14 @@ export class ArtifactChecker {
 
   /**
    * Throws a Node.js system error (ENOENT, EISDIR, EACCES, …) when the file cannot be read; a file that
-   * resolves outside its boundary is not read, and its report says so.
+   * resolves outside its boundary, or is no regular file (a FIFO, a dangling link), is not read, and its
+   * report says so.
    */
   checkFile(path: string, kind: ArtifactKind, options: FileCheckOptions): FileReport {
     const checked = readInside(path, options.boundary ?? ownFolderBoundary(path), (file) =>
       this.checkOpened(file, kind, options),
     );
-    return 'outside' in checked ? outsideBundleReport(kind, options) : checked;
+    return 'outside' in checked || 'notRegular' in checked ? notReadReport(checked, kind, options) : checked;
   }
 
   private checkOpened(file: OpenedArtifact, kind: ArtifactKind, options: FileCheckOptions): FileReport {
@@ -215,10 +223,10 @@ function feed(
   return reading.read === 'chunk';
 }
 
-/** One finding and no facts: the rules see a file they cannot read, and nothing of it is kept. */
-function outsideBundleReport(kind: ArtifactKind, options: CheckOptions): FileReport {
+/** One finding and no facts: the rules see a file that is there but that they cannot read, and nothing of it is kept. */
+function notReadReport(notRead: NotRead, kind: ArtifactKind, options: CheckOptions): FileReport {
   const collector = new FindingCollector(options.maxFindings);
-  collector.add(artifactOutsideBundle());
+  collector.add(notReadFinding(notRead));
   return collector.report(kind, 0);
 }
 

@@ -1,6 +1,7 @@
 /**
  * The codes a file earns on its own, before the rules read its rollout as a whole (raised by the checks
- * here and in engine/schema/; `artifact-outside-bundle` also by the rules, for a verifier reward file),
+ * here and in engine/schema/; `artifact-outside-bundle` and `artifact-not-regular-file` also by the rules,
+ * for a verifier reward file),
  * and the two that concern the check itself: `internal-error` (cli/checkRun.ts, lsp/documentValidator.ts)
  * and `problems-limited` (collector.ts, lsp/documentValidator.ts).
  */
@@ -75,6 +76,14 @@ export const checkCodes = {
     summary: 'An artifact path resolves, through a symbolic link, outside its rollout folder, so it is not read.',
     description:
       'An artifact path that resolves, through a symbolic link, outside its rollout folder: it is not read and nothing of it is quoted.',
+  },
+  'artifact-not-regular-file': {
+    severity: 'error',
+    effect: 'incomplete',
+    summary:
+      "An artifact's name in the rollout is a FIFO, socket, device or dangling symbolic link, not a regular file, so it is not read.",
+    description:
+      "A file of the rollout's layout (an artifact, or the verifier's `reward.txt` or `reward.json`) that is there but is a FIFO, a socket, a device, or a symbolic link that leads to nothing (its target is missing, or links loop): it is never opened (a FIFO would block, a device may act on open), and the rules read it as present but unreadable, as a file they cannot parse, never as absent.",
   },
   'internal-error': {
     severity: 'error',

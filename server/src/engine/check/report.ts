@@ -1,4 +1,5 @@
 import type { ArtifactKind } from '../../../../shared/src/layout';
+import type { NotRead } from '../bundle/containment';
 import { codeInfo } from '../codes';
 import type { ArtifactFacts } from '../facts/facts';
 import { rangeOnLine, type Finding } from '../findings';
@@ -57,12 +58,20 @@ export function artifactTooLarge(line: number, sizeWhenOpened: number): Finding 
   };
 }
 
-export function artifactOutsideBundle(): Finding {
+/** The finding on a path that is there but was not read (containment.ts `NotRead`), at its start. */
+export function notReadFinding(notRead: NotRead): Finding {
+  if ('outside' in notRead)
+    return {
+      code: 'artifact-outside-bundle',
+      severity: codeInfo('artifact-outside-bundle').severity,
+      message:
+        'This path resolves, through a symbolic link, outside its rollout folder, so it is not read: the evidence of a rollout is the files inside it.',
+      range: rangeOnLine(0, 0, 0),
+    };
   return {
-    code: 'artifact-outside-bundle',
-    severity: codeInfo('artifact-outside-bundle').severity,
-    message:
-      'This path resolves, through a symbolic link, outside its rollout folder, so it is not read: the evidence of a rollout is the files inside it.',
+    code: 'artifact-not-regular-file',
+    severity: codeInfo('artifact-not-regular-file').severity,
+    message: `This path is a ${notRead.notRegular}, not a regular file, so it is not read: the rules take it as present but unreadable, never as absent.`,
     range: rangeOnLine(0, 0, 0),
   };
 }

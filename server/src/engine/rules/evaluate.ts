@@ -7,7 +7,7 @@
  * it may be (everyRowReading.ts).
  */
 import type { RolloutBundle } from '../bundle/rollout';
-import { artifactOutsideBundle } from '../check/report';
+import { notReadFinding } from '../check/report';
 import type { BundleFinding } from '../findings';
 import { isJsonObject } from '../parse/jsonKind';
 import { verdictOf, verdicts, type Verdict } from '../verdict';
@@ -83,9 +83,12 @@ function evaluateAsRead(bundle: RolloutBundle, options: RuleOptions, caches: Mod
   checkResultsRow(context, { timeout });
   checkResult(context);
   checkRewardPreconditions(context, [...quiescence.failures, ...verifierFailures]);
-  // A reward file that leads outside the rollout was not read; the artifacts' own reports say the same.
-  for (const path of bundle.verifierReward.outside ?? [])
-    context.report('artifact-outside-bundle', context.atStart(path), artifactOutsideBundle().message);
+  // A reward file that leads outside the rollout, or is no regular file, was not read; the artifacts'
+  // own reports say the same of them.
+  for (const { path, why } of bundle.verifierReward.notRead ?? []) {
+    const { code, message } = notReadFinding(why);
+    context.report(code, context.atStart(path), message);
+  }
 
   const fileFindings = bundle.files.flatMap((file) => file.report?.findings ?? []);
   const incompleteEvidence = bundle.files.some((file) => file.ioError !== undefined || (file.report?.omitted ?? 0) > 0);
