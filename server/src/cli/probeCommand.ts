@@ -13,6 +13,7 @@ import {
   type ProbeOutcome,
 } from '../../../shared/src/probe';
 import { errorMessage } from '../../../shared/src/errors';
+import { checkRecordFile } from '../../../shared/src/recordAppend';
 import { appendRecord, quiescenceRecord } from '../probe/observationRecord';
 import { runProbe } from '../probe/runProbe';
 import { checkMode, parseTarget, ProbeUsageError } from '../probe/validation';
@@ -67,6 +68,18 @@ export async function probeCommand(argv: readonly string[]): Promise<ExitStatus>
   if (format !== 'text' && format !== 'json')
     throw new ProbeUsageError(`--format must be text or json, not "${format}"`);
 
+  if (values.record !== undefined) {
+    // Before anything runs: a harden must not end processes whose ending could not then be recorded.
+    try {
+      checkRecordFile(values.record);
+    } catch (error) {
+      process.stderr.write(
+        `rollout-evidence: will not record the observation, so the probe did not run: ${errorMessage(error)}\n`,
+      );
+      return 2;
+    }
+  }
+
   const cancel = new AbortController();
   const onInterrupt = (): void => cancel.abort();
   process.once('SIGINT', onInterrupt);
@@ -104,11 +117,9 @@ export async function probeCommand(argv: readonly string[]): Promise<ExitStatus>
   );
   if (values.record !== undefined) {
     try {
-      await appendRecord(values.record, record);
+      appendRecord(values.record, record);
     } catch (error) {
-      process.stderr.write(
-        `rollout-evidence: could not record the observation in ${values.record}: ${errorMessage(error)}\n`,
-      );
+      process.stderr.write(`rollout-evidence: the observation was not recorded: ${errorMessage(error)}\n`);
       return 2;
     }
     if (format === 'text') process.stderr.write(`recorded as evidence in ${values.record}\n`);
