@@ -18,6 +18,8 @@ import { appendRecord, quiescenceRecord } from '../probe/observationRecord';
 import { runProbe } from '../probe/runProbe';
 import { checkMode, parseTarget, ProbeUsageError } from '../probe/validation';
 import type { ExitStatus } from './checkRun';
+import { writeStderrMessage } from './stderrMessage';
+import { printable } from '../engine/text/printable';
 
 export const probeUsage = `Usage: rollout-evidence probe --target TARGET --user USER [options]
 
@@ -73,9 +75,7 @@ export async function probeCommand(argv: readonly string[]): Promise<ExitStatus>
     try {
       checkRecordFile(values.record);
     } catch (error) {
-      process.stderr.write(
-        `rollout-evidence: will not record the observation, so the probe did not run: ${errorMessage(error)}\n`,
-      );
+      writeStderrMessage(`will not record the observation, so the probe did not run: ${errorMessage(error)}`);
       return 2;
     }
   }
@@ -100,7 +100,9 @@ export async function probeCommand(argv: readonly string[]): Promise<ExitStatus>
         signal: cancel.signal,
         // The transcript follows the probe as it runs; stdout keeps only the answer.
         onTranscript:
-          format === 'text' ? (entry) => process.stderr.write(`${describeTranscriptEntry(entry)}\n`) : undefined,
+          format === 'text'
+            ? (entry) => process.stderr.write(`${printable(describeTranscriptEntry(entry))}\n`)
+            : undefined,
       },
     );
   } finally {
@@ -113,16 +115,16 @@ export async function probeCommand(argv: readonly string[]): Promise<ExitStatus>
   process.stdout.write(
     format === 'json'
       ? `${JSON.stringify({ summary: summarizeOutcome(outcome), outcome, record }, null, 2)}\n`
-      : `${summarizeOutcome(outcome)}\n`,
+      : `${printable(summarizeOutcome(outcome))}\n`,
   );
   if (values.record !== undefined) {
     try {
       appendRecord(values.record, record);
     } catch (error) {
-      process.stderr.write(`rollout-evidence: the observation was not recorded: ${errorMessage(error)}\n`);
+      writeStderrMessage(`the observation was not recorded: ${errorMessage(error)}`);
       return 2;
     }
-    if (format === 'text') process.stderr.write(`recorded as evidence in ${values.record}\n`);
+    if (format === 'text') process.stderr.write(`recorded as evidence in ${printable(values.record)}\n`);
   }
   return outcome.returnCode;
 }
