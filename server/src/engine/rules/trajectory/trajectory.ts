@@ -13,6 +13,7 @@ import { keyForFinding } from '../../schema/knownKeys';
 import type { Place, RuleContext } from '../context';
 import { annotationProvenances, provenanceCounts, provenanceOf } from '../../model/provenance';
 import { howToAnnotate, reportUncountedProvenance } from '../provenance/provenance';
+import { checkLifecycleOrder } from './lifecycleOrder';
 import type { QuiescenceResult } from '../quiescence/quiescence';
 import type { RolloutTimeout } from '../timeout/timeout';
 
@@ -58,7 +59,7 @@ export function checkTrajectory(
   // Framework-owned lifecycle evidence: the proposed tool_call_lifecycle rows and the prototype form.
   const annotated = new Set<string>();
   for (const lifecycle of facts.lifecycles) {
-    const ended = checkLifecycle(context, file, lifecycle, rowsById, quiescence);
+    const ended = checkLifecycle(context, file, lifecycle, rowsById, quiescence, facts.lastTimeout);
     // An annotation that may not prove anything here ends no call (rules/provenance/provenance.ts).
     const provenance = provenanceOf(lifecycle.provenance, annotationProvenances);
     if (!provenanceCounts(provenance, context.options.fixtureBundle))
@@ -129,6 +130,7 @@ function checkLifecycle(
   lifecycle: LifecycleFact,
   rowsById: ReadonlyMap<string, readonly ToolCallFact[]>,
   quiescence: QuiescenceResult,
+  timeout: TimeoutFact | undefined,
 ): string | undefined {
   const at = (path: string) => context.inRecord(file, lifecycle.ref, [path]);
   // Only "ended_by_framework" ends a call; the schema finding already says what any other value is.
@@ -182,6 +184,7 @@ function checkLifecycle(
     );
     wellFormed = false;
   }
+  if (!checkLifecycleOrder(context, file, lifecycle, timeout, rows)) wellFormed = false;
   checkQuiescenceBehind(context, file, lifecycle.ref, lifecycle.quiescenceRef, quiescence);
   return wellFormed && typeof id === 'string' ? id : undefined;
 }
