@@ -183,6 +183,16 @@ describe('the statements of the reward', () => {
     assert.match(mismatch.message, /but as 0\.0 in results\.jsonl reward \(line 1\)\./);
   });
 
+  it('a result.json rewards that cannot be read may have been null: the row must then say 0', () => {
+    const checked = check(rollout({ 'result.json': resultWith('none'), 'verifier/reward.txt': '1' }));
+    assert.deepEqual(rewardFindings(checked), ['result.json:4 reward-unreadable', 'results.jsonl:1 reward-mismatch']);
+    const mismatch = listedFindings(checked, 1000).findings.find((finding) => finding.code === 'reward-mismatch')!;
+    assert.match(mismatch.message, /This holds when result\.json's reward, which cannot be read, was null\./);
+    assert.equal(checked.evaluation?.verdict, 'untrusted');
+    const inMap = check(rollout({ 'result.json': resultWith({ reward: 'one' }) }));
+    assert.deepEqual(rewardFindings(inMap), ['result.json:5 reward-unreadable'], 'a rewards map always holds one');
+  });
+
   it('the top-level reward of the validator fixtures is a statement too', () => {
     const checked = check(rollout({ 'result.json': resultWith({ reward: 1.0 }, { reward: 0 }) }));
     assert.deepEqual(rewardFindings(checked), ['result.json:5 reward-mismatch']);
@@ -206,7 +216,16 @@ describe('a statement that cannot be read as a number', () => {
       'verifier/reward.json:1',
     ],
     ['a result.json reward that is a boolean', { 'result.json': resultWith({ reward: true }) }, 'result.json:5'],
-    ['result.json rewards that is a number', { 'result.json': resultWith(1.0) }, 'result.json:4'],
+    [
+      'a results row score that is a string',
+      { 'results.jsonl': completed['results.jsonl']!.replace('"score": 1.0', '"score": "1.0"') },
+      'results.jsonl:1',
+    ],
+    [
+      'a rewards.jsonl scalar value that is a string',
+      { 'rewards.jsonl': completed['rewards.jsonl']!.replace('"value": 1.0', '"value": "1.0"') },
+      'rewards.jsonl:1',
+    ],
   ];
   for (const [name, changes, at] of unreadable)
     it(`${name}: reward-unreadable, incomplete, and no mismatch`, () => {

@@ -64,8 +64,12 @@ export interface StatedReward {
 export interface BundleRewards {
   /** Every reward the bundle states, in the order `rolloutReward` takes the first of. */
   readonly stated: readonly StatedReward[];
-  /** result.json was read and states no reward (its rewards is null or holds none): where it says so. */
-  readonly resultStatesNone?: RewardSource;
+  /**
+   * result.json was read and states no reward (its rewards is null), surely, or maybe: its `rewards`, or a
+   * top-level `reward` beside no rewards object, is there but cannot be read, and may have been null.
+   * Where it says so.
+   */
+  readonly resultStatesNone?: { readonly source: RewardSource; readonly surely: boolean };
 }
 
 export interface RecordedReward {
@@ -76,39 +80,8 @@ export interface RecordedReward {
 
 /** Every reward the bundle states. */
 export function statedRewards(bundle: RolloutBundle): BundleRewards {
-  const stated: StatedReward[] = [];
-  const result = bundle.facts('result', 'result');
-  const value = result?.value;
-  let resultStatesNone: RewardSource | undefined;
-  if (result && value) {
-    const file = bundle.pathOf('result');
-    const at = (path: JsonPath): RewardSource => ({ in: 'document', file, text: result.text, path });
-    const rewardsKey = keyForFinding('result', [], value, 'rewards');
-    const rewards = value[rewardsKey];
-    if (isJsonObject(rewards)) {
-      const key = keyForFinding('result', [rewardsKey], rewards, 'reward');
-      const reading = jsonReading(rewards[key]);
-      if (reading)
-        stated.push({
-          label: `${rolloutFiles.result} rewards.reward`,
-          statedBy: 'result',
-          source: at([rewardsKey, key]),
-          reading,
-        });
-    } else if (rewards !== undefined && rewards !== null) {
-      stated.push({
-        label: `${rolloutFiles.result} rewards`,
-        statedBy: 'result',
-        source: at([rewardsKey]),
-        reading: { kind: 'unreadable', why: `is ${describeValue(rewards)}, not an object holding a reward` },
-      });
-    }
-    const topKey = keyForFinding('result', [], value, 'reward');
-    const top = jsonReading(value[topKey]);
-    if (top)
-      stated.push({ label: `${rolloutFiles.result} reward`, statedBy: 'result', source: at([topKey]), reading: top });
-    if (stated.length === 0) resultStatesNone = rewardsKey in value ? at([rewardsKey]) : { in: 'file', file };
-  }
+  const { statements, none: resultStatesNone } = resultStatements(bundle);
+  const stated = [...statements];
 
   const row = bundle.facts('results', 'results')?.rows[0];
   if (row) {
@@ -150,6 +123,50 @@ export function statedRewards(bundle: RolloutBundle): BundleRewards {
       reading: { kind: 'unreadable', why: `is there but cannot be read (${error})` },
     });
   return { stated, ...(resultStatesNone ? { resultStatesNone } : {}) };
+}
+
+/** What result.json states of the reward, and whether it states none. */
+function resultStatements(bundle: RolloutBundle): {
+  readonly statements: readonly StatedReward[];
+  readonly none?: BundleRewards['resultStatesNone'];
+} {
+  const result = bundle.facts('result', 'result');
+  const value = result?.value;
+  if (!result || !value) return { statements: [] };
+  const file = bundle.pathOf('result');
+  const at = (path: JsonPath): RewardSource => ({ in: 'document', file, text: result.text, path });
+  const statements: StatedReward[] = [];
+  const rewardsKey = keyForFinding('result', [], value, 'rewards');
+  const rewards = value[rewardsKey];
+  // BenchFlow's rewards map always holds its reward, so one that cannot be read still states one.
+  let surelyStates = false;
+  if (isJsonObject(rewards)) {
+    const key = keyForFinding('result', [rewardsKey], rewards, 'reward');
+    const reading = jsonReading(rewards[key]);
+    if (reading) {
+      surelyStates = true;
+      const label = `${rolloutFiles.result} rewards.reward`;
+      statements.push({ label, statedBy: 'result', source: at([rewardsKey, key]), reading });
+    }
+  } else if (rewards !== undefined && rewards !== null) {
+    const why = `is ${describeValue(rewards)}, not an object holding a reward`;
+    const label = `${rolloutFiles.result} rewards`;
+    statements.push({ label, statedBy: 'result', source: at([rewardsKey]), reading: { kind: 'unreadable', why } });
+  }
+  const topKey = keyForFinding('result', [], value, 'reward');
+  const top = jsonReading(value[topKey]);
+  if (top)
+    statements.push({ label: `${rolloutFiles.result} reward`, statedBy: 'result', source: at([topKey]), reading: top });
+
+  if (statements.length === 0)
+    return {
+      statements,
+      none: { source: rewardsKey in value ? at([rewardsKey]) : { in: 'file', file }, surely: true },
+    };
+  // Only what cannot be read, outside a rewards map: it may have been null.
+  if (!surelyStates && statements.every((statement) => statement.reading.kind === 'unreadable'))
+    return { statements, none: { source: statements[0]!.source, surely: false } };
+  return { statements };
 }
 
 /** The rollout's reward as a reader takes it: the first stated reward that is a finite number. */

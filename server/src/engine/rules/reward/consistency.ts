@@ -20,7 +20,11 @@
  * here, and each reading of a damaged key); but a value that cannot be read as a number gives no reading
  * at all, and saying "untrusted" would claim a disagreement the bundle does not show. That is how a file
  * that cannot be read at all is judged everywhere (mode 000, a FIFO: incomplete, with unknown facts), and
- * what the fuzz property allows when the record that showed an untrust can no longer be read.
+ * what the fuzz property allows when the record that showed an untrust can no longer be read. Whether
+ * result.json states a reward at all does have readings: a `rewards` that is neither an object nor null
+ * (or a top-level `reward` beside none) may have been null, so the comparison runs as if it stated a
+ * reward and, when that finds nothing, as if it stated none, and the finding says which reading it holds
+ * under.
  */
 import { rolloutFiles } from '../../../../../shared/src/layout';
 import { rewardPlace, writtenReward, type NumberReading, type StatedReward } from '../../model/reward';
@@ -41,7 +45,12 @@ export function checkRewardConsistency(context: RuleContext): void {
     );
   }
   const read = stated.filter((statement): statement is ReadStatement => statement.reading.kind === 'number');
-  const conflict = resultStatesNone ? defaultsBroken(read) : differing(read);
+  // A result.json statement that cannot be read may have been null: the test that hurts trust fires when
+  // either reading of it breaks what BenchFlow writes.
+  const none = resultStatesNone;
+  const asStated = none?.surely ? undefined : differing(read);
+  const asNone = none && !asStated ? defaultsBroken(read) : undefined;
+  const conflict = asStated ?? asNone;
   if (!conflict) return;
 
   // Each number as its file writes it (1.0, where JSON reads 1): worked out only now, since the results
@@ -50,13 +59,22 @@ export function checkRewardConsistency(context: RuleContext): void {
   const related: RelatedEvidence[] = conflict.statements.map((statement) =>
     context.related(rewardPlace(statement), `${statement.label} states ${written.get(statement)}`),
   );
-  if (resultStatesNone)
-    related.push(context.related(rewardPlace({ source: resultStatesNone }), `${rolloutFiles.result} states no reward`));
+  if (asNone && none)
+    related.push(
+      context.related(
+        rewardPlace(none),
+        none.surely ? `${rolloutFiles.result} states no reward` : `${rolloutFiles.result} may state no reward`,
+      ),
+    );
   context.report(
     'reward-mismatch',
     rewardPlace(conflict.statements[0]!),
     conflict.message((statement) => written.get(statement)!),
-    { related },
+    {
+      related,
+      holdsWhen:
+        asNone && !none?.surely ? `${rolloutFiles.result}'s reward, which cannot be read, was null` : undefined,
+    },
   );
 }
 
