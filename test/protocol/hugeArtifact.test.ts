@@ -79,7 +79,9 @@ describe('a rollout with a 1 TB artifact, in the language server', () => {
     { timeout: 120_000 },
     async () => {
       const trajectoryUri = pathToFileURL(hugeTrajectory).href;
-      const pushed = client.nextPublished(trajectoryUri, () => true);
+      // The push follows a read of 4 GiB, which a loaded 2-core machine takes well over the 10 s default
+      // wait to make: this test is about what is pushed, never how soon.
+      const pushed = client.nextPublished(trajectoryUri, () => true, 100_000);
       const result = await listRollouts();
       const verdicts = new Map(
         result.jobs.flatMap((listedJob) => listedJob.rollouts).map((rollout) => [rollout.root, rollout.verdict]),

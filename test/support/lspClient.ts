@@ -256,11 +256,19 @@ export class LspTestClient {
   }
 
   /** Resolves with the published diagnostics for `uri` once they satisfy `accept`. */
-  nextPublished(uri: string, accept: (params: PublishDiagnosticsParams) => boolean): Promise<PublishDiagnosticsParams> {
-    return this.until(() => {
-      const current = this.published.get(uri);
-      return current && accept(current) ? current : undefined;
-    }, `published diagnostics for ${uri} that the test accepts`);
+  nextPublished(
+    uri: string,
+    accept: (params: PublishDiagnosticsParams) => boolean,
+    timeoutMs?: number,
+  ): Promise<PublishDiagnosticsParams> {
+    return this.until(
+      () => {
+        const current = this.published.get(uri);
+        return current && accept(current) ? current : undefined;
+      },
+      `published diagnostics for ${uri} that the test accepts`,
+      timeoutMs,
+    );
   }
 
   /** What the server has logged (window/logMessage) so far. */
