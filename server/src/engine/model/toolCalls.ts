@@ -5,6 +5,7 @@
  */
 import type { ToolCallFact, TrajectoryFacts } from '../facts/facts';
 import { isTerminalStatus } from '../facts/toolCallStatus';
+import { writtenAs } from './rowReadings';
 
 export interface ToolCallIndex {
   /** Rows by tool_call_id, in line order. */
@@ -25,7 +26,7 @@ const indexes = new WeakMap<TrajectoryFacts, ToolCallIndex>();
 export function toolCallIndexOf(facts: TrajectoryFacts): ToolCallIndex {
   let index = indexes.get(facts);
   if (!index) {
-    index = indexToolCalls(facts.toolCalls);
+    index = indexToolCalls(facts.toolCalls.filter((call) => writtenAs(call, 'tool_call')));
     indexes.set(facts, index);
   }
   return index;

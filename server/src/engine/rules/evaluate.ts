@@ -51,7 +51,7 @@ export function evaluateRollout(
 ): RolloutEvaluation {
   const written = evaluateAsRead(bundle, options, caches);
   const trajectory = bundle.facts('trajectory', 'acp-trajectory');
-  if (!trajectory || trajectory.uncertainRows.length === 0) return written;
+  if (!trajectory) return written;
   // Judged again under each other reading of rows whose type cannot be taken at its word; the worst verdict stands.
   const findings = [...written.findings];
   const union = new FindingUnion(findings);

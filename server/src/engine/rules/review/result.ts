@@ -5,6 +5,7 @@
 import { rolloutFiles } from '../../../../../shared/src/layout';
 import { describeValue, isJsonObject, type JsonObject } from '../../parse/jsonKind';
 import { validatorResultReward } from '../../model/reward';
+import { writtenAs } from '../../model/rowReadings';
 import type { RuleContext } from '../context';
 import { infraErrors } from './mode';
 
@@ -152,7 +153,9 @@ function toolCallCount(result: JsonObject): { count: number; path: string[]; fou
 function unreadCounts(context: RuleContext, result: JsonObject): string {
   const agentResult = result['agent_result'];
   const agentCount = isJsonObject(agentResult) ? agentResult['n_tool_calls'] : undefined;
-  const rows = context.bundle.facts('trajectory', 'acp-trajectory')?.toolCalls.length ?? 0;
+  const rows =
+    context.bundle.facts('trajectory', 'acp-trajectory')?.toolCalls.filter((call) => writtenAs(call, 'tool_call'))
+      .length ?? 0;
   const unread = [
     ...(typeof agentCount === 'number' && agentCount > 0
       ? [`agent_result.n_tool_calls, which says ${agentCount}`]

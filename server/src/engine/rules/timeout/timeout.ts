@@ -10,6 +10,7 @@ import { rolloutFiles } from '../../../../../shared/src/layout';
 import { isJsonObject, type JsonObject } from '../../parse/jsonKind';
 import type { RuleContext } from '../context';
 import { infraErrors, isNativeAcp } from '../review/mode';
+import { writtenLastTimeout } from '../../model/rowReadings';
 
 export type TimeoutKind = 'wall-clock' | 'idle' | 'unspecified';
 
@@ -50,7 +51,8 @@ const timeoutMessage = /timed out|timeout/i;
 export function timeoutOf(context: RuleContext): RolloutTimeout | undefined {
   const result = context.bundle.facts('result', 'result')?.value;
   if (result && infraFailure(result)) return undefined;
-  const marker = context.bundle.facts('trajectory', 'acp-trajectory')?.lastTimeout;
+  const trajectory = context.bundle.facts('trajectory', 'acp-trajectory');
+  const marker = trajectory && writtenLastTimeout(trajectory);
   const row = context.bundle.facts('results', 'results')?.rows[0]?.value;
 
   const wallClock: string[] = [];

@@ -16,6 +16,7 @@ import type { BundleFinding } from '../../findings';
 import { describeValue, isJsonObject, type JsonObject } from '../../parse/jsonKind';
 import type { Place, RuleContext } from '../context';
 import { rowHasRewardOrScore } from '../../model/reward';
+import { writtenLastTimeout } from '../../model/rowReadings';
 import { positiveTokenComponents } from '../review/resultsRow';
 import type { RolloutTimeout } from './timeout';
 import type { TrajectoryResult } from '../trajectory/trajectory';
@@ -49,7 +50,8 @@ export function checkTimeoutContract(
   const result = context.bundle.facts('result', 'result');
   const results = context.bundle.facts('results', 'results');
   const row = results?.count === 1 ? results.rows[0] : undefined;
-  const marker = context.bundle.facts('trajectory', 'acp-trajectory')?.lastTimeout;
+  const trajectoryFacts = context.bundle.facts('trajectory', 'acp-trajectory');
+  const marker = trajectoryFacts && writtenLastTimeout(trajectoryFacts);
   const claims = [
     ...resultClaims(context, result, item),
     ...rowClaims(context, row, item),

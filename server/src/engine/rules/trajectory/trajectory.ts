@@ -12,6 +12,7 @@ import { describeValue, isJsonObject } from '../../parse/jsonKind';
 import { keyForFinding } from '../../schema/knownKeys';
 import type { Place, RuleContext } from '../context';
 import { annotationProvenances, provenanceCounts, provenanceOf } from '../../model/provenance';
+import { writtenAs, writtenLastTimeout } from '../../model/rowReadings';
 import { howToAnnotate, reportUncountedProvenance } from '../provenance/provenance';
 import type { QuiescenceResult } from '../quiescence/quiescence';
 import type { RolloutTimeout } from '../timeout/timeout';
@@ -58,6 +59,7 @@ export function checkTrajectory(
   // Framework-owned lifecycle evidence: the proposed tool_call_lifecycle rows and the prototype form.
   const annotated = new Set<string>();
   for (const lifecycle of facts.lifecycles) {
+    if (!writtenAs(lifecycle, 'tool_call_lifecycle')) continue;
     const ended = checkLifecycle(context, file, lifecycle, rowsById, quiescence);
     // An annotation that may not prove anything here ends no call (rules/provenance/provenance.ts).
     const provenance = provenanceOf(lifecycle.provenance, annotationProvenances);
@@ -75,7 +77,7 @@ export function checkTrajectory(
   for (const call of calls.endedByFramework) checkPrototypeLifecycle(context, file, call, quiescence);
 
   const unresolved: Unresolved = { calls: [], related: [] };
-  const timeout = facts.lastTimeout;
+  const timeout = writtenLastTimeout(facts);
   const listed = pendingIdsOf(timeout?.pendingIds);
   for (const call of open) {
     const id = typeof call.id === 'string' ? call.id : undefined;
