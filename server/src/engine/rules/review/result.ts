@@ -5,7 +5,6 @@
 import { rolloutFiles } from '../../../../../shared/src/layout';
 import { describeValue, isJsonObject, type JsonObject } from '../../parse/jsonKind';
 import { validatorResultReward } from '../../model/reward';
-import { writtenAs } from '../../model/rowReadings';
 import type { RuleContext } from '../context';
 import { infraErrors } from './mode';
 
@@ -153,9 +152,7 @@ function toolCallCount(result: JsonObject): { count: number; path: string[]; fou
 function unreadCounts(context: RuleContext, result: JsonObject): string {
   const agentResult = result['agent_result'];
   const agentCount = isJsonObject(agentResult) ? agentResult['n_tool_calls'] : undefined;
-  const rows =
-    context.bundle.facts('trajectory', 'acp-trajectory')?.toolCalls.filter((call) => writtenAs(call, 'tool_call'))
-      .length ?? 0;
+  const rows = context.model.toolCalls?.written ?? 0;
   const unread = [
     ...(typeof agentCount === 'number' && agentCount > 0
       ? [`agent_result.n_tool_calls, which says ${agentCount}`]
