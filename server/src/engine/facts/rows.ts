@@ -122,7 +122,7 @@ function lifecycleParts(field: FieldOf): RowPart<LifecycleFact> {
 }
 
 /** The row types the rules read; they pass over every other (messages, thoughts, a newer BenchFlow's types). */
-export const ruleRowTypes = ['tool_call', 'agent_timeout', 'tool_call_lifecycle'] as const;
+const ruleRowTypes = ['tool_call', 'agent_timeout', 'tool_call_lifecycle'] as const;
 /** What the rules tell a trajectory row apart as: each type they read, or a row they pass over. */
 export type RowKind = (typeof ruleRowTypes)[number] | 'other';
 
