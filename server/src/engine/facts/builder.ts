@@ -181,8 +181,6 @@ function placeTrajectoryRow(fact: TrajectoryRow, line: number, text: string): Pl
   };
 }
 
-type Parts = Omit<TrajectoryRow, 'kind' | 'typed' | 'agentSide' | 'kinds' | 'prompt'>;
-
 // Each fact is made with `kinds` only when its row has them: a fact of a row taken at its word spends
 // no slot on it.
 
@@ -191,7 +189,7 @@ type Parts = Omit<TrajectoryRow, 'kind' | 'typed' | 'agentSide' | 'kinds' | 'pro
  * on a row whose type cannot be taken at its word.
  */
 function placeToolCall(
-  call: NonNullable<Parts['toolCall']>,
+  call: NonNullable<TrajectoryRow['toolCall']>,
   kinds: readonly RowKind[] | undefined,
   line: number,
   text: string,
@@ -203,7 +201,7 @@ function placeToolCall(
 }
 
 function placeTimeout(
-  { pendingIds, complete }: NonNullable<Parts['timeout']>,
+  { pendingIds, complete }: NonNullable<TrajectoryRow['timeout']>,
   kinds: readonly RowKind[] | undefined,
   line: number,
   text: string,
@@ -213,7 +211,7 @@ function placeTimeout(
 }
 
 function placeLifecycle(
-  lifecycle: NonNullable<Parts['lifecycle']>,
+  lifecycle: NonNullable<TrajectoryRow['lifecycle']>,
   kinds: readonly RowKind[] | undefined,
   line: number,
   text: string,
