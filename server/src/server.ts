@@ -3,10 +3,13 @@
  * stdio (`node server.js --stdio`, for Neovim, Helix, Zed and others); the evidence engine it wraps is
  * shared with the CLI.
  */
+import { Console } from 'node:console';
+import { pipeline } from 'node:stream';
 import {
   createConnection,
   DidChangeWatchedFilesNotification,
   TextDocumentSyncKind,
+  type Connection,
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
@@ -24,6 +27,7 @@ import { createDocumentStore } from './lsp/documentStore';
 import { registerExperimentSummaryRequest } from './lsp/experimentSummaryRequest';
 import { DocumentValidator } from './lsp/documentValidator';
 import { registerLanguageFeatures, type LanguageFeatures } from './lsp/features/languageFeatures';
+import { MessageFramingGuard } from './lsp/messageFraming';
 import { registerProbeRequests } from './lsp/probeRequests';
 import { registerProcessUsageRequest } from './lsp/processUsageRequest';
 import { PushedDiagnostics } from './lsp/pushedDiagnostics';
@@ -47,14 +51,37 @@ import { registerWorkspaceProblemsRequest } from './lsp/workspaceProblemsRequest
 import { version } from './version';
 
 const transports = ['--stdio', '--node-ipc', '--socket=', '--pipe='];
-if (!process.argv.slice(2).some((argument) => transports.some((transport) => argument.startsWith(transport)))) {
+const transport = process.argv
+  .slice(2)
+  .find((argument) => transports.some((candidate) => argument.startsWith(candidate)));
+if (transport === undefined) {
   process.stderr.write(
     'rollout-evidence language server: pass --stdio (or --node-ipc, --socket=PORT, --pipe=NAME) to choose how to talk LSP.\n',
   );
   process.exit(2);
 }
 
-const connection = createConnection();
+const connection = transport === '--stdio' ? stdioConnection() : createConnection();
+
+/**
+ * Over stdio the client's bytes pass the framing guard (lsp/messageFraming.ts) before the reader: a
+ * header the reader could not recover from ends the server, with the reason on stderr, instead of
+ * leaving a connection that never reads a message again. Console output goes to stderr, as
+ * createConnection() keeps it off stdout (where it would corrupt the messages) for `--stdio`.
+ */
+function stdioConnection(): Connection {
+  globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
+  const input = new MessageFramingGuard((problem) => {
+    process.stderr.write(
+      `rollout-evidence language server: the client's messages cannot be read: ${problem}; ending the connection.\n`,
+    );
+    process.exit(1);
+  });
+  // An error reading stdin closes the guard, and with it the connection.
+  pipeline(process.stdin, input, () => {});
+  return createConnection(input, process.stdout);
+}
+
 const store = createDocumentStore(connection, connection.console);
 const documents = store.documents;
 // Compiling the schemas is the slow part of start-up; do it before the first document arrives.

@@ -150,14 +150,6 @@ export interface ContainerListing {
   readonly unavailable: readonly { readonly engine: ContainerEngine; readonly reason: string }[];
 }
 
-/**
- * The text that appends a JSONL line after content ending in `lastCharacter` ('' for an empty file): a
- * last line without its newline is ended first, so the record never joins it.
- */
-export function textToAppend(lastCharacter: string, line: string): string {
-  return `${lastCharacter === '' || lastCharacter === '\n' ? '' : '\n'}${line}\n`;
-}
-
 /** `rolloutEvidence.probe.*`, read by the extension; the CLI takes the same as options. */
 export interface ProbeSettings {
   /** The user to probe when the active rollout's config.json does not name one. */

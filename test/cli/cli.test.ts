@@ -3,7 +3,16 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, cpSync, mkdirSync, readFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Ajv from 'ajv';
@@ -472,6 +481,24 @@ describe('rollout-evidence probe, refused before anything runs', () => {
       assert.equal(status, 2, args.join(' '));
       assert.match(stderr, message);
     }
+  });
+
+  it('--record on a symbolic link: exit 2 before the probe runs, naming the link, its target untouched', () => {
+    const base = join(folder.path, 'probe-record-link');
+    mkdirSync(base);
+    const target = join(base, 'elsewhere.txt');
+    writeFileSync(target, 'keep me');
+    const records = join(base, 'action_records.jsonl');
+    symlinkSync(target, records);
+    const { status, stdout, stderr } = cli(['probe', '--target', 'local', '--user', '59999', '--record', records]);
+    assert.equal(status, 2);
+    assert.equal(stdout, '', 'no probe ran, so there is no answer');
+    assert.equal(
+      stderr,
+      `rollout-evidence: will not record the observation, so the probe did not run: ${records} is a symbolic link: a record is appended only to a regular file, never through a symbolic link\n`,
+    );
+    assert.equal(readFileSync(target, 'utf8'), 'keep me');
+    assert.ok(lstatSync(records).isSymbolicLink());
   });
 
   it('help names both commands', () => {

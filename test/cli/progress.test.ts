@@ -84,6 +84,17 @@ describe('the progress line', () => {
     assert.ok(line.startsWith('0 of 0 rollouts, 1s elapsed · checking xxx') && line.endsWith('x…'), line);
   });
 
+  it('on a terminal, shows the path being read escaped: it cannot end the line or send an escape sequence', () => {
+    const stream = new Stream(true);
+    const time = clock();
+    const progress = progressLine(stream, { forced: false, ci: false, now: time.now });
+    time.advance(1_000);
+    progress.update('checking jobs/x\n\u001b[2J/result.json');
+    assert.deepEqual(stream.written, [
+      '\r\x1b[2K0 of 0 rollouts, 1s elapsed · checking jobs/x\\n\\u001b[2J/result.json',
+    ]);
+  });
+
   it('is off when stderr is not a terminal, or in CI, unless forced', () => {
     for (const [stream, ci] of [
       [new Stream(false), false],

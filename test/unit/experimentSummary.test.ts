@@ -237,7 +237,7 @@ describe('the experiment summary as Markdown and text', () => {
     const taskLine = markdown.split('\n').find((line) => line.startsWith('| ``a'))!;
     assert.equal(
       taskLine,
-      '| ``a\\|b <img src=x> [l](u) `c`\ufffd\\| forged \\| row \\|\ufffd[31m\ufffd`` | 1 | 0 | 0 | 1 | 0 |',
+      '| ``a\\|b <img src=x> [l](u) `c`\\n\\| forged \\| row \\|\\u001b[31m\\u202e`` | 1 | 0 | 0 | 1 | 0 |',
     );
     assert.ok(!markdown.includes('\u001b') && !markdown.includes('\u202e') && !markdown.includes('\n| forged'));
     assert.ok(markdown.includes('| `schema` | incomplete | 1 | `jobs/<b>\\|x` |'));

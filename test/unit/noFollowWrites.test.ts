@@ -1,13 +1,15 @@
 /**
- * The extension's writes refuse symbolic links: Record as Evidence appends on a descriptor opened with
- * O_NOFOLLOW, and the scaffold (the extension's and the CLI's) makes its folder exclusively and creates
+ * The writes refuse symbolic links: a record (the extension's Record as Evidence and the CLI's
+ * `probe --record`, one function) is appended on a descriptor opened with O_NOFOLLOW and checked to be a
+ * regular file, and the scaffold (the extension's and the CLI's) makes its folder exclusively and creates
  * each file with `wx`. A link planted where they write is refused and its target left untouched.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { appendRecordToFile } from '../../client/src/probe/appendRecord';
+import { appendRecordToFile, checkRecordFile, RecordFileRefusedError } from '../../shared/src/recordAppend';
 import { writeScaffoldFiles } from '../../shared/src/scaffoldWrite';
 import { temporaryFolder } from '../support/repo';
 
@@ -22,6 +24,7 @@ function freshFolder(): string {
 }
 
 const record = '{"event_type":"SandboxUserQuiescence"}';
+const regularOnly = 'a record is appended only to a regular file, never through a symbolic link';
 
 describe('appendRecordToFile', () => {
   it('appends one line, ending a last line without a newline first, and returns its line number', () => {
@@ -38,13 +41,22 @@ describe('appendRecordToFile', () => {
     assert.equal(readFileSync(path, 'utf8'), `${record}\n`);
   });
 
-  it('refuses a symbolic link, even to a regular file, and leaves its target as it was', () => {
+  it('never joins a record to a damaged last line: that line stays as it was, the record whole on its own', () => {
+    const path = join(freshFolder(), 'action_records.jsonl');
+    writeFileSync(path, '{"a":1}\n{"b":');
+    assert.equal(appendRecordToFile(path, record), 3);
+    assert.equal(readFileSync(path, 'utf8'), `{"a":1}\n{"b":\n${record}\n`);
+  });
+
+  it('refuses a symbolic link, even to a regular file, naming the path, and leaves its target as it was', () => {
     const base = freshFolder();
     const target = join(base, 'elsewhere.txt');
     writeFileSync(target, 'keep me');
     const path = join(base, 'action_records.jsonl');
     symlinkSync(target, path);
-    assert.throws(() => appendRecordToFile(path, record), /is a symbolic link/);
+    const refusal = { message: `${path} is a symbolic link: ${regularOnly}` };
+    assert.throws(() => appendRecordToFile(path, record), refusal);
+    assert.throws(() => checkRecordFile(path), refusal);
     assert.equal(readFileSync(target, 'utf8'), 'keep me');
   });
 
@@ -52,14 +64,31 @@ describe('appendRecordToFile', () => {
     const base = freshFolder();
     const path = join(base, 'action_records.jsonl');
     symlinkSync(join(base, 'would-be-created'), path);
-    assert.throws(() => appendRecordToFile(path, record), /is a symbolic link/);
+    assert.throws(() => appendRecordToFile(path, record), RecordFileRefusedError);
+    assert.throws(() => checkRecordFile(path), RecordFileRefusedError);
     assert.deepEqual(readdirSync(base), ['action_records.jsonl']);
   });
 
-  it('refuses a folder', () => {
-    const path = join(freshFolder(), 'records');
-    mkdirSync(path);
-    assert.throws(() => appendRecordToFile(path, record), { code: 'EISDIR' });
+  it('refuses a folder and a FIFO (without waiting for a reader), saying what each is', () => {
+    const base = freshFolder();
+    const folderPath = join(base, 'records');
+    mkdirSync(folderPath);
+    assert.throws(() => appendRecordToFile(folderPath, record), {
+      message: `${folderPath} is a folder: ${regularOnly}`,
+    });
+    const fifo = join(base, 'fifo.jsonl');
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0, 'mkfifo');
+    assert.throws(() => appendRecordToFile(fifo, record), { message: `${fifo} is a FIFO: ${regularOnly}` });
+    assert.throws(() => checkRecordFile(fifo), { message: `${fifo} is a FIFO: ${regularOnly}` });
+  });
+
+  it('checkRecordFile passes a regular file and a missing one, and makes nothing', () => {
+    const base = freshFolder();
+    writeFileSync(join(base, 'present.jsonl'), '{}\n');
+    checkRecordFile(join(base, 'present.jsonl'));
+    checkRecordFile(join(base, 'missing.jsonl'));
+    assert.deepEqual(readdirSync(base), ['present.jsonl']);
+    assert.equal(readFileSync(join(base, 'present.jsonl'), 'utf8'), '{}\n');
   });
 });
 

@@ -188,7 +188,8 @@ describe('an artifact name that is no regular file never helps a verdict', () =>
         }
         assert.equal(verdict, expected);
         if (!isRewardFile(file))
-          // A reward file the checker may not read gives no reward and no finding, so it has no such twin.
+          // A reward file is no artifact of the bundle, so it has no such twin: one the checker may not read
+          // is reward-unreadable (rewardConsistency.test.ts).
           assert.equal(verdict, verdictWithUnreadable(damagedRoot, file), 'judged as a file it may not read');
         if (untrustedByOwnRows)
           assert.ok([original, withDamage].includes('untrusted'), 'the rows of the readable file showed the untrust');

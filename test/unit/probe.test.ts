@@ -10,10 +10,10 @@ import { after, describe, it } from 'node:test';
 import {
   describeTranscriptEntry,
   summarizeOutcome,
-  textToAppend,
   type ProbeOutcome,
   type ProbeRequest,
 } from '../../shared/src/probe';
+import { textToAppend } from '../../shared/src/recordAppend';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { listRunningContainers } from '../../server/src/probe/containers';
 import { dockerRoute, ContainerEngineUnavailableError } from '../../server/src/probe/containerEngines';
@@ -330,15 +330,15 @@ describe('the observation as evidence', () => {
     );
   });
 
-  it('is appended as one new line, ending an unterminated last line first and never rewriting it', async () => {
+  it('is appended as one new line, ending an unterminated last line first and never rewriting it', () => {
     assert.equal(textToAppend('', '{}'), '{}\n');
     assert.equal(textToAppend('\n', '{}'), '{}\n');
     assert.equal(textToAppend('}', '{}'), '\n{}\n');
     const existing = join(folder.path, 'rollout/benchguard/action_records.jsonl');
-    await appendRecord(existing, { event_type: 'first' });
+    appendRecord(existing, { event_type: 'first' });
     writeFileSync(existing, `${readFileSync(existing, 'utf8')}{"event_type":"unterminated"}`);
     const before = readFileSync(existing, 'utf8');
-    await appendRecord(existing, quiescenceRecord(outcome));
+    appendRecord(existing, quiescenceRecord(outcome));
     const after = readFileSync(existing, 'utf8');
     assert.ok(after.startsWith(`${before}\n`));
     assert.deepEqual(

@@ -1,12 +1,13 @@
 /**
  * "Record as evidence": appends the observation as one new line to the action records the user picks;
  * existing lines are never rewritten. The line is written on disk, on an opened descriptor that refuses
- * a symbolic link (`appendRecord.ts`); an editor showing the file reloads it. One with unsaved edits is
- * refused instead, so that neither the record nor what the user wrote is lost when they save.
+ * a symbolic link or anything but a regular file (`shared/src/recordAppend.ts`, which the CLI's
+ * `probe --record` uses too); an editor showing the file reloads it. One with unsaved edits is refused
+ * instead, so that neither the record nor what the user wrote is lost when they save.
  */
 import * as vscode from 'vscode';
 import { anywhere, rolloutFiles, skippedFolders } from '../../../shared/src/layout';
-import { appendRecordToFile } from './appendRecord';
+import { appendRecordToFile } from '../../../shared/src/recordAppend';
 
 /** The action records to offer: the active rollout's first, then the others in the workspace. */
 export async function pickRecordFile(defaultPath: string | null): Promise<vscode.Uri | undefined> {

@@ -30,6 +30,7 @@ import { newFixtureCommand, newFixtureUsage } from './newFixtureCommand';
 import { ScaffoldUsageError } from '../authoring/scaffold/scaffold';
 import { ContainerEngineUnavailableError } from '../probe/containerEngines';
 import { ProbeUsageError } from '../probe/validation';
+import { writeStderrMessage } from './stderrMessage';
 
 const checkUsage = `Usage: rollout-evidence check [PATH ...] [options]
 
@@ -83,7 +84,7 @@ export async function main(argv: readonly string[]): Promise<ExitStatus> {
     return await check(argv);
   } catch (error) {
     if (isExpectedFailure(error)) {
-      process.stderr.write(`rollout-evidence: ${error.message}\n`);
+      writeStderrMessage(error.message);
       return 2;
     }
     throw error;
@@ -206,7 +207,7 @@ async function checkAs(argv: readonly string[]): Promise<ExitStatus> {
     (onBundleFound) => {
       const discovery = discoverBundles(checked, new ArtifactClassifier(artifactMap), Infinity, onBundleFound);
       if (discovery.bundles.length === 0) {
-        for (const message of discovery.ioErrors) process.stderr.write(`rollout-evidence: ${message}\n`);
+        for (const message of discovery.ioErrors) writeStderrMessage(message);
         throw new NothingToCheckError(
           `no rollout or artifact found under ${paths.length > 0 ? paths.join(', ') : 'the current folder'}`,
         );
@@ -217,7 +218,7 @@ async function checkAs(argv: readonly string[]): Promise<ExitStatus> {
     stdoutSink(),
     {
       progress: progressLine(process.stderr, { forced: values.progress === true, ci: isCi(process.env) }),
-      onIoError: (message) => process.stderr.write(`rollout-evidence: ${message}\n`),
+      onIoError: writeStderrMessage,
     },
   );
   return end.exitStatus;

@@ -17,6 +17,7 @@ import type { RolloutReport } from './report/rolloutReport';
 import type { RunContext } from './report/reportWriter';
 import { RunTally } from './report/runTally';
 import { UsageError } from './usageError';
+import { writeStderrMessage } from './stderrMessage';
 import { compareNames } from '../../../shared/src/order';
 
 export const mergeUsage = `Usage: rollout-evidence merge SHARD.json ... [--format ${formatNames.join('|')}] [-q]
@@ -78,7 +79,7 @@ export function mergeCommand(argv: readonly string[]): ExitStatus {
       writer.rollout(report);
     }
     const end = tally.end();
-    for (const message of end.ioErrors) process.stderr.write(`rollout-evidence: ${message}\n`);
+    for (const message of end.ioErrors) writeStderrMessage(message);
     writer.end(end);
     return end.exitStatus;
   } finally {

@@ -12,6 +12,8 @@ import { benchflowStyleRolloutName, type ScenarioSummary } from '../../../shared
 import { writeScaffoldFiles, type ScaffoldWriteOutcome } from '../../../shared/src/scaffoldWrite';
 import { scaffoldRollout, ScaffoldUsageError, scenarioSummaries } from '../authoring/scaffold/scaffold';
 import type { ExitStatus } from './checkRun';
+import { writeStderrMessage } from './stderrMessage';
+import { printable } from '../engine/text/printable';
 
 const defaultTask = 'hello-world';
 
@@ -70,14 +72,15 @@ export function newFixtureCommand(argv: readonly string[]): ExitStatus {
     mkdirSync(values.out, { recursive: true });
     written = writeScaffoldFiles(root, scaffold.files);
   } catch (error) {
-    process.stderr.write(`rollout-evidence: could not write ${root}: ${errorMessage(error)}\n`);
+    writeStderrMessage(`could not write ${root}: ${errorMessage(error)}`);
     return 2;
   }
   if (written.kind === 'symlink')
     throw new ScaffoldUsageError(`${root} is a symbolic link: nothing was written (choose another --name or --out)`);
   if (written.kind === 'exists')
     throw new ScaffoldUsageError(`${root} already exists: nothing was written (choose another --name or --out)`);
-  const shown = quoteForDisplay(root);
+  // Quoted for a shell, and printable: a name given with a control character is shown, not obeyed.
+  const shown = printable(quoteForDisplay(root));
   const flags = scenario.requiredSettings.map((setting) => ` --${kebabCase(setting)}`).join('');
   process.stdout.write(
     `Wrote ${shown} (${scaffold.files.length} files): ${scenario.label}.\n` +

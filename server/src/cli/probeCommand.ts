@@ -13,10 +13,13 @@ import {
   type ProbeOutcome,
 } from '../../../shared/src/probe';
 import { errorMessage } from '../../../shared/src/errors';
+import { checkRecordFile } from '../../../shared/src/recordAppend';
 import { appendRecord, quiescenceRecord } from '../probe/observationRecord';
 import { runProbe } from '../probe/runProbe';
 import { checkMode, parseTarget, ProbeUsageError } from '../probe/validation';
 import type { ExitStatus } from './checkRun';
+import { writeStderrMessage } from './stderrMessage';
+import { printable } from '../engine/text/printable';
 
 export const probeUsage = `Usage: rollout-evidence probe --target TARGET --user USER [options]
 
@@ -67,6 +70,16 @@ export async function probeCommand(argv: readonly string[]): Promise<ExitStatus>
   if (format !== 'text' && format !== 'json')
     throw new ProbeUsageError(`--format must be text or json, not "${format}"`);
 
+  if (values.record !== undefined) {
+    // Before anything runs: a harden must not end processes whose ending could not then be recorded.
+    try {
+      checkRecordFile(values.record);
+    } catch (error) {
+      writeStderrMessage(`will not record the observation, so the probe did not run: ${errorMessage(error)}`);
+      return 2;
+    }
+  }
+
   const cancel = new AbortController();
   const onInterrupt = (): void => cancel.abort();
   process.once('SIGINT', onInterrupt);
@@ -87,7 +100,9 @@ export async function probeCommand(argv: readonly string[]): Promise<ExitStatus>
         signal: cancel.signal,
         // The transcript follows the probe as it runs; stdout keeps only the answer.
         onTranscript:
-          format === 'text' ? (entry) => process.stderr.write(`${describeTranscriptEntry(entry)}\n`) : undefined,
+          format === 'text'
+            ? (entry) => process.stderr.write(`${printable(describeTranscriptEntry(entry))}\n`)
+            : undefined,
       },
     );
   } finally {
@@ -100,18 +115,16 @@ export async function probeCommand(argv: readonly string[]): Promise<ExitStatus>
   process.stdout.write(
     format === 'json'
       ? `${JSON.stringify({ summary: summarizeOutcome(outcome), outcome, record }, null, 2)}\n`
-      : `${summarizeOutcome(outcome)}\n`,
+      : `${printable(summarizeOutcome(outcome))}\n`,
   );
   if (values.record !== undefined) {
     try {
-      await appendRecord(values.record, record);
+      appendRecord(values.record, record);
     } catch (error) {
-      process.stderr.write(
-        `rollout-evidence: could not record the observation in ${values.record}: ${errorMessage(error)}\n`,
-      );
+      writeStderrMessage(`the observation was not recorded: ${errorMessage(error)}`);
       return 2;
     }
-    if (format === 'text') process.stderr.write(`recorded as evidence in ${values.record}\n`);
+    if (format === 'text') process.stderr.write(`recorded as evidence in ${printable(values.record)}\n`);
   }
   return outcome.returnCode;
 }

@@ -5,6 +5,8 @@
  * clean. `--progress` shows it wherever stderr goes: on a terminal the same line; elsewhere (a CI log, a
  * file) a plain line every 5 seconds and a last one when the check ends, with no control characters.
  */
+import { printable } from '../engine/text/printable';
+
 export interface ProgressLine {
   /** What is being read now, shown after the counts. */
   update(text: string): void;
@@ -99,7 +101,8 @@ export function progressLine(stream: ProgressStream, options: ProgressOptions): 
     shown = true;
     // A terminal of unknown size (a pseudo-terminal reports 0 columns) is taken as 80 wide.
     const width = Math.max(20, (stream.columns || 80) - 1);
-    const line = progressText(state());
+    // The file being read is a path from the bundle: it must not move the cursor or end the line.
+    const line = printable(progressText(state()));
     stream.write(`\r\x1b[2K${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
   };
   const drawPlain = (): void => {

@@ -8,10 +8,13 @@
 import { join } from 'node:path';
 import { rolloutFiles } from '../../../shared/src/layout';
 import { listedEntry, type ArtifactFile, type RolloutListing } from './bundle/discover';
-import { boundaryOf, readInside, readPrefix, resolvedInside } from './bundle/containment';
+import { boundaryOf, readInside, readPrefixBytes, resolvedInside, type OpenedArtifact } from './bundle/containment';
+import { isUtf8 } from './text/utf8';
+import { describeFileError } from './bundle/fileErrors';
 import {
   RolloutBundle,
   type BundleFile,
+  type FailedVerifierFile,
   type UnreadVerifierFile,
   type VerifierFile,
   type VerifierReward,
@@ -115,36 +118,62 @@ function bundleOf<Document extends OpenDocument>(
   );
 }
 
-/** Read of verifier/reward.*: a reward is a number, and the file may be anything. */
-const rewardBytes = 4096;
+/**
+ * Read of verifier/reward.*: far more than any reward file BenchFlow writes (an LLM judge's or ORS
+ * reward.json carries its whole rewards map), and the file may be anything. A longer one is read as cut
+ * off, so its reward is unreadable, never a prefix taken for the whole.
+ */
+const rewardBytes = 1024 * 1024;
 
 /**
- * verifier/reward.txt and reward.json: small files the verifier writes; absent or unreadable is fine,
- * one that resolves outside the rollout or is no regular file (a FIFO, a dangling link) is listed as
- * such and not read. The listing of discovery holds every entry that is no folder, so such a file is
- * never taken for absent without a look.
+ * verifier/reward.txt and reward.json: small files the verifier writes. Absent is fine; one that resolves
+ * outside the rollout or is no regular file (a FIFO, a dangling link) is listed as such and not read, and
+ * one that is there but cannot be read (permission denied, an I/O error) is listed with why: a reward the
+ * bundle states but the checker cannot read is never taken for no reward (model/reward.ts). The listing of
+ * discovery holds every entry that is no folder, so such a file is never taken for absent without a look.
  */
 export function readVerifierReward(
   root: string,
   { boundary = boundaryOf(root), listing }: KnownOfRollout = {},
 ): VerifierReward {
   const notRead: UnreadVerifierFile[] = [];
+  const failed: FailedVerifierFile[] = [];
   const read = (relativePath: string): VerifierFile | undefined => {
     if (listedEntry(listing, relativePath) === 'absent') return undefined;
     const path = join(root, relativePath);
     try {
-      const text = readInside(path, boundary, (file) => readPrefix(file, rewardBytes));
-      if (typeof text === 'string') return { path, text };
-      notRead.push({ path, why: text });
-    } catch {
-      // Absent or unreadable: no reward from this file.
+      const opened = readInside(path, boundary, (file) => readRewardFile(file));
+      if ('text' in opened) return { path, ...opened };
+      notRead.push({ path, why: opened });
+    } catch (error) {
+      // Gone since it was listed, or a folder (which the listing, too, takes for no file): no reward here.
+      if (!absentCodes.has((error as NodeJS.ErrnoException).code ?? ''))
+        failed.push({ path, error: describeFileError(error) });
     }
     return undefined;
   };
   const text = read(rolloutFiles.rewardText);
   const json = read(rolloutFiles.rewardJson);
-  return { ...(text ? { text } : {}), ...(json ? { json } : {}), ...(notRead.length > 0 ? { notRead } : {}) };
+  return {
+    ...(text ? { text } : {}),
+    ...(json ? { json } : {}),
+    ...(notRead.length > 0 ? { notRead } : {}),
+    ...(failed.length > 0 ? { failed } : {}),
+  };
 }
+
+/** A reward file's text, and why it cannot be taken as written when it cannot (BenchFlow reads it as UTF-8, whole). */
+function readRewardFile(file: OpenedArtifact): Pick<VerifierFile, 'text' | 'unreadable'> {
+  const bytes = readPrefixBytes(file, rewardBytes);
+  const text = bytes.toString('utf8');
+  if (file.size > rewardBytes)
+    return { text, unreadable: `is larger than the ${rewardBytes / 1024 / 1024} MiB read of a reward file` };
+  if (!isUtf8(bytes)) return { text, unreadable: 'holds bytes that are not UTF-8' };
+  return { text };
+}
+
+/** Errors that mean there is no reward file to read. */
+const absentCodes: ReadonlySet<string> = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
 
 function isInsideRollout(path: string, boundary: string): boolean {
   try {

@@ -164,6 +164,9 @@ export class RolloutEvaluator {
       reward.json?.text ?? '',
       // A reward file that is there but unread (a FIFO, a link out) has no text, as an absent one has.
       ...(reward.notRead ?? []).map(({ path, why }) => `${path}:${'outside' in why ? 'outside' : why.notRegular}`),
+      ...(reward.failed ?? []).map(({ path, error }) => `${path}:${error}`),
+      reward.text?.unreadable ?? '',
+      reward.json?.unreadable ?? '',
     ].join('\n');
     return { key, load, stamps, fixtureBundle };
   }

@@ -3,16 +3,16 @@
  * (schemas/action-record.schema.json), which the quiescence rules read.
  */
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, open } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { JsonObject } from '../../../shared/src/jsonObject';
 import {
   describeTranscriptEntry,
-  textToAppend,
   type ProbeOutcome,
   type SeenProcess,
   type TranscriptEntry,
 } from '../../../shared/src/probe';
+import { appendRecordToFile } from '../../../shared/src/recordAppend';
 import { quiescenceProbeScript } from './probeScript';
 import { version } from '../version';
 
@@ -66,27 +66,11 @@ function processRecord(process: SeenProcess): JsonObject {
   };
 }
 
-/** Appends the record as one new line; what the file already holds is never rewritten. */
-export async function appendRecord(path: string, record: JsonObject): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await appendFile(path, textToAppend(await lastCharacter(path), JSON.stringify(record)), 'utf8');
-}
-
-async function lastCharacter(path: string): Promise<string> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw error;
-  }
-  try {
-    const { size } = await handle.stat();
-    if (size === 0) return '';
-    const last = Buffer.alloc(1);
-    await handle.read(last, 0, 1, size - 1);
-    return last.toString('latin1');
-  } finally {
-    await handle.close();
-  }
+/**
+ * Appends the record as one new line, making the file's folder when it has none; refuses a link or
+ * anything but a regular file, as the extension does (`shared/src/recordAppend.ts`).
+ */
+export function appendRecord(path: string, record: JsonObject): void {
+  mkdirSync(dirname(path), { recursive: true });
+  appendRecordToFile(path, JSON.stringify(record));
 }

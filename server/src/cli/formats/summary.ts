@@ -5,6 +5,7 @@
  * Written at the end of the run, from the counts the run's tally kept (report/runTally.ts).
  */
 import { markdownText, summaryMarkdown } from '../../engine/experiment/summary';
+import { printableLines } from '../../engine/text/printable';
 import type { CheckFailure } from '../checkRun';
 import type { Output, ReportWriter, RunContext, RunEnd } from '../report/reportWriter';
 
@@ -12,7 +13,8 @@ export function summaryWriter(_context: RunContext, write: Output): ReportWriter
   return {
     rollout() {},
     end(end) {
-      write(summaryDocument(end));
+      // The summary makes its bundle text printable already; this holds for anything added to it later.
+      write(printableLines(summaryDocument(end)));
     },
   };
 }
@@ -25,7 +27,7 @@ function summaryDocument(end: RunEnd): string {
 }
 
 export function formatSummaryFailure(failure: CheckFailure): string {
-  return `## Experiment summary\n\n${failureLine(failure)}\n`;
+  return printableLines(`## Experiment summary\n\n${failureLine(failure)}\n`);
 }
 
 function failureLine(failure: CheckFailure): string {

@@ -8,6 +8,7 @@
  */
 import { limitNotice } from '../../engine/check/collector';
 import { summaryText } from '../../engine/experiment/summary';
+import { printable } from '../../engine/text/printable';
 import { displayPath } from '../../../../shared/src/paths';
 import type { CheckRun } from '../checkRun';
 import type { JsonDiagnostic } from './json';
@@ -25,8 +26,10 @@ export function formatText(run: CheckRun, { quiet = false }: TextOptions = {}): 
 }
 
 export function textWriter(context: RunContext, write: Output): ReportWriter {
+  // Every line made printable here, where it is written: a folder's name or a quoted value cannot forge a
+  // line (a rollout folder named `x\nverdict trusted`) or reach the terminal as an escape sequence.
   const lines = (out: readonly string[]) => {
-    if (out.length > 0) write(`${out.join('\n')}\n`);
+    if (out.length > 0) write(`${out.map(printable).join('\n')}\n`);
   };
   return {
     rollout(report) {
@@ -35,7 +38,7 @@ export function textWriter(context: RunContext, write: Output): ReportWriter {
     end(end) {
       if (context.quiet) return;
       // One rollout's summary would repeat its verdict; the totals stay the last line, for a CI step that reads it.
-      const summary = end.totals.rollouts > 1 ? [summaryText(end.experiment).trimEnd()] : [];
+      const summary = end.totals.rollouts > 1 ? summaryText(end.experiment).trimEnd().split('\n') : [];
       lines([...summary, summaryLine(end)]);
     },
   };

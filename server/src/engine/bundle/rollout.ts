@@ -21,6 +21,8 @@ export interface BundleFile {
 export interface VerifierFile {
   readonly path: string;
   readonly text: string;
+  /** Why `text` cannot be taken as what the file says (it is larger than was read, or not UTF-8); absent when it can. */
+  readonly unreadable?: string;
 }
 
 /** A verifier reward file that is there but was not read, and why (containment.ts `NotRead`). */
@@ -29,14 +31,22 @@ export interface UnreadVerifierFile {
   readonly why: NotRead;
 }
 
+/** A verifier reward file that is there but could not be read (permission denied, an I/O error), and why. */
+export interface FailedVerifierFile {
+  readonly path: string;
+  readonly error: string;
+}
+
 /**
  * The verifier's reward files that were read, and those that are there but were not: they resolve
- * outside the rollout or are no regular file (a FIFO, a dangling link), and the rules report them.
+ * outside the rollout or are no regular file (a FIFO, a dangling link), or reading them failed; the
+ * rules report them.
  */
 export interface VerifierReward {
   readonly text?: VerifierFile;
   readonly json?: VerifierFile;
   readonly notRead?: readonly UnreadVerifierFile[];
+  readonly failed?: readonly FailedVerifierFile[];
 }
 
 type FactsOf<K extends ArtifactFacts['kind']> = K extends DocumentFacts['kind']

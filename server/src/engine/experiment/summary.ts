@@ -16,6 +16,7 @@ import { shownPrefix } from '../parse/jsonKind';
 import type { RolloutTimeout } from '../rules/timeout/timeout';
 import { effectOf, verdicts, type Verdict } from '../verdict';
 import { compareNames } from '../../../../shared/src/order';
+import { printable } from '../text/printable';
 
 /** What the summary needs of one rollout. */
 export interface RolloutTally {
@@ -246,11 +247,6 @@ function timeoutSentence(summary: ExperimentSummary): string {
   const { total, countable, excluded } = summary.timeouts;
   if (total === 0) return 'no rollout timed out';
   return `${plural(total, 'rollout')} timed out: ${countable} kept as countable (trusted-timeout), ${excluded} excluded (incomplete or untrusted)`;
-}
-
-/** Bundle text made safe to print: no control or bidirectional-override characters (they could rewrite a terminal or a log). */
-function printable(text: string): string {
-  return text.replace(/[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu, '\ufffd');
 }
 
 /**

@@ -109,7 +109,7 @@ export class FactsBuilder {
           this.resultsRows.push({ ref: { line, length: text.length, text: this.keepText(text) }, value: fact.value });
         return undefined;
       case 'reward':
-        if (!this.terminalReward && fact.terminal && typeof fact.value === 'number')
+        if (!this.terminalReward && fact.terminal)
           this.terminalReward = { ref: { line, length: text.length, text: this.keepText(text) }, value: fact.value };
         return undefined;
     }

@@ -161,8 +161,8 @@ export interface ResultsFacts {
 
 export interface RewardsFacts {
   readonly kind: 'rewards';
-  /** The first terminal reward event (the scalar reward), when its value is a number. */
-  readonly terminal?: { readonly ref: RecordRef; readonly value: number };
+  /** The first event that states the scalar reward (facts/rewardEvent.ts), whatever its value: model/reward.ts reads it. */
+  readonly terminal?: { readonly ref: RecordRef; readonly value: unknown };
 }
 
 /** A JSON artifact: its value (when it parsed as an object) and its text, to point inside it. */

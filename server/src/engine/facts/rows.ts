@@ -8,6 +8,7 @@ import { arrayOrEmpty, isJsonObject, type JsonObject } from '../parse/jsonKind';
 import { keyForFinding, SchemaKnowledge, shapedLike } from '../schema/knownKeys';
 import { detachedCopy } from '../text/detachedCopy';
 import type { ActionRecord, LifecycleFact, LlmExchangeFact, PromptFact, TimeoutFact, ToolCallFact } from './facts';
+import { isScalarRewardEvent } from './rewardEvent';
 
 /**
  * The phases of the agent's side, from the schema. The validator counts every row not marked verifier
@@ -55,7 +56,7 @@ export function summarizeRow(kind: ArtifactKind, record: JsonObject, damaged = f
     case 'results':
       return { kind: 'results-row', value: record };
     case 'rewards':
-      return { kind: 'reward', terminal: record['granularity'] === 'terminal', value: record['value'] };
+      return { kind: 'reward', terminal: isScalarRewardEvent(record), value: record['value'] };
     default:
       return undefined;
   }

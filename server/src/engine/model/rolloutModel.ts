@@ -1,12 +1,12 @@
 /**
  * The model of one rollout: what is read once per evaluation, before any rule judges it. The bundle (each
  * file's facts, cached per file version by its loader), the sandbox user, the action sequence, and the
- * trajectory's tool-call index, the reward, and when the rollout started. The rules, inspect/ and picture/ read it; nothing here reports a finding.
+ * trajectory's tool-call index, every reward the bundle states, and when the rollout started. The rules, inspect/ and picture/ read it; nothing here reports a finding.
  */
 import type { RolloutBundle } from '../bundle/rollout';
 import { readActionSequence, type ActionSequence } from './actions';
 import type { ModelCaches } from './caches';
-import { rolloutReward, type RecordedReward } from './reward';
+import { rolloutReward, statedRewards, type BundleRewards, type RecordedReward } from './reward';
 import { rolloutStartOf, type RolloutStart } from './rolloutStart';
 import { sandboxUserOf, type SandboxUserState } from './sandboxUser';
 import { toolCallIndexOf, type ToolCallIndex } from './toolCalls';
@@ -17,7 +17,9 @@ export interface RolloutModel {
   readonly actions: ActionSequence;
   /** The ACP trajectory's tool calls; undefined without a readable trajectory. */
   readonly toolCalls: ToolCallIndex | undefined;
-  /** The reward as recorded anywhere in the bundle (the variants the validator reads are in reward.ts). */
+  /** Every reward the bundle states, each with its place and its reading as a number. */
+  readonly rewards: BundleRewards;
+  /** The reward as a reader takes it: the first stated one that is a number (the variants the validator reads are in reward.ts). */
   readonly reward: RecordedReward | undefined;
   readonly start: RolloutStart | undefined;
 }
@@ -35,12 +37,14 @@ export function readRolloutModel(bundle: RolloutBundle, options: ModelOptions, c
     sandboxUser.kind === 'user' ? sandboxUser.user : undefined,
   );
   const trajectory = bundle.facts('trajectory', 'acp-trajectory');
+  const rewards = statedRewards(bundle);
   return {
     bundle,
     sandboxUser,
     actions,
     toolCalls: trajectory ? toolCallIndexOf(trajectory) : undefined,
-    reward: rolloutReward(bundle),
+    rewards,
+    reward: rolloutReward(rewards),
     start: rolloutStartOf(bundle, actions),
   };
 }

@@ -22,6 +22,7 @@ import { checkRequiredArtifacts } from './review/artifacts';
 import { checkLlmTrajectory } from './review/llm';
 import { checkResult } from './review/result';
 import { checkResultsRow } from './review/resultsRow';
+import { checkRewardConsistency } from './reward/consistency';
 import { checkRewardPreconditions } from './reward/reward';
 import { checkTrajectory } from './trajectory/trajectory';
 import { checkSeparateVerifier } from './verifier/verifier';
@@ -65,6 +66,7 @@ export function evaluateRollout(
   checkResultsRow(context, { timeouts });
   checkResult(context);
   checkRewardPreconditions(context, [...quiescence.failures, ...verifierFailures]);
+  checkRewardConsistency(context);
   // A reward file that leads outside the rollout, or is no regular file, was not read; the artifacts'
   // own reports say the same of them.
   for (const { path, why } of bundle.verifierReward.notRead ?? []) {

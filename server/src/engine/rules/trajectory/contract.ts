@@ -1,4 +1,4 @@
-/** The codes of the tool-call and timeout rules (trajectory.ts). */
+/** The codes of the tool-call and timeout rules (trajectory.ts, lifecycleOrder.ts). */
 import type { CodeContracts } from '../../codeContract';
 
 export const trajectoryCodes = {
@@ -50,6 +50,14 @@ export const trajectoryCodes = {
     summary: 'A framework lifecycle annotation claims known effects or an adapter-reported outcome.',
     description:
       'A framework annotation that claims known effects, an adapter outcome, another source, or a call the trajectory never started or the adapter already ended.',
+  },
+  'lifecycle-out-of-order': {
+    severity: 'error',
+    effect: 'untrusted',
+    summary:
+      'A framework lifecycle annotation comes before the timeout marker or the call it ends, so it predates the observation it rests on.',
+    description:
+      "A `tool_call_lifecycle` row that comes before the trajectory's `agent_timeout` marker, or before the row of the call it ends. BenchFlow writes the trajectory in the order things happen and the marker when the budget runs out, before hardening observes the sandbox; an annotation may be written only after that observation, so one placed earlier was recorded before the observation it cites. It ends no call. Line order is the order: BenchFlow writes no time on ACP rows. The prototype form (a tool row changed in place) is not ordered.",
   },
   'tool-id-duplicate': {
     severity: 'warning',

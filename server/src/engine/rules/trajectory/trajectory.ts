@@ -21,6 +21,7 @@ import { annotationProvenances, provenanceCounts, provenanceOf } from '../../mod
 import { RowReadings, rowIs, writtenAs } from '../../model/rowReadings';
 import type { ToolCallIndex } from '../../model/toolCalls';
 import { howToAnnotate, reportUncountedProvenance } from '../provenance/provenance';
+import { checkLifecycleOrder } from './lifecycleOrder';
 import type { QuiescenceResult } from '../quiescence/quiescence';
 import type { TimeoutReading } from '../timeout/timeout';
 
@@ -97,7 +98,7 @@ export function checkTrajectory(
   const annotated = new Set<string>();
   for (const lifecycle of facts.lifecycles) {
     const rows = RowReadings.as(lifecycle, 'tool_call_lifecycle');
-    const ended = checkLifecycle(context, file, lifecycle, rows, calls, quiescence);
+    const ended = checkLifecycle(context, file, lifecycle, rows, calls, quiescence, timeouts);
     // An annotation that may not prove anything here ends no call (rules/provenance/provenance.ts).
     const provenance = provenanceOf(lifecycle.provenance, annotationProvenances);
     if (!provenanceCounts(provenance, context.options.fixtureBundle))
@@ -209,6 +210,7 @@ function checkLifecycle(
   rows: RowReadings,
   calls: ToolCallIndex,
   quiescence: QuiescenceResult,
+  timeouts: readonly TimeoutReading[],
 ): string | undefined {
   const at = (path: string) => context.inRecord(file, lifecycle.ref, [path]);
   const holdsWhen = rows.note;
@@ -272,6 +274,7 @@ function checkLifecycle(
     );
     wellFormed = false;
   }
+  if (!checkLifecycleOrder(context, file, lifecycle, rows, timeouts, started)) wellFormed = false;
   checkQuiescenceBehind(context, file, lifecycle.ref, lifecycle.quiescenceRef, quiescence, holdsWhen);
   return wellFormed && typeof id === 'string' ? id : undefined;
 }
