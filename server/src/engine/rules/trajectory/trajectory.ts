@@ -128,11 +128,14 @@ export function checkTrajectory(
   return { unresolved };
 }
 
-/** Ids on more than one row: on two written as tool calls when there are, else on two that may be. */
+/** Ids on more than one row that may be a call: on two written as calls when there are, else on as few read otherwise as can be. */
 function checkDuplicates(context: RuleContext, file: string, calls: ToolCallIndex): void {
   for (const rows of calls.duplicated) {
     const written = rows.filter((row) => writtenAs(row, 'tool_call'));
-    const [first, second] = (written.length > 1 ? written : rows) as [ToolCallFact, ToolCallFact];
+    const others = rows.filter((row) => !writtenAs(row, 'tool_call'));
+    const [first, second] = ([...written, ...others].slice(0, 2) as [ToolCallFact, ToolCallFact]).sort(
+      (a, b) => a.ref.line - b.ref.line,
+    );
     const count = new Set([...written, first, second]).size;
     context.report(
       'tool-id-duplicate',
