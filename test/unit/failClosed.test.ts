@@ -574,7 +574,7 @@ describe('a damaged record is read as each thing it may have been', () => {
     assert.equal(verdictOf(unknownType), 'untrusted', said(unknownType).join('\n'));
     assert.ok(
       said(unknownType).some((text) =>
-        /timeout-pending-mismatch .*This holds when the trajectory row on line \d+, whose type cannot be taken at its word, is read as a agent_timeout row\./.test(
+        /timeout-pending-mismatch .*This holds when the trajectory row on line \d+, whose type cannot be taken at its word, is read as an agent_timeout row\./.test(
           text,
         ),
       ),
@@ -761,6 +761,69 @@ describe('a damaged record is read as each thing it may have been', () => {
       ),
       'review-task-mismatch',
     );
+  });
+
+  /** The fixture with `rows` appended to its trajectory. */
+  function withRows(subject: FixtureDefinition, ...rows: readonly Record<string, unknown>[]): Record<string, string> {
+    const written = subject.files[trajectoryPath]!.trimEnd();
+    return {
+      ...subject.files,
+      [trajectoryPath]: `${[written, ...rows.map((row) => JSON.stringify(row))].join('\n')}\n`,
+    };
+  }
+
+  it('two damaged rows are read in combination: one as the timeout marker claiming a complete trajectory, the other as the call it leaves unresolved', () => {
+    // An idle timeout, countable as written: nothing claims its trajectory complete, no call is open, and
+    // (left out here) no status counts claim what the calls' rows hold.
+    const idle = fixture('benchflow-idle-timeout');
+    const result = JSON.parse(idle.files['result.json']!) as Record<string, Record<string, unknown>>;
+    const { tool_call_status_counts: _, ...summary } = result['trajectory_summary']!;
+    const subject: FixtureDefinition = {
+      ...idle,
+      files: { ...idle.files, 'result.json': JSON.stringify({ ...result, trajectory_summary: summary }, null, 2) },
+    };
+    assert.equal(verdictOf(check(subject, subject.files)), 'trusted-timeout', 'the fixture as written');
+    // A tool call whose type became [] (it carries no id, so it cannot be read as an annotation either),
+    // and a timeout marker whose type became [], which says no call was left pending.
+    const call = { type: [], kind: 'execute', title: 'sleep 9999', status: 'in_progress', content: [] };
+    const marker = {
+      type: [],
+      reason: 'wall_clock_timeout',
+      pending_tool_call_ids: [],
+      terminal_trajectory_complete: true,
+    };
+    const lines = subject.files[trajectoryPath]!.trimEnd().split('\n').length;
+    const both = check(subject, withRows(subject, call, marker));
+    assert.equal(verdictOf(both), 'untrusted', said(both).join('\n'));
+    const contradiction = `terminal-claim-contradicted terminal_trajectory_complete is true, but the tool_call row on line ${lines + 1} (no tool_call_id) is unresolved. (This holds when the trajectory row on line ${lines + 1}, whose type cannot be taken at its word, is read as a tool_call row and the one on line ${lines + 2} as an agent_timeout row.)`;
+    assert.ok(
+      said(both).some((text) => text.endsWith(contradiction)),
+      said(both).join('\n'),
+    );
+    // Each alone is damaged evidence, not a contradiction: the combination is what untrusts the rollout.
+    for (const alone of [withRows(subject, call), withRows(subject, marker)]) {
+      const checked = check(subject, alone);
+      assert.equal(verdictOf(checked), 'incomplete', said(checked).join('\n'));
+    }
+  });
+
+  it('of two rows that may each be the last timeout marker, the earlier is the last when the later is read as what it says', () => {
+    // A wall-clock timeout whose marker lists its pending call: incomplete, as the call is unresolved.
+    const subject = fixture('tool-pending-after-timeout');
+    assert.equal(verdictOf(check(subject, subject.files)), 'incomplete', 'the fixture as written');
+    // Two rows of a type no schema knows that carry a marker's keys: the first lists no call, the second lists the pending one.
+    const leavesOut = { type: 'nnt_timeout', pending_tool_call_ids: [], terminal_trajectory_complete: false };
+    const lists = { type: 'nnt_timeout', pending_tool_call_ids: ['call_02'], terminal_trajectory_complete: false };
+    const lines = subject.files[trajectoryPath]!.trimEnd().split('\n').length;
+    const checked = check(subject, withRows(subject, leavesOut, lists));
+    assert.equal(verdictOf(checked), 'untrusted', said(checked).join('\n'));
+    const leftOut = `timeout-pending-mismatch Tool call "call_02" is "in_progress", but the agent_timeout row on line ${lines + 1} does not list it as pending. (This holds when the trajectory row on line ${lines + 1}, whose type cannot be taken at its word, is read as an agent_timeout row.)`;
+    assert.ok(
+      said(checked).some((text) => text.endsWith(leftOut)),
+      said(checked).join('\n'),
+    );
+    // Near miss: the second row alone is a marker that agrees with the rows.
+    assert.equal(verdictOf(check(subject, withRows(subject, lists))), 'incomplete');
   });
 
   it('near misses: a tool call with an unknown status stays a tool call, and a new type carrying no known keys is read as itself', () => {

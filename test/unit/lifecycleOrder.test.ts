@@ -75,6 +75,23 @@ describe('a framework lifecycle annotation in the records order', () => {
     assert.deepEqual(outOfOrder(check([prompt, completed, pending, annotation])), []);
   });
 
+  it('before a row that may be the last timeout marker (a type no schema knows, carrying its keys): out of order when it is read so', () => {
+    const maybeMarker = JSON.stringify({
+      type: 'nnt_timeout',
+      pending_tool_call_ids: ['call_02'],
+      terminal_trajectory_complete: false,
+    });
+    const checked = check([prompt, completed, pending, marker, annotation, maybeMarker]);
+    const [finding, ...others] = outOfOrder(checked);
+    assert.equal(others.length, 0);
+    assert.match(
+      finding!.message,
+      /before the agent_timeout marker \(line 6\).*\(This holds when the trajectory row on line 6, whose type cannot be taken at its word, is read as an agent_timeout row\.\)$/,
+    );
+    assert.equal(checked.evaluation?.verdict, 'untrusted');
+    assert.deepEqual(outOfOrder(check([prompt, completed, pending, maybeMarker, marker, annotation])), []);
+  });
+
   it("the prototype form changes the call's own row in place, so its place is not judged", () => {
     const prototype = fixtures.find((fixture) => fixture.name === 'prototype-lifecycle')!.files[trajectoryPath]!;
     assert.ok(prototype.split('\n')[2]!.includes('"terminal_source":"benchflow"'), 'the call row, before the marker');

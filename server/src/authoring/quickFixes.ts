@@ -17,6 +17,7 @@ import { arrayOrEmpty } from '../engine/parse/jsonKind';
 import { parseTreeSafely, propertyValueNode } from '../engine/parse/jsonTree';
 import type { RolloutEvaluation } from '../engine/rules/evaluate';
 import type { Step } from '../engine/model/actions';
+import { writtenAs, writtenLastTimeout } from '../engine/model/rowReadings';
 import { isTerminated, layoutOf, lineCount, lineText } from '../engine/text/lineLayout';
 
 export interface TextEdit {
@@ -80,13 +81,14 @@ export function quickFixesFor(
 
 function addPendingIds(bundle: RolloutBundle, textOf: TextOf): QuickFix[] {
   const facts = bundle.facts('trajectory', 'acp-trajectory');
-  const timeout = facts?.lastTimeout;
+  const timeout = facts && writtenLastTimeout(facts);
   const file = bundle.pathOf('trajectory');
   const text = textOf(file);
   if (!facts || !timeout || text === undefined) return [];
   const listed = new Set(arrayOrEmpty(timeout.pendingIds));
   const open = facts.toolCalls.filter(
     (call) =>
+      writtenAs(call, 'tool_call') &&
       (call.status === 'pending' || call.status === 'in_progress') &&
       typeof call.id === 'string' &&
       !listed.has(call.id),
@@ -189,7 +191,7 @@ function endByFramework(
 ): QuickFix | undefined {
   const proof = evaluation.quiescence.proof;
   const facts = bundle.facts('trajectory', 'acp-trajectory');
-  const call = facts?.toolCalls.find((candidate) => candidate.ref.line === line);
+  const call = facts?.toolCalls.find((candidate) => candidate.ref.line === line && writtenAs(candidate, 'tool_call'));
   const text = textOf(file);
   if (!proof || !call || typeof call.id !== 'string' || file !== bundle.pathOf('trajectory') || text === undefined)
     return undefined;

@@ -37,7 +37,10 @@ export interface Finding {
 /** A finding of the rules, which may concern any file of a rollout. */
 export interface BundleFinding extends Finding {
   readonly file: string;
-  /** Set when it holds only under another reading of damaged evidence (rules/findingUnion.ts), not as written. */
+  /**
+   * Set when it holds only under another reading of damaged evidence than as written (rules/context.ts
+   * `holdsWhen`): views that say what the rollout shows as written (inspect/rolloutSummary.ts) leave it out.
+   */
   readonly underReading?: true;
 }
 

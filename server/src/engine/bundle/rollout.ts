@@ -88,18 +88,6 @@ export class RolloutBundle {
     return facts?.kind === kind ? (facts as FactsOf<K>) : undefined;
   }
 
-  /** The same bundle with a role's facts read otherwise (a trajectory row read as another kind of row). */
-  withFacts(role: RolloutRole, facts: ArtifactFacts): RolloutBundle {
-    const file = this.file(role);
-    const report = file?.report;
-    if (!report) return this;
-    return new RolloutBundle(
-      this.root,
-      this.files.map((each) => (each === file ? { ...each, report: { ...report, facts } } : each)),
-      this.verifierReward,
-    );
-  }
-
   pathOf(role: RolloutRole): string {
     return this.file(role)?.path ?? join(this.root, rolloutRoles[role][0]);
   }

@@ -13,12 +13,11 @@ import type {
   RewardsFacts,
   TimeoutFact,
   ToolCallFact,
-  UncertainRowFact,
 } from './facts';
-import type { RowFact, RowParts } from './rows';
+import type { RowFact, RowKind } from './rows';
 import { isAdapterTerminal } from './toolCallStatus';
 
-type TrajectoryRowFact = Extract<RowFact, { kind: 'trajectory-row' }>;
+type TrajectoryRow = Extract<RowFact, { kind: 'trajectory-row' }>;
 
 /**
  * The facts one line became, with the line they were placed on. Handed back for a line an edit did not
@@ -30,7 +29,6 @@ export interface Placed {
   readonly timeout?: TimeoutFact;
   readonly lifecycle?: LifecycleFact;
   readonly prompt?: PromptFact;
-  readonly uncertain?: UncertainRowFact;
   readonly action?: ActionFact;
 }
 /** Results rows beyond this are counted, not kept: a rollout has one, and the rules only need a few. */
@@ -41,10 +39,10 @@ export class FactsBuilder {
   private agentSideRows = 0;
   private untypedRows = 0;
   private readonly toolCalls: ToolCallFact[] = [];
-  private lastTimeout: TimeoutFact | undefined;
+  /** From the last row that surely is a timeout marker on (TrajectoryFacts `timeouts`). */
+  private readonly timeouts: TimeoutFact[] = [];
   private readonly lifecycles: LifecycleFact[] = [];
   private readonly prompts: PromptFact[] = [];
-  private readonly uncertainRows: UncertainRowFact[] = [];
   private readonly actions: ActionFact[] = [];
   private readonly exchanges: LlmExchangeFact[] = [];
   private readonly resultsRows: ResultsRowFact[] = [];
@@ -85,10 +83,13 @@ export class FactsBuilder {
             ? before
             : placeTrajectoryRow(fact, line, keepsRowText(fact) ? this.keepText(text) : text);
         if (placed.toolCall) this.toolCalls.push(placed.toolCall);
-        if (placed.timeout) this.lastTimeout = placed.timeout;
+        if (placed.timeout) {
+          // A row that surely is a marker comes after every earlier one: none of those can be the last.
+          if (placed.timeout.kinds === undefined) this.timeouts.length = 0;
+          this.timeouts.push(placed.timeout);
+        }
         if (placed.lifecycle) this.lifecycles.push(placed.lifecycle);
         if (placed.prompt) this.prompts.push(placed.prompt);
-        if (placed.uncertain) this.uncertainRows.push(placed.uncertain);
         return placed;
       }
       case 'action': {
@@ -128,10 +129,9 @@ export class FactsBuilder {
           agentSideRows: this.agentSideRows,
           untypedRows: this.untypedRows,
           toolCalls: this.toolCalls,
-          ...(this.lastTimeout ? { lastTimeout: this.lastTimeout } : {}),
+          timeouts: this.timeouts,
           lifecycles: this.lifecycles,
           prompts: this.prompts,
-          uncertainRows: this.uncertainRows,
         };
       case 'action-records':
         return { kind: 'action-records', actions: this.actions };
@@ -148,81 +148,77 @@ export class FactsBuilder {
 }
 
 /** A row the rules read (a tool call, a timeout marker, a lifecycle annotation, or one that may be any of them), or a prompt, which views show. */
-function keepsTrajectoryRow(fact: TrajectoryRowFact): boolean {
+function keepsTrajectoryRow(fact: TrajectoryRow): boolean {
   return (
     fact.toolCall !== undefined ||
     fact.timeout !== undefined ||
     fact.lifecycle !== undefined ||
-    fact.prompt !== undefined ||
-    fact.readings !== undefined
+    fact.prompt !== undefined
   );
 }
 
 const asItIs = (text: string): string => text;
 
 /** Whether a placed trajectory row keeps its line's text (placeTrajectoryRow, placeToolCall). */
-function keepsRowText(fact: TrajectoryRowFact): boolean {
+function keepsRowText(fact: TrajectoryRow): boolean {
   return (
     fact.timeout !== undefined ||
     fact.lifecycle !== undefined ||
-    fact.readings !== undefined ||
+    fact.kinds !== undefined ||
     (fact.toolCall !== undefined && !isAdapterTerminal(fact.toolCall))
   );
 }
 
-function placeTrajectoryRow(fact: TrajectoryRowFact, line: number, text: string): Placed {
-  const prompt = fact.prompt;
-  const readings = fact.readings;
+function placeTrajectoryRow(fact: TrajectoryRow, line: number, text: string): Placed {
+  const { prompt, kinds } = fact;
   // No spread and no intermediate object: this runs for every tool call of 50 MB trajectories.
   return {
     line,
-    toolCall: fact.toolCall ? placeToolCall(fact.toolCall, line, text) : undefined,
-    timeout: fact.timeout ? placeTimeout(fact.timeout, line, text) : undefined,
-    lifecycle: fact.lifecycle ? placeLifecycle(fact.lifecycle, line, text) : undefined,
+    toolCall: fact.toolCall ? placeToolCall(fact.toolCall, kinds, line, text) : undefined,
+    timeout: fact.timeout ? placeTimeout(fact.timeout, kinds, line, text) : undefined,
+    lifecycle: fact.lifecycle ? placeLifecycle(fact.lifecycle, kinds, line, text) : undefined,
     prompt: prompt ? { preview: prompt.preview, ref: { line, length: text.length } } : undefined,
-    uncertain: readings
-      ? {
-          ref: { line, length: text.length, text },
-          typed: fact.typed,
-          readings: readings.map((reading) => ({ as: reading.as, ...placeParts(reading, line, text) })),
-        }
-      : undefined,
   };
 }
 
-function placeParts(parts: RowParts, line: number, text: string): Pick<Placed, 'toolCall' | 'timeout' | 'lifecycle'> {
-  return {
-    toolCall: parts.toolCall ? placeToolCall(parts.toolCall, line, text) : undefined,
-    timeout: parts.timeout ? placeTimeout(parts.timeout, line, text) : undefined,
-    lifecycle: parts.lifecycle ? placeLifecycle(parts.lifecycle, line, text) : undefined,
-  };
+// Each fact is made with `kinds` only when its row has them: a fact of a row taken at its word spends
+// no slot on it.
+
+/**
+ * A tool call keeps its text only when a rule may point inside it: unresolved, ended by the framework, or
+ * on a row whose type cannot be taken at its word.
+ */
+function placeToolCall(
+  call: NonNullable<TrajectoryRow['toolCall']>,
+  kinds: readonly RowKind[] | undefined,
+  line: number,
+  text: string,
+): ToolCallFact {
+  const { id, status, terminalSource, effects, title } = call;
+  if (kinds) return { id, status, terminalSource, effects, title, kinds, ref: { line, length: text.length, text } };
+  const ref = isAdapterTerminal(call) ? { line, length: text.length } : { line, length: text.length, text };
+  return { id, status, terminalSource, effects, title, ref };
 }
 
-/** A tool call keeps its text only when a rule may point inside it: unresolved, or ended by the framework. */
-function placeToolCall(call: NonNullable<RowParts['toolCall']>, line: number, text: string): ToolCallFact {
-  return {
-    id: call.id,
-    status: call.status,
-    terminalSource: call.terminalSource,
-    effects: call.effects,
-    title: call.title,
-    ref: isAdapterTerminal(call) ? { line, length: text.length } : { line, length: text.length, text },
-  };
+function placeTimeout(
+  { pendingIds, complete }: NonNullable<TrajectoryRow['timeout']>,
+  kinds: readonly RowKind[] | undefined,
+  line: number,
+  text: string,
+): TimeoutFact {
+  const ref = { line, length: text.length, text };
+  return kinds ? { pendingIds, complete, kinds, ref } : { pendingIds, complete, ref };
 }
 
-function placeTimeout(timeout: NonNullable<RowParts['timeout']>, line: number, text: string): TimeoutFact {
-  return { pendingIds: timeout.pendingIds, complete: timeout.complete, ref: { line, length: text.length, text } };
-}
-
-function placeLifecycle(lifecycle: NonNullable<RowParts['lifecycle']>, line: number, text: string): LifecycleFact {
-  return {
-    toolCallId: lifecycle.toolCallId,
-    lifecycle: lifecycle.lifecycle,
-    effects: lifecycle.effects,
-    source: lifecycle.source,
-    quiescenceRef: lifecycle.quiescenceRef,
-    status: lifecycle.status,
-    provenance: lifecycle.provenance,
-    ref: { line, length: text.length, text },
-  };
+function placeLifecycle(
+  lifecycle: NonNullable<TrajectoryRow['lifecycle']>,
+  kinds: readonly RowKind[] | undefined,
+  line: number,
+  text: string,
+): LifecycleFact {
+  const { toolCallId, effects, source, quiescenceRef, status, provenance } = lifecycle;
+  const ref = { line, length: text.length, text };
+  return kinds
+    ? { toolCallId, lifecycle: lifecycle.lifecycle, effects, source, quiescenceRef, status, provenance, kinds, ref }
+    : { toolCallId, lifecycle: lifecycle.lifecycle, effects, source, quiescenceRef, status, provenance, ref };
 }

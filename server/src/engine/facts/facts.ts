@@ -4,7 +4,7 @@
  * because the schema check has already reported wrong types; rules read them defensively.
  */
 import type { JsonObject } from '../parse/jsonKind';
-import type { RowReadingKind } from './rows';
+import type { RowKind } from './rows';
 
 /** Where a record is, with its text when a rule may need to point inside it. */
 export interface RecordRef {
@@ -14,8 +14,22 @@ export interface RecordRef {
   readonly text?: string;
 }
 
-export interface ToolCallFact {
+/**
+ * A fact a trajectory row gives when read as one kind of row. A row whose type cannot be taken at its
+ * word (facts/rows.ts `rowKindsOf`) may be several kinds, and gives the fact of each: whether it is that
+ * kind is then only maybe (model/rowReadings.ts), and the rules read it so.
+ */
+export interface TrajectoryRowFact {
   readonly ref: RecordRef;
+  /**
+   * Every kind the row may be, the one it is written as first, when its type cannot be taken at its word.
+   * Absent for a row taken at its word, which surely is the kind of its fact: nearly every row, so the
+   * facts of a 50 MB trajectory spend nothing on it.
+   */
+  readonly kinds?: readonly RowKind[];
+}
+
+export interface ToolCallFact extends TrajectoryRowFact {
   readonly id: unknown;
   readonly status: unknown;
   /** Prototype lifecycle vocabulary of BenchFlow PR #1051, when present on the row. */
@@ -32,14 +46,12 @@ export interface PromptFact {
   readonly preview: string | undefined;
 }
 
-export interface TimeoutFact {
-  readonly ref: RecordRef;
+export interface TimeoutFact extends TrajectoryRowFact {
   readonly pendingIds: unknown;
   readonly complete: unknown;
 }
 
-export interface LifecycleFact {
-  readonly ref: RecordRef;
+export interface LifecycleFact extends TrajectoryRowFact {
   readonly toolCallId: unknown;
   readonly lifecycle: unknown;
   readonly effects: unknown;
@@ -50,37 +62,27 @@ export interface LifecycleFact {
   readonly provenance: unknown;
 }
 
-/**
- * A trajectory row whose type cannot be taken at its word (facts/rows.ts `uncertainReadings`): the other
- * kinds it may be, each with the facts it then gives. The rules judge the rollout under each as well.
- */
-export interface UncertainRowFact {
-  readonly ref: RecordRef;
-  /** Whether the row as written counts as typed (`TrajectoryFacts.untypedRows`). */
-  readonly typed: boolean;
-  readonly readings: readonly PlacedRowReading[];
-}
-
-export interface PlacedRowReading {
-  readonly as: RowReadingKind;
-  readonly toolCall?: ToolCallFact;
-  readonly timeout?: TimeoutFact;
-  readonly lifecycle?: LifecycleFact;
-}
-
 export interface TrajectoryFacts {
   readonly kind: 'acp-trajectory';
   readonly rows: number;
   /** Rows not marked `phase: "verifier"`. */
   readonly agentSideRows: number;
-  /** Rows without a non-empty string `type`. */
+  /**
+   * Rows without a non-empty string `type`. Every other reading of a row gives it a type, so these are
+   * the rows that may be untyped.
+   */
   readonly untypedRows: number;
+  /** Every row that may be a tool call, in line order. */
   readonly toolCalls: readonly ToolCallFact[];
-  /** The last agent_timeout row: BenchFlow writes one, at the end; the rules judge the last. */
-  readonly lastTimeout?: TimeoutFact;
+  /**
+   * The rows that may be the last agent_timeout row (BenchFlow writes one, at the end; the rules judge the
+   * last): the last row that surely is one, and every later row that may be one, in line order.
+   */
+  readonly timeouts: readonly TimeoutFact[];
+  /** Every row that may be a lifecycle annotation, in line order. */
   readonly lifecycles: readonly LifecycleFact[];
+  /** The user_message rows, as written: views show them; the rules pass over them. */
   readonly prompts: readonly PromptFact[];
-  readonly uncertainRows: readonly UncertainRowFact[];
 }
 
 export interface QuiescenceFact {

@@ -22,30 +22,22 @@ const agentSidePhases: ReadonlySet<string> = new Set(
 );
 
 type WithoutRef<T> = Omit<T, 'ref'>;
-
-/** What a trajectory row gives the rules when read as one kind of row. */
-export interface RowParts {
-  readonly toolCall?: WithoutRef<ToolCallFact>;
-  readonly timeout?: WithoutRef<TimeoutFact>;
-  readonly lifecycle?: WithoutRef<LifecycleFact>;
-}
-
-/** One other way to read a row whose type cannot be taken at its word. */
-export interface RowReading extends RowParts {
-  readonly as: RowReadingKind;
-}
+/** A row's fact before it is placed: its kinds are the row's. */
+type RowPart<T> = Omit<T, 'ref' | 'kinds'>;
 
 export type RowFact =
   | {
       readonly kind: 'trajectory-row';
       readonly typed: boolean;
       readonly agentSide: boolean;
-      readonly toolCall?: WithoutRef<ToolCallFact>;
-      readonly timeout?: WithoutRef<TimeoutFact>;
-      readonly lifecycle?: WithoutRef<LifecycleFact>;
+      /** When its type cannot be taken at its word: the kinds the row may be, the written first (`rowKindsOf`). */
+      readonly kinds: readonly RowKind[] | undefined;
+      /** What the row gives when read as each kind it may be. */
+      readonly toolCall?: RowPart<ToolCallFact>;
+      readonly timeout?: RowPart<TimeoutFact>;
+      readonly lifecycle?: RowPart<LifecycleFact>;
+      /** A prompt as written, for views. */
       readonly prompt?: WithoutRef<PromptFact>;
-      /** The other kinds the row may be, when its type cannot be taken at its word (`uncertainReadings`). */
-      readonly readings?: readonly RowReading[];
     }
   | { readonly kind: 'action'; readonly action: ActionRecord }
   | { readonly kind: 'llm-exchange'; readonly exchange: WithoutRef<LlmExchangeFact> }
@@ -86,25 +78,25 @@ function trajectoryRow(record: JsonObject, damaged: boolean): RowFact {
   const field = fieldReader('acp-trajectory', knownRowKeys, record);
   const type = rowTypeOf(field('type'));
   const phase = field('phase');
+  const kinds = rowKindsOf(field, type, damaged);
   // No conditional spreads: this runs for every row of 50 MB trajectories.
   return {
     kind: 'trajectory-row',
     typed: typeof type === 'string' && type !== '',
     agentSide: phase === undefined || (typeof phase === 'string' && agentSidePhases.has(phase.toLowerCase())),
-    toolCall: type === 'tool_call' ? toolCallParts(field) : undefined,
-    timeout: type === 'agent_timeout' ? timeoutParts(field) : undefined,
-    lifecycle: type === 'tool_call_lifecycle' ? lifecycleParts(field) : undefined,
+    kinds,
+    toolCall: (kinds ? kinds.includes('tool_call') : type === 'tool_call') ? toolCallParts(field) : undefined,
+    timeout: (kinds ? kinds.includes('agent_timeout') : type === 'agent_timeout') ? timeoutParts(field) : undefined,
+    lifecycle: (kinds ? kinds.includes('tool_call_lifecycle') : type === 'tool_call_lifecycle')
+      ? lifecycleParts(field)
+      : undefined,
     prompt: type === 'user_message' ? { preview: previewOf(field('text')) } : undefined,
-    readings:
-      damaged || typeof type !== 'string' || !knownRowTypes.includes(type)
-        ? uncertainReadings(field, type, damaged)
-        : undefined,
   };
 }
 
 type FieldOf = (name: string) => unknown;
 
-function toolCallParts(field: FieldOf): WithoutRef<ToolCallFact> {
+function toolCallParts(field: FieldOf): RowPart<ToolCallFact> {
   return {
     id: field('tool_call_id'),
     status: field('status'),
@@ -114,11 +106,11 @@ function toolCallParts(field: FieldOf): WithoutRef<ToolCallFact> {
   };
 }
 
-function timeoutParts(field: FieldOf): WithoutRef<TimeoutFact> {
+function timeoutParts(field: FieldOf): RowPart<TimeoutFact> {
   return { pendingIds: field('pending_tool_call_ids'), complete: field('terminal_trajectory_complete') };
 }
 
-function lifecycleParts(field: FieldOf): WithoutRef<LifecycleFact> {
+function lifecycleParts(field: FieldOf): RowPart<LifecycleFact> {
   return {
     toolCallId: field('tool_call_id'),
     lifecycle: field('lifecycle'),
@@ -131,39 +123,36 @@ function lifecycleParts(field: FieldOf): WithoutRef<LifecycleFact> {
 }
 
 /** The row types the rules read; they pass over every other (messages, thoughts, a newer BenchFlow's types). */
-export const ruleRowTypes = ['tool_call', 'agent_timeout', 'tool_call_lifecycle'] as const;
-export type RowReadingKind = (typeof ruleRowTypes)[number] | 'other';
-
-const partsOfType: Record<(typeof ruleRowTypes)[number], (field: FieldOf) => RowParts> = {
-  tool_call: (field) => ({ toolCall: toolCallParts(field) }),
-  agent_timeout: (field) => ({ timeout: timeoutParts(field) }),
-  tool_call_lifecycle: (field) => ({ lifecycle: lifecycleParts(field) }),
-};
+const ruleRowTypes = ['tool_call', 'agent_timeout', 'tool_call_lifecycle'] as const;
+/** What the rules tell a trajectory row apart as: each type they read, or a row they pass over. */
+export type RowKind = (typeof ruleRowTypes)[number] | 'other';
 
 /** What a row of each type the rules read must carry, and may carry (its schema branch). */
 const keysOfRuleRowType = new Map(ruleRowTypes.map((type) => [type, trajectoryKnowledge.keysWhen('type', type)]));
 
 /**
- * The other ways to read a row whose type cannot be taken at its word. A damaged row (one that breaks its
- * schema) whose type is one the rules read but which lacks a key that type requires (a `user_message`
- * turned `agent_timeout`) may be a row the rules pass over; any damaged row, and a row of a type no schema
- * knows (`nnt_timeout`, or `[]`), may be each type the rules read whose required keys it carries beyond
- * those its own type names. So a tool call with an unknown status stays a tool call, and a newer
- * BenchFlow's type that carries no such key (`agent_plan`) has no other reading.
+ * The kinds a row whose type cannot be taken at its word may be, the one it is written as first;
+ * undefined for a row taken at its word, which is only what it says. Such a row may be others too: a damaged row (one that breaks its schema) whose type is one the rules read but
+ * which lacks a key that type requires (a `user_message` turned `agent_timeout`) may be a row the rules
+ * pass over; any damaged row, and a row of a type no schema knows (`nnt_timeout`, or `[]`), may be each
+ * type the rules read whose required keys it carries beyond those its own type names. So a tool call
+ * with an unknown status stays a tool call, and a newer BenchFlow's type that carries no such key
+ * (`agent_plan`) is only what it says.
  */
-function uncertainReadings(field: FieldOf, type: unknown, damaged: boolean): readonly RowReading[] | undefined {
+function rowKindsOf(field: FieldOf, type: unknown, damaged: boolean): readonly RowKind[] | undefined {
+  if (!damaged && typeof type === 'string' && knownRowTypes.includes(type)) return undefined;
   const written = ruleRowTypes.find((known) => known === type);
   const ownKeys = written ? keysOfRuleRowType.get(written)! : undefined;
-  const readings: RowReading[] =
-    damaged && ownKeys && [...ownKeys.required].some((key) => field(key) === undefined) ? [{ as: 'other' }] : [];
+  const kinds: RowKind[] = [written ?? 'other'];
+  if (damaged && ownKeys && [...ownKeys.required].some((key) => field(key) === undefined)) kinds.push('other');
   for (const candidate of ruleRowTypes) {
     if (candidate === written) continue;
     const carriesItsKeys = [...keysOfRuleRowType.get(candidate)!.required].some(
       (key) => !ownKeys?.named.has(key) && field(key) !== undefined,
     );
-    if (carriesItsKeys) readings.push({ as: candidate, ...partsOfType[candidate](field) });
+    if (carriesItsKeys) kinds.push(candidate);
   }
-  return readings.length > 0 ? readings : undefined;
+  return kinds.length > 1 ? kinds : undefined;
 }
 
 /** Views show a line of text at most; a prompt may be megabytes that the facts must not keep. */

@@ -35,11 +35,10 @@ export function trajectoryLines(bundle: RolloutBundle): number {
   const facts = bundle.facts('trajectory', 'acp-trajectory');
   if (!facts) return 0;
   let last = facts.rows;
-  for (const list of [facts.toolCalls, facts.prompts, facts.lifecycles]) {
+  for (const list of [facts.toolCalls, facts.prompts, facts.lifecycles, facts.timeouts]) {
     const tail = list[list.length - 1];
     if (tail) last = Math.max(last, tail.ref.line + 1);
   }
-  if (facts.lastTimeout) last = Math.max(last, facts.lastTimeout.ref.line + 1);
   return last;
 }
 

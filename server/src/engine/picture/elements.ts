@@ -14,6 +14,7 @@ import type { ToolCallFact } from '../facts/facts';
 import type { BundleFinding } from '../findings';
 import type { RolloutModel } from '../model/rolloutModel';
 import { rewardPlace } from '../model/reward';
+import { writtenAs, writtenLastTimeout } from '../model/rowReadings';
 import type { ObservationOutcome, Step } from '../model/actions';
 import type { Placement } from './axis';
 
@@ -59,6 +60,7 @@ export function collectElements(
       });
     }
     for (const call of trajectory.toolCalls) {
+      if (!writtenAs(call, 'tool_call')) continue;
       const span = placement.trajectoryRow(call.ref.line);
       const status = toolCallStatus(call.status);
       const found = codesAt(file, call.ref.line);
@@ -77,7 +79,7 @@ export function collectElements(
         routine: status === 'ok' && found.length === 0,
       });
     }
-    const timeout = trajectory.lastTimeout;
+    const timeout = writtenLastTimeout(trajectory);
     if (timeout) {
       const pending = Array.isArray(timeout.pendingIds)
         ? timeout.pendingIds.filter((id): id is string => typeof id === 'string')

@@ -64,7 +64,7 @@ export class RuleContext {
       related?: readonly RelatedEvidence[];
       severity?: Severity;
       effect?: Effect;
-      /** The reading of damaged evidence it holds under, when it does not hold as written (model/actions.ts `readingNote`). */
+      /** The reading of damaged evidence it holds under, when it does not hold as written (model/actions.ts `readingNote`, model/rowReadings.ts `RowReadings.note`). */
       holdsWhen?: string | undefined;
     } = {},
   ): BundleFinding {

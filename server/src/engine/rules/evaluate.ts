@@ -2,21 +2,21 @@
  * Reads a rollout bundle's model, runs every rule over it and gives it its verdict. Rules that depend on
  * each other run in order: the action records first, then quiescence and the verifier (whose failures make a reward
  * untrusted; they read the three-valued action sequence, model/actions.ts), then tools and timeouts (which need to know whether quiescence is proven), then the
- * timeout contract and validator parity. Whether the rollout timed out is decided once, up front. A
- * trajectory row whose type cannot be taken at its word makes the whole pass run again under each kind
- * it may be (everyRowReading.ts).
+ * timeout contract and validator parity. Whether the rollout timed out is decided once, up front, in
+ * each way the trajectory's last agent_timeout row may be read. The rules run once: damaged evidence
+ * (an action record or a trajectory row read in every way it may have been written, model/actions.ts and
+ * model/rowReadings.ts) only adds findings.
  */
 import type { RolloutBundle } from '../bundle/rollout';
 import { notReadFinding } from '../check/report';
+import type { ToolCallFact } from '../facts/facts';
 import type { BundleFinding } from '../findings';
 import { isJsonObject } from '../parse/jsonKind';
-import { verdictOf, verdicts, type Verdict } from '../verdict';
+import { verdictOf, type Verdict } from '../verdict';
 import { ModelCaches } from '../model/caches';
 import { readRolloutModel, type RolloutModel } from '../model/rolloutModel';
 import { checkActionKinds, checkActionOrder, checkActionProvenance, checkExecRecords } from './actions/actionRecords';
 import { RuleContext, type RuleOptions } from './context';
-import { rowReadingKinds, rowReadingNote, trajectoryUnder } from './everyRowReading';
-import { FindingUnion } from './findingUnion';
 import { checkQuiescence, type QuiescenceResult } from './quiescence/quiescence';
 import { checkRequiredArtifacts } from './review/artifacts';
 import { checkLlmTrajectory } from './review/llm';
@@ -24,9 +24,9 @@ import { checkResult } from './review/result';
 import { checkResultsRow } from './review/resultsRow';
 import { checkRewardConsistency } from './reward/consistency';
 import { checkRewardPreconditions } from './reward/reward';
-import { checkTrajectory, type TrajectoryResult } from './trajectory/trajectory';
+import { checkTrajectory } from './trajectory/trajectory';
 import { checkSeparateVerifier } from './verifier/verifier';
-import { timeoutOf, type RolloutTimeout } from './timeout/timeout';
+import { timeoutReadingsOf, type RolloutTimeout } from './timeout/timeout';
 import { checkTimeoutContract } from './timeout/timeoutContract';
 
 export interface RolloutEvaluation {
@@ -39,9 +39,9 @@ export interface RolloutEvaluation {
   readonly model: RolloutModel;
   /** What the quiescence rules concluded: its proof, when there is one. */
   readonly quiescence: QuiescenceResult;
-  /** Tool calls left unresolved; undefined without a trajectory. */
-  readonly unresolvedTools: TrajectoryResult['unresolved'];
-  /** Whether the rollout timed out, as the rules read it (countable or not); undefined when it did not. */
+  /** Tool calls left unresolved as the trajectory is written; undefined without a trajectory. */
+  readonly unresolvedTools: readonly ToolCallFact[] | undefined;
+  /** Whether the rollout timed out as its trajectory is written (countable or not); undefined when it did not. */
   readonly timeout: RolloutTimeout | undefined;
 }
 
@@ -50,24 +50,6 @@ export function evaluateRollout(
   options: RuleOptions,
   caches = new ModelCaches(),
 ): RolloutEvaluation {
-  const written = evaluateAsRead(bundle, options, caches);
-  const trajectory = bundle.facts('trajectory', 'acp-trajectory');
-  if (!trajectory || trajectory.uncertainRows.length === 0) return written;
-  // Judged again under each other reading of rows whose type cannot be taken at its word; the worst verdict stands.
-  const findings = [...written.findings];
-  const union = new FindingUnion(findings);
-  let verdict = written.verdict;
-  for (const as of rowReadingKinds) {
-    const reread = trajectoryUnder(trajectory, as);
-    if (!reread) continue;
-    const other = evaluateAsRead(bundle.withFacts('trajectory', reread.facts), options, caches);
-    union.addAll(other.findings, rowReadingNote(reread.lines, as));
-    if (verdicts.indexOf(other.verdict) < verdicts.indexOf(verdict)) verdict = other.verdict;
-  }
-  return { ...written, findings, verdict, trainingReady: written.trainingReady && verdict === written.verdict };
-}
-
-function evaluateAsRead(bundle: RolloutBundle, options: RuleOptions, caches: ModelCaches): RolloutEvaluation {
   const model = readRolloutModel(bundle, options, caches);
   const context = new RuleContext(model, options);
   checkActionOrder(context, model.actions);
@@ -76,12 +58,12 @@ function evaluateAsRead(bundle: RolloutBundle, options: RuleOptions, caches: Mod
   checkExecRecords(context, model.actions);
   const quiescence = checkQuiescence(context, model.actions, model.sandboxUser);
   const verifierFailures = checkSeparateVerifier(context, model.actions);
-  const timeout = timeoutOf(context);
-  const trajectory = checkTrajectory(context, quiescence, timeout);
-  const acceptedTimeout = timeout !== undefined && checkTimeoutContract(context, timeout, trajectory);
+  const timeouts = timeoutReadingsOf(context);
+  const trajectory = checkTrajectory(context, quiescence, timeouts);
+  const acceptedTimeout = checkTimeoutContract(context, timeouts, trajectory);
   checkRequiredArtifacts(context);
   checkLlmTrajectory(context);
-  checkResultsRow(context, { timeout });
+  checkResultsRow(context, { timeouts });
   checkResult(context);
   checkRewardPreconditions(context, [...quiescence.failures, ...verifierFailures]);
   checkRewardConsistency(context);
@@ -104,7 +86,7 @@ function evaluateAsRead(bundle: RolloutBundle, options: RuleOptions, caches: Mod
     trainingReady,
     model,
     quiescence,
-    unresolvedTools: trajectory.unresolved,
-    timeout,
+    unresolvedTools: trajectory.unresolved?.written,
+    timeout: timeouts[0].timeout,
   };
 }

@@ -22,7 +22,8 @@ export const howToAnnotate =
 
 /**
  * Reports a record whose provenance keeps it from proving anything here. `what` names the record
- * ("This action record"); `howToProduce` says how to get real evidence instead.
+ * ("This action record"); `howToProduce` says how to get real evidence instead; `holdsWhen`, the reading of
+ * damaged evidence under which the record is one at all, when it is not so as written.
  */
 export function reportUncountedProvenance(
   context: RuleContext,
@@ -31,6 +32,7 @@ export function reportUncountedProvenance(
   record: { provenance: Provenance; value: unknown; known: readonly Provenance[] },
   what: string,
   howToProduce: string,
+  holdsWhen?: string,
 ): void {
   const place = context.inRecord(file, ref, ['provenance']);
   const { provenance, value, known } = record;
@@ -39,12 +41,14 @@ export function reportUncountedProvenance(
       'evidence-authored',
       place,
       `${what} was authored (by a quick fix or the fixture scaffold), not recorded by a probe or the harness, and this bundle is not a fixture: it proves nothing, and the rules read it as absent. ${howToProduce} Authored records count only in fixture bundles (rolloutEvidence.fixtureFolders, or a bundle written by New Fixture Bundle).`,
+      { holdsWhen },
     );
   } else {
     context.report(
       'evidence-authored',
       place,
       `${what} has provenance ${describeValue(value)}, none the rules know (${known.join(', ')}): who wrote it is unknown, so it proves nothing, and the rules read it as absent.`,
+      { holdsWhen },
     );
   }
 }

@@ -152,7 +152,7 @@ function toolCallCount(result: JsonObject): { count: number; path: string[]; fou
 function unreadCounts(context: RuleContext, result: JsonObject): string {
   const agentResult = result['agent_result'];
   const agentCount = isJsonObject(agentResult) ? agentResult['n_tool_calls'] : undefined;
-  const rows = context.bundle.facts('trajectory', 'acp-trajectory')?.toolCalls.length ?? 0;
+  const rows = context.model.toolCalls?.written ?? 0;
   const unread = [
     ...(typeof agentCount === 'number' && agentCount > 0
       ? [`agent_result.n_tool_calls, which says ${agentCount}`]

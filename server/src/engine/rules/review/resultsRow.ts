@@ -9,7 +9,8 @@ import { rowHasRewardOrScore } from '../../model/reward';
 import { keyForFinding } from '../../schema/knownKeys';
 import type { Place, RuleContext } from '../context';
 import { selectedExchanges } from './llm';
-import type { RolloutTimeout } from '../timeout/timeout';
+import type { RowReadings } from '../../model/rowReadings';
+import type { RolloutTimeout, TimeoutReading } from '../timeout/timeout';
 import { nativeSubscriptionMode, terminalErrorReadings } from './mode';
 
 const bannedKeys = [
@@ -34,8 +35,12 @@ const bannedMessageKeys = [
 const roles = new Set(['system', 'user', 'assistant', 'tool']);
 
 export interface ResultsRowOptions {
-  /** The rollout timed out: its row is judged as a timeout, never by the success-only checks. */
-  readonly timeout: RolloutTimeout | undefined;
+  /**
+   * Whether the rollout timed out, in each reading of its trajectory's last agent_timeout row, as written
+   * first: where it did, its row is judged as a timeout, never by the success-only checks; where it did
+   * not, by the checks of a row that did not. A rollout that may have timed out is judged both ways.
+   */
+  readonly timeouts: readonly TimeoutReading[];
 }
 
 export function checkResultsRow(context: RuleContext, options: ResultsRowOptions): void {
@@ -114,12 +119,24 @@ export function checkResultsRow(context: RuleContext, options: ResultsRowOptions
     );
     return;
   }
-  const flag = (message: string, path: readonly (string | number)[] = [infoName, 'training_ready']) =>
-    context.report('review-training-ready', at(path), message);
+  // What both ways find at one place in the same words is found once.
+  const flagged = new Set<string>();
+  const flagUnder =
+    (rows: RowReadings): Flag =>
+    (message, path = [infoName, 'training_ready']) => {
+      const key = `${path.join('\u0000')}\u0000${message}`;
+      if (flagged.has(key)) return;
+      flagged.add(key);
+      context.report('review-training-ready', at(path), message, { holdsWhen: rows.note });
+    };
   const nativeMode = nativeSubscriptionMode(context);
-  if (options.timeout) checkTimeoutRow(value, info, options.timeout, nativeMode, flag);
-  else if (nativeMode) checkNativeSubscriptionRow(value, info, flag);
-  else checkTrainingReadiness(context, value, info, result, flag);
+  const timedOut = options.timeouts.find((reading) => reading.timeout !== undefined);
+  const notTimedOut = options.timeouts.find((reading) => reading.timeout === undefined);
+  if (timedOut?.timeout) checkTimeoutRow(value, info, timedOut.timeout, nativeMode, flagUnder(timedOut.rows));
+  if (notTimedOut) {
+    if (nativeMode) checkNativeSubscriptionRow(value, info, flagUnder(notTimedOut.rows));
+    else checkTrainingReadiness(context, value, info, result, flagUnder(notTimedOut.rows));
+  }
   // The validator reads no conversation in native-subscription mode: a native row has none to read.
   if (!nativeMode) checkMessages(context, file, row, value);
 }

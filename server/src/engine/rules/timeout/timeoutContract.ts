@@ -9,15 +9,19 @@
  * row and no synthesized training data. Each item that is missing or contradicts another is reported
  * on the line that carries it; a contradiction that makes the reward untrustworthy is reported by the
  * trajectory rules instead (terminal-claim-contradicted, timeout-pending-mismatch).
+ *
+ * The contract is held in each reading of the trajectory's last agent_timeout row in which the rollout
+ * timed out (timeout.ts `timeoutReadingsOf`); an item is reported once, in the first reading that finds
+ * it at its place, and the timeout is countable only when no reading finds one.
  */
 import { rolloutFiles } from '../../../../../shared/src/layout';
 import type { DocumentFacts, ResultsRowFact, TimeoutFact } from '../../facts/facts';
-import type { BundleFinding } from '../../findings';
 import { describeValue, isJsonObject, type JsonObject } from '../../parse/jsonKind';
 import type { Place, RuleContext } from '../context';
 import { rowHasRewardOrScore } from '../../model/reward';
+import { RowReadings } from '../../model/rowReadings';
 import { positiveTokenComponents } from '../review/resultsRow';
-import type { RolloutTimeout } from './timeout';
+import type { RolloutTimeout, TimeoutReading } from './timeout';
 import type { TrajectoryResult } from '../trajectory/trajectory';
 
 /** A claim about the trajectory: partial (true) or complete (false), and where it is made. */
@@ -27,29 +31,54 @@ interface Claim {
   readonly partial: boolean;
 }
 
-/** Returns whether the timeout is countable: no item is missing or contradictory. */
+/**
+ * Returns whether the timeout is countable: the rollout may have timed out, and in no reading in which
+ * it did is an item missing or contradictory.
+ */
 export function checkTimeoutContract(
   context: RuleContext,
-  timeout: RolloutTimeout,
+  timeouts: readonly TimeoutReading[],
   trajectory: TrajectoryResult,
+): boolean {
+  let timedOut = false;
+  let countable = true;
+  // The places of the items already reported: readings come as written first, and the same item at the
+  // same place in another reading, even in other words (its timeout named by another row), is the same.
+  const reported = new Set<string>();
+  for (const { timeout, marker, rows } of timeouts) {
+    if (!timeout) continue;
+    timedOut = true;
+    if (!holdsContract(context, timeout, marker, rows, trajectory, reported)) countable = false;
+  }
+  return timedOut && countable;
+}
+
+/** The contract in one reading; returns whether no item is missing or contradictory in it. */
+function holdsContract(
+  context: RuleContext,
+  timeout: RolloutTimeout,
+  marker: TimeoutFact | undefined,
+  rows: RowReadings,
+  trajectory: TrajectoryResult,
+  reported: Set<string>,
 ): boolean {
   const code = timeout.native ? 'native-timeout-incomplete' : 'timeout-incomplete';
   const what = `This ${timeout.native ? 'native ACP ' : ''}${timeout.kind === 'unspecified' ? '' : `${timeout.kind} `}timeout, reported by ${timeout.evidence[0]},`;
-  const items: BundleFinding[] = [];
-  const item = (place: Place, message: string, related: readonly Place[] = []) =>
-    items.push(
-      context.report(
-        code,
-        place,
-        `${what} is not countable: ${message}`,
-        related.length > 0 ? { related: related.map((at) => context.related(at, 'the claim it contradicts')) } : {},
-      ),
-    );
+  let items = 0;
+  const item: Item = (place, message, related = [], itemRows = rows) => {
+    items++;
+    const key = `${place.file}\u0000${place.range.start.line}\u0000${place.range.start.character}\u0000${place.range.end.line}\u0000${place.range.end.character}`;
+    if (reported.has(key)) return;
+    reported.add(key);
+    context.report(code, place, `${what} is not countable: ${message}`, {
+      ...(related.length > 0 ? { related: related.map((at) => context.related(at, 'the claim it contradicts')) } : {}),
+      holdsWhen: itemRows.note,
+    });
+  };
 
   const result = context.bundle.facts('result', 'result');
   const results = context.bundle.facts('results', 'results');
   const row = results?.count === 1 ? results.rows[0] : undefined;
-  const marker = context.bundle.facts('trajectory', 'acp-trajectory')?.lastTimeout;
   const claims = [
     ...resultClaims(context, result, item),
     ...rowClaims(context, row, item),
@@ -69,22 +98,25 @@ export function checkTimeoutContract(
     );
   }
 
-  const unresolved = trajectory.unresolved ?? [];
-  const [first, ...rest] = unresolved;
-  if (first) {
+  // The marker's own row is no call while it is the marker.
+  const unresolved = trajectory.unresolved?.beside(marker?.kinds ? marker.ref.line : undefined);
+  const [first, ...rest] = unresolved?.calls ?? [];
+  if (unresolved && first) {
     const file = context.bundle.pathOf('trajectory');
     item(
       context.inRecord(file, first.ref, ['status']),
-      `${unresolved.length === 1 ? 'this tool call is' : `${unresolved.length} tool calls are`} unresolved (this one is ${describeValue(first.status)}); a timeout counts only when every call reached a terminal status or was ended by the framework after proven quiescence.`,
+      `${unresolved.calls.length === 1 ? 'this tool call is' : `${unresolved.calls.length} tool calls are`} unresolved (this one is ${describeValue(first.status)}); a timeout counts only when every call reached a terminal status or was ended by the framework after proven quiescence.`,
       rest.map((call) => context.inRecord(file, call.ref, ['status'])),
+      rows.and(unresolved.rows),
     );
   }
 
   if (timeout.native && row) checkNativeRow(context, row, item);
-  return items.length === 0;
+  return items === 0;
 }
 
-type Item = (place: Place, message: string, related?: readonly Place[]) => void;
+/** Reports an item; `rows`: the readings it holds under, when not those of its timeout. */
+type Item = (place: Place, message: string, related?: readonly Place[], rows?: RowReadings) => void;
 
 function storyOf(partial: boolean): string {
   return partial ? 'partial' : 'complete';
