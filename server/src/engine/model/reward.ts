@@ -13,6 +13,7 @@
 import type { RolloutBundle } from '../bundle/rollout';
 import type { RecordRef } from '../facts/facts';
 import { rangeOnLine, type TextRange } from '../findings';
+import { ambiguitiesIn, makeAmbiguousFieldsUnknown } from '../parse/ambiguity';
 import { isJsonObject, type JsonObject } from '../parse/jsonKind';
 import { locate, parseTreeSafely, type JsonPath } from '../parse/jsonTree';
 import { LineIndex } from '../text/lineLayout';
@@ -106,12 +107,18 @@ export function rowHasRewardOrScore(row: JsonObject): boolean {
   return row['reward'] != null || row['score'] != null;
 }
 
-/** verifier/reward.json, when it is a JSON object; a cut-off or broken file names no reward. */
+/**
+ * verifier/reward.json, when it is a JSON object; a cut-off or broken file names no reward, and an
+ * ambiguous one (a reward written twice, 1e-400) names none there.
+ */
 function parsedObject(text: string): JsonObject | undefined {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    return isJsonObject(value) ? value : undefined;
+    value = JSON.parse(text);
   } catch {
     return undefined;
   }
+  if (!isJsonObject(value)) return undefined;
+  makeAmbiguousFieldsUnknown(value, ambiguitiesIn(text));
+  return value;
 }
