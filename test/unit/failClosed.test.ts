@@ -277,6 +277,14 @@ describe('an action record of unknown kind fails closed', () => {
       const records = lines.flatMap((text, line) => (text === '' ? [] : [line]));
       for (const line of [records[random.below(records.length)]!, records[random.below(records.length)]!]) {
         const record = JSON.parse(lines[line]!) as Record<string, unknown>;
+        // Re-serialising the record drops a key written twice (the duplicate-key fixture): that repairs an
+        // ambiguity, so the damage is measured against the record re-serialised as it was.
+        const undamaged = verdictOf(
+          check(
+            subject,
+            withRecord(subject.files, line, (original) => original),
+          ),
+        );
         for (const field of ['event_type', 'phase']) {
           const value = record[field];
           if (typeof value !== 'string' || value === '') continue;
@@ -289,8 +297,8 @@ describe('an action record of unknown kind fails closed', () => {
             ),
           );
           assert.ok(
-            rank(verdict) <= rank(subject.verdict),
-            `${subject.name}: ${subject.verdict} became ${verdict} with ${field} ${JSON.stringify(damagedValue)} on line ${line + 1}`,
+            rank(verdict) <= rank(undamaged),
+            `${subject.name}: ${undamaged} became ${verdict} with ${field} ${JSON.stringify(damagedValue)} on line ${line + 1}`,
           );
         }
       }
@@ -480,7 +488,7 @@ describe('a damaged record is read as each thing it may have been', () => {
     const message = said(check(subject, files)).find((line) => line.includes('verifier-setup-only'))!;
     assert.match(
       message,
-      /This holds when the action record that breaks its schema on line \d+ is read as event_type SandboxExec and an unreadable command as setup only\./,
+      /This holds when the action record that breaks its schema or is ambiguous on line \d+ is read as event_type SandboxExec and an unreadable command as setup only\./,
     );
     const setupLine = lineOf(
       subject.files,

@@ -42,6 +42,22 @@ export const checkCodes = {
     readme:
       "A record breaks its artifact's schema, or carries a damaged key or ACP row type ([above](#what-it-checks)). The range is the offending key or value; the message names the field, what was expected and what was found. A missing required property is marked on the record's `type`/`event_type`, or on the key of the object that lacks it.",
   },
+  'duplicate-key': {
+    severity: 'warning',
+    effect: 'incomplete',
+    summary:
+      'A key is written twice in one object: with two values, neither is taken, and the field is read as unknown.',
+    description:
+      "A key written twice in one JSON object, marked on the repeat. Readers differ on which occurrence counts (JSON.parse and Python's json take the last), so when the values differ the field is read as unknown, as a value no reading can take for either (a rule that needs it known to trust is not satisfied; a rule that distrusts fires on what it may have been); with the same value it is read as that value.",
+  },
+  'number-ambiguous': {
+    severity: 'information',
+    effect: 'incomplete',
+    summary:
+      'A number is not written as any writer writes one (1e-400, -0, beyond 2^53, 1.0e0), so readers may differ on it: it is read as unknown.',
+    description:
+      "A JSON number whose text is not how a writer writes the value it reads as: BenchFlow's Python json writes an integer in plain digits and a float as its repr (`1.0`, `1e-05`), the probe as JSON.stringify does. `1e-400` reads as 0 to JSON.parse and is no exit status to a shell, `9007199254740993` reads as 9007199254740992, `-0` is no integer. The field is read as unknown, as a value of no type its schema allows.",
+  },
   'artifact-empty': {
     severity: 'warning',
     effect: 'incomplete',

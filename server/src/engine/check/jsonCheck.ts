@@ -11,6 +11,7 @@ import { damagedKeyFindings } from '../schema/damagedKeys';
 import { schemaFindings } from '../schema/schemaFindings';
 import type { RecordValidator } from '../schema/validators';
 import { byteOrderMarkLength, LineIndex } from '../text/lineLayout';
+import { resolveAmbiguities } from './ambiguityFindings';
 import { FindingCollector } from './collector';
 import type { CheckOptions, FileReport } from './report';
 
@@ -67,7 +68,12 @@ export function checkJsonDocument(
   value = parsed.value as JsonObject;
   const errors = validate(value);
   const record = { text: body, value, rangeAt: (offset: number, length: number) => lines.rangeAt(offset, length) };
-  const findings = [...(errors.length > 0 ? schemaFindings(errors, record) : []), ...damagedKeyFindings(kind, record)];
+  const findings = [
+    ...(errors.length > 0 ? schemaFindings(errors, record) : []),
+    ...damagedKeyFindings(kind, record),
+    // After the schema checks, which judge the document as JSON.parse gave it; before any fact is read.
+    ...resolveAmbiguities(record).findings,
+  ];
   // ajv reports in schema order; people read a document top to bottom.
   collector.addAll(findings.sort((a, b) => comparePositions(a.range.start, b.range.start)));
   return report(1);

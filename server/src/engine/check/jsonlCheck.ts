@@ -18,6 +18,7 @@ import { schemaFindings } from '../schema/schemaFindings';
 import type { RecordValidator } from '../schema/validators';
 import { detachedCopy } from '../text/detachedCopy';
 import type { SourceLine } from '../text/sourceLines';
+import { resolveAmbiguities } from './ambiguityFindings';
 import { FindingCollector } from './collector';
 import { artifactTooLarge, recordTooLarge, type CheckOptions, type FileReport } from './report';
 
@@ -212,8 +213,12 @@ export class JsonlCheck {
     const recordText = { text, value: record, rangeAt: rangeOnLineZero };
     // Most lines have no finding: no array is made for them beyond the damaged-key check's own.
     const damaged = damagedKeyFindings(this.kind, recordText);
-    const findings = errors.length === 0 ? damaged : [...schemaFindings(errors, recordText), ...damaged];
-    const fact = summarizeRow(this.kind, record, findings.length > 0);
+    const schemaDamaged = errors.length === 0 ? damaged : [...schemaFindings(errors, recordText), ...damaged];
+    // After the schema checks, which judge the record as JSON.parse gave it; before any fact is read.
+    const ambiguous = resolveAmbiguities(recordText);
+    const findings = ambiguous.findings.length === 0 ? schemaDamaged : [...schemaDamaged, ...ambiguous.findings];
+    // A key repeated with the same value only informs: the record is read as written.
+    const fact = summarizeRow(this.kind, record, schemaDamaged.length > 0 || ambiguous.unknownFields);
     return this.kept
       ? { record: true, findings, fact, name: keptRecordName(this.kind, record) }
       : { record: true, findings, fact };

@@ -107,7 +107,7 @@ export interface ActionRecord {
   readonly startedAt: unknown;
   readonly finishedAt: unknown;
   readonly command: unknown;
-  /** It breaks its schema or carries a damaged key: the rules also read it as each kind it may have been. */
+  /** It breaks its schema, carries a damaged key, or holds an ambiguous value: the rules also read it as each kind it may have been. */
   readonly damaged: boolean;
   /** Who wrote the record (rules/provenance/provenance.ts): the probe, authored by hand or a tool, or absent. */
   readonly provenance: unknown;

@@ -6,6 +6,7 @@
  */
 import { artifactKindInfo, type ArtifactKind } from '../../../../shared/src/layout';
 import type { TextRange } from '../findings';
+import { ambiguitiesIn, makeAmbiguousFieldsUnknown } from '../parse/ambiguity';
 import { describeValue, isJsonObject } from '../parse/jsonKind';
 import { parseTreeSafely, type SyntaxNode } from '../parse/jsonTree';
 import type { KeptCheck } from '../check/artifactChecker';
@@ -87,6 +88,8 @@ function entryOf(
   }
   if (!isJsonObject(record))
     return { name: `line ${line + 1} · ${describeValue(record)}, not an object`, category: 'malformed', line, length };
+  // Named as the check names it: an ambiguous field is unknown here too.
+  makeAmbiguousFieldsUnknown(record, ambiguitiesIn(text));
   const named = nameRecord(kind, record, reading);
   return { name: named.name, category: named.category, line, length };
 }

@@ -293,7 +293,8 @@ export function readingNote(step: Step, holds: (reading: RecordReading) => boole
   const words = readingWhere(step, holds);
   if (!words) return undefined;
   const { reading } = step;
-  const what = reading.eventTypeUnknown || reading.phaseUnknown ? 'of unknown kind' : 'that breaks its schema';
+  const what =
+    reading.eventTypeUnknown || reading.phaseUnknown ? 'of unknown kind' : 'that breaks its schema or is ambiguous';
   return `the action record ${what} on line ${step.action.ref.line + 1} is read as ${words}`;
 }
 

@@ -22,6 +22,7 @@ import { rolloutFiles, verifierRewardFiles } from '../../../../shared/src/layout
 import type { RolloutBundle, VerifierFile } from '../bundle/rollout';
 import type { RecordRef } from '../facts/facts';
 import { rangeOnLine, type TextRange } from '../findings';
+import { ambiguitiesIn, makeAmbiguousFieldsUnknown } from '../parse/ambiguity';
 import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
 import { locate, parseTreeSafely, type JsonPath } from '../parse/jsonTree';
 import { keyForFinding } from '../schema/knownKeys';
@@ -249,12 +250,16 @@ function rewardJsonStatement(file: VerifierFile): StatedReward | undefined {
   );
 }
 
+/** reward.json as JSON, with a field written ambiguously (a reward written twice, 1e-400) unknown, never its last value. */
 function parsedJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text);
   } catch {
     return { ok: false };
   }
+  if (isJsonObject(value)) makeAmbiguousFieldsUnknown(value, ambiguitiesIn(text));
+  return { ok: true, value };
 }
 
 /**
