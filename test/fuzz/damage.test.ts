@@ -73,6 +73,32 @@ describe('fuzz damage rule', () => {
     );
   });
 
+  it('a key written twice or a number no writer writes is damage; removing one is a repair, whatever else the edit did', () => {
+    const line = JSON.stringify(exec);
+    const text = (record: string) => Buffer.from(`${record}\n`);
+    const repeated = line.replace('"return_code":1', '"return_code":1,"return_code":0');
+    const tiny = line.replace('"return_code":1', '"return_code":1e-400');
+    assert.equal(damaging('action-records', text(line), text(repeated)), true, 'a repeated key added');
+    assert.equal(damaging('action-records', text(line), text(tiny)), true, 'an exponent no writer writes');
+    const damagedTime = (record: string) => record.replace('2026-08-22T10:00:05Z', 'x');
+    assert.equal(
+      damaging('action-records', text(repeated), text(damagedTime(line))),
+      false,
+      'the repeated key deleted: the repair counts, as a schema repair does',
+    );
+    assert.equal(damaging('action-records', text(tiny), text(damagedTime(line.replace(':1,', ':0,')))), false);
+    assert.equal(
+      damaging('action-records', text(repeated), text(line.replace('"service":"main"', '"service":{}'))),
+      false,
+      'the repeated key deleted and the schema broken: still a repair',
+    );
+    assert.equal(
+      damaging('action-records', text(repeated), text(damagedTime(repeated))),
+      true,
+      'near miss: the repeated key kept, a timestamp damaged',
+    );
+  });
+
   it('truncated lines, split lines, changed types, unknown keys and bad bytes are damage', () => {
     const original = actions(exec, { ...exec, return_code: 0 });
     const text = original.toString();

@@ -12,6 +12,10 @@
  *     parse (there is no reading of it to compare against);
  *   - a changed record breaks its schema in more places than before (the engine's own compiled
  *     validators, from `schemas/`); one that breaks it in fewer places was repaired, not damaged;
+ *   - a changed record holds more ambiguities than before (a key written twice, a number no writer
+ *     writes: the engine's `ambiguitiesIn`, since JSON.parse hides both); one that holds fewer was
+ *     repaired (a repeated key deleted, `1e-400` → `0`), whatever else the edit did, even a schema
+ *     break: what JSON.parse made of the original was only one of its readings;
  *   - a changed record has a value whose JSON type changed (to a type its schema does not allow
  *     both before and after), an array whose length changed, a key the
  *     schema does not know at that place (`SchemaKnowledge.isKnownKey`), a kind field
@@ -23,6 +27,7 @@
 import type { ArtifactFormat, ArtifactKind } from '../../shared/src/layout';
 import type { RecordValidator } from '../../server/src/engine/schema/validators';
 import { kindFields, SchemaKnowledge } from '../../server/src/engine/schema/knownKeys';
+import { ambiguitiesIn } from '../../server/src/engine/parse/ambiguity';
 
 export interface DamageVerdict {
   readonly damaging: boolean;
@@ -76,6 +81,12 @@ function linesOf(text: string): string[] {
   return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
 }
 
+/** A record too deep to say where its ambiguities are counts as holding more than any other. */
+function ambiguityCount(text: string): number {
+  const found = ambiguitiesIn(text);
+  return found.some((ambiguity) => ambiguity.kind === 'whole-record') ? Number.POSITIVE_INFINITY : found.length;
+}
+
 export class DamageClassifier {
   private readonly knowledge: SchemaKnowledge;
 
@@ -123,10 +134,16 @@ export class DamageClassifier {
     if (!original.ok) return unreadable(`${where}: a change to a record that did not parse`);
     if (!mutated.ok) return unreadable(`${where}: no longer JSON`);
     if (isObject(original.value) && !isObject(mutated.value)) return unreadable(`${where}: no longer an object`);
+    // First, since JSON.parse's reading of an ambiguous record is only one of its readings: an edit that
+    // removes an ambiguity gives the record a reading it did not surely have, whatever else it breaks.
+    const ambiguitiesBefore = ambiguityCount(before);
+    const ambiguitiesAfter = ambiguityCount(after);
+    if (ambiguitiesAfter < ambiguitiesBefore) return legitimate(`${where}: repairs an ambiguity`);
     const errorsBefore = this.validate(original.value).length;
     const errorsAfter = this.validate(mutated.value).length;
     if (errorsAfter > errorsBefore) return damage(`${where}: breaks its schema`);
     if (errorsAfter < errorsBefore) return legitimate(`${where}: repairs a schema break`);
+    if (ambiguitiesAfter > ambiguitiesBefore) return damage(`${where}: adds an ambiguity`);
     const found = this.compare(original.value, mutated.value, this.knowledge.rootNodes(), []);
     return found ? damage(`${where}: ${found}`) : legitimate(`${where}: edited within types and known values`);
   }
