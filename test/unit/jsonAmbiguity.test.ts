@@ -160,10 +160,10 @@ describe('the check of a file with an ambiguity', () => {
     );
     assert.ok(report.facts?.kind === 'action-records');
     assert.deepEqual(
-      report.facts.actions.map((action) => [action.record.damaged, action.record.returnCode]),
+      report.facts.actions.map((action) => [action.record.damage, action.record.returnCode]),
       [
-        [true, ambiguousValue],
-        [false, 0],
+        ['is ambiguous', ambiguousValue],
+        [undefined, 0],
       ],
     );
   });

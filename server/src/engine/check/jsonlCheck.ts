@@ -8,6 +8,7 @@
 import type { ArtifactKind } from '../../../../shared/src/layout';
 import { codeInfo } from '../codes';
 import { FactsBuilder, type Placed } from '../facts/builder';
+import { recordDamage } from '../facts/facts';
 import { summarizeRow, type RowFact } from '../facts/rows';
 import { keptRecordName, type RecordName } from '../facts/recordNames';
 import { rangeOnLine, type Finding, type TextRange } from '../findings';
@@ -218,7 +219,7 @@ export class JsonlCheck {
     const ambiguous = resolveAmbiguities(recordText);
     const findings = ambiguous.findings.length === 0 ? schemaDamaged : [...schemaDamaged, ...ambiguous.findings];
     // A key repeated with the same value only informs: the record is read as written.
-    const fact = summarizeRow(this.kind, record, schemaDamaged.length > 0 || ambiguous.unknownFields);
+    const fact = summarizeRow(this.kind, record, recordDamage(schemaDamaged.length > 0, ambiguous.unknownFields));
     return this.kept
       ? { record: true, findings, fact, name: keptRecordName(this.kind, record) }
       : { record: true, findings, fact };

@@ -96,6 +96,14 @@ export interface QuiescenceFact {
 }
 
 /** What one action record says, independent of where it is (so it can be reused across edits). */
+export type RecordDamage = 'breaks its schema' | 'is ambiguous' | 'breaks its schema and is ambiguous';
+
+/** The damage of a record with schema findings (`schema`) and ambiguous fields (`ambiguous`), or undefined. */
+export function recordDamage(schema: boolean, ambiguous: boolean): RecordDamage | undefined {
+  if (schema) return ambiguous ? 'breaks its schema and is ambiguous' : 'breaks its schema';
+  return ambiguous ? 'is ambiguous' : undefined;
+}
+
 export interface ActionRecord {
   readonly eventType: unknown;
   readonly phase: unknown;
@@ -107,8 +115,12 @@ export interface ActionRecord {
   readonly startedAt: unknown;
   readonly finishedAt: unknown;
   readonly command: unknown;
-  /** It breaks its schema, carries a damaged key, or holds an ambiguous value: the rules also read it as each kind it may have been. */
-  readonly damaged: boolean;
+  /**
+   * How the record is damaged, in the words a finding says it with (it breaks its schema, which a damaged
+   * key does too, or holds an ambiguous value); undefined when it is sound. A damaged record is also read
+   * as each kind it may have been.
+   */
+  readonly damage: RecordDamage | undefined;
   /** Who wrote the record (rules/provenance/provenance.ts): the probe, authored by hand or a tool, or absent. */
   readonly provenance: unknown;
   readonly quiescence?: QuiescenceFact;

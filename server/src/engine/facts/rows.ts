@@ -7,7 +7,15 @@ import type { ArtifactKind } from '../../../../shared/src/layout';
 import { arrayOrEmpty, isJsonObject, type JsonObject } from '../parse/jsonKind';
 import { keyForFinding, SchemaKnowledge, shapedLike } from '../schema/knownKeys';
 import { detachedCopy } from '../text/detachedCopy';
-import type { ActionRecord, LifecycleFact, LlmExchangeFact, PromptFact, TimeoutFact, ToolCallFact } from './facts';
+import type {
+  ActionRecord,
+  LifecycleFact,
+  LlmExchangeFact,
+  PromptFact,
+  RecordDamage,
+  TimeoutFact,
+  ToolCallFact,
+} from './facts';
 import { isScalarRewardEvent } from './rewardEvent';
 
 /**
@@ -44,13 +52,13 @@ export type RowFact =
   | { readonly kind: 'results-row'; readonly value: JsonObject }
   | { readonly kind: 'reward'; readonly terminal: boolean; readonly value: unknown };
 
-/** `damaged`: the record carries a schema or damaged-key finding, so the kind it says it is may not be the one it was. */
-export function summarizeRow(kind: ArtifactKind, record: JsonObject, damaged = false): RowFact | undefined {
+/** `damage`: the record carries a schema or damaged-key finding or an ambiguous value, so the kind it says it is may not be the one it was. */
+export function summarizeRow(kind: ArtifactKind, record: JsonObject, damage?: RecordDamage): RowFact | undefined {
   switch (kind) {
     case 'acp-trajectory':
-      return trajectoryRow(record, damaged);
+      return trajectoryRow(record, damage !== undefined);
     case 'action-records':
-      return { kind: 'action', action: actionRecord(record, damaged) };
+      return { kind: 'action', action: actionRecord(record, damage) };
     case 'llm-trajectory':
       return { kind: 'llm-exchange', exchange: llmExchange(record) };
     case 'results':
@@ -192,7 +200,7 @@ function hasOnlyKeysIn(record: JsonObject, known: ReadonlySet<string>): boolean 
   return true;
 }
 
-function actionRecord(record: JsonObject, damaged: boolean): ActionRecord {
+function actionRecord(record: JsonObject, damage: RecordDamage | undefined): ActionRecord {
   const field = fieldReader('action-records', knownActionKeys, record);
   const eventType = field('event_type');
   const returnCode = field('return_code');
@@ -207,14 +215,14 @@ function actionRecord(record: JsonObject, damaged: boolean): ActionRecord {
     startedAt: field('started_at'),
     finishedAt: field('finished_at'),
     command: field('command_preview'),
-    damaged,
+    damage,
     provenance: field('provenance'),
     // No conditional spread: this runs for every record of 100,000-line action logs. Any record but a
     // SandboxExec as BenchFlow spells it, and any damaged record, may be read as an observation: the rules
     // compare event types case-insensitively, and read one they do not know, or a damaged record's, as each
     // kind they know (model/actions.ts).
     quiescence:
-      eventType !== 'SandboxExec' || damaged
+      eventType !== 'SandboxExec' || damage !== undefined
         ? {
             sandboxUser: field('sandbox_user'),
             uid: field('uid'),

@@ -293,9 +293,18 @@ export function readingNote(step: Step, holds: (reading: RecordReading) => boole
   const words = readingWhere(step, holds);
   if (!words) return undefined;
   const { reading } = step;
-  const what =
-    reading.eventTypeUnknown || reading.phaseUnknown ? 'of unknown kind' : 'that breaks its schema or is ambiguous';
+  const what = reading.eventTypeUnknown || reading.phaseUnknown ? 'of unknown kind' : `that ${damageWords(step)}`;
   return `the action record ${what} on line ${step.action.ref.line + 1} is read as ${words}`;
+}
+
+/** What makes a step's record uncertain, as a finding says it: "its record …". */
+export function uncertaintyWords(step: Step): string {
+  return step.reading.eventTypeUnknown || step.reading.phaseUnknown ? 'is of unknown kind' : damageWords(step);
+}
+
+function damageWords(step: Step): string {
+  // A record read otherwise is of unknown kind or damaged; the fallback only keeps the words total.
+  return step.action.record.damage ?? 'is damaged';
 }
 
 /**
@@ -413,18 +422,18 @@ function alternativesOf(
   user: SandboxUser | undefined,
   written: RecordReading,
 ): AlternativeReading[] {
-  const eventTypeVaries = written.eventTypeUnknown || record.damaged;
+  const eventTypeVaries = written.eventTypeUnknown || record.damage !== undefined;
   if (!eventTypeVaries && !written.phaseUnknown) return [];
   const writtenType = knownName(eventTypesByLowerCase, record.eventType);
   // A command is read otherwise only where one was written or may have been: an exec, or a record of unknown event type.
   const commandVaries =
-    record.damaged &&
+    record.damage !== undefined &&
     typeof record.command !== 'string' &&
     (writtenType === 'SandboxExec' || writtenType === undefined);
-  const outcomeVaries = record.damaged && !outcomeReadable(record);
+  const outcomeVaries = record.damage !== undefined && !outcomeReadable(record);
   const shared: Pick<KindReading, 'anyUser' | 'inVerifierService'> = {
-    ...(record.damaged && !namesAUser(record.quiescence?.sandboxUser) ? { anyUser: true } : {}),
-    ...(record.damaged && record.service !== undefined && typeof record.service !== 'string'
+    ...(record.damage !== undefined && !namesAUser(record.quiescence?.sandboxUser) ? { anyUser: true } : {}),
+    ...(record.damage !== undefined && record.service !== undefined && typeof record.service !== 'string'
       ? { inVerifierService: true }
       : {}),
   };

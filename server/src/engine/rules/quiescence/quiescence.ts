@@ -13,6 +13,7 @@ import { howToObserve } from '../provenance/provenance';
 import {
   readingNote,
   readingWhere,
+  uncertaintyWords,
   type ActionSequenceLists,
   type ObservationOutcome,
   type Step,
@@ -258,7 +259,7 @@ export function checkQuiescence(
     // An observation that would prove it as written, but whose record may be read otherwise, is named: it is why.
     const uncertain = postKill.map((index) => sequence[index]!).find((item) => !provesQuiescence(item.event));
     const uncertainWords = uncertain
-      ? ` The observation on line ${uncertain.step.action.ref.line + 1} may have found none, but its record ${uncertain.step.reading.eventTypeUnknown || uncertain.step.reading.phaseUnknown ? 'is of unknown kind' : 'breaks its schema or is ambiguous'}, so it proves nothing.`
+      ? ` The observation on line ${uncertain.step.action.ref.line + 1} may have found none, but its record ${uncertaintyWords(uncertain.step)}, so it proves nothing.`
       : '';
     context.report(
       'quiescence-unproven',
