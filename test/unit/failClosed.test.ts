@@ -488,7 +488,7 @@ describe('a damaged record is read as each thing it may have been', () => {
     const message = said(check(subject, files)).find((line) => line.includes('verifier-setup-only'))!;
     assert.match(
       message,
-      /This holds when the action record that breaks its schema or is ambiguous on line \d+ is read as event_type SandboxExec and an unreadable command as setup only\./,
+      /This holds when the action record that breaks its schema on line \d+ is read as event_type SandboxExec and an unreadable command as setup only\./,
     );
     const setupLine = lineOf(
       subject.files,
@@ -648,15 +648,24 @@ describe('a damaged record is read as each thing it may have been', () => {
       asResult(oracle, (result) => ({ ...result, verifier_error: 5 })),
       'review-training-ready',
     );
-    const healthy = fixture('healthy');
-    const noCounts = check(
-      healthy,
-      asResult(healthy, (result) => ({
+    // BenchFlow's result_metadata.py always counts into a dict: null counts are damage, never agreement.
+    assertStaysUntrusted(
+      counts,
+      asResult(counts, (result) => ({
         ...result,
         trajectory_summary: { ...summaryOf(result), tool_call_status_counts: null },
       })),
+      'status-counts-mismatch',
     );
-    assert.ok(!codes(noCounts).includes('status-counts-mismatch'), 'near miss: counts that are null claim nothing');
+    const healthy = fixture('healthy');
+    const noSummary = check(
+      healthy,
+      asResult(healthy, (result) => ({ ...result, trajectory_summary: null })),
+    );
+    assert.ok(
+      !codes(noSummary).includes('status-counts-mismatch'),
+      'near miss: a null trajectory_summary, which the schema allows, claims nothing',
+    );
     assert.equal(
       verdictOf(
         check(

@@ -622,13 +622,14 @@ function checkStatusCounts(
   const claimed = isJsonObject(summary) ? summary[countsKey] : undefined;
   if (!isJsonObject(claimed)) {
     // Counts that are there but cannot be read are never taken as counts that agree (README "Damaged evidence").
-    // Null claims nothing, unless it stands under a damaged key: then it is what is left of the claim.
-    const claims = (value: unknown, key: string, name: string) =>
-      value !== undefined && (value !== null || key !== name);
+    // A null trajectory_summary claims nothing (BenchFlow writes one when there is no trajectory), unless
+    // it stands under a damaged key: then it is what is left of the claim. Counts are always an object
+    // (result_metadata.py counts into a dict), so null counts are damage too.
+    const summaryClaims = summary !== undefined && (summary !== null || summaryKey !== 'trajectory_summary');
     const unreadable =
-      claims(summary, summaryKey, 'trajectory_summary') && !isJsonObject(summary)
+      summaryClaims && !isJsonObject(summary)
         ? { path: [summaryKey], what: `trajectory_summary is ${describeValue(summary)}` }
-        : claims(claimed, countsKey, 'tool_call_status_counts')
+        : claimed !== undefined
           ? { path: [summaryKey, countsKey], what: `it is ${describeValue(claimed)}` }
           : undefined;
     if (unreadable) {
