@@ -119,6 +119,15 @@ const cases: readonly Case[] = [
     verdict: 'incomplete',
   },
   {
+    name: "the last kill's user followed by a NUL byte (agent to sh -c)",
+    fixture: 'observation-before-last-kill',
+    file: actionsPath,
+    from: '"command_preview":"pkill -9 -u agent"',
+    to: '"command_preview":"pkill -9 -u agent\\u0000"',
+    code: undefined,
+    verdict: 'untrusted',
+  },
+  {
     name: "an observation's return_code 1e-400 (0 to JSON.parse)",
     fixture: 'survivors-with-reward',
     file: actionsPath,
@@ -139,4 +148,33 @@ describe('an ambiguous value is unknown, never the last value read', () => {
       if (ambiguity.code) assert.ok(codes.includes(ambiguity.code), codes.join(' '));
     });
   }
+});
+
+describe('a command_preview with a NUL byte is read as written and as sh -c is given it', () => {
+  const lastKill = (command: string): CheckedBundle =>
+    checkChanged({
+      name: command,
+      fixture: 'observation-before-last-kill',
+      file: actionsPath,
+      from: '"command_preview":"pkill -9 -u agent"',
+      to: `"command_preview":${JSON.stringify(command)}`,
+      code: undefined,
+      verdict: 'untrusted',
+    });
+
+  it('says which reading the stale observation holds under', () => {
+    const stale = listedFindings(lastKill('pkill -9 -u agent\u0000'), 1000).findings.find(
+      (finding) => finding.code === 'quiescence-stale',
+    );
+    assert.ok(stale, 'the kill after the observation may be a kill of agent');
+    assert.match(
+      stale.message,
+      /\(This holds when the action record that holds a NUL byte in its command_preview on line 3 is read as its command_preview up to its NUL byte, as sh -c is given it\.\)/,
+    );
+  });
+
+  it('near miss: a kill of another user, with no NUL byte, leaves the observation standing', () => {
+    const checked = lastKill('pkill -9 -u agentx');
+    assert.equal(checked.evaluation?.verdict, 'trusted');
+  });
 });

@@ -98,6 +98,20 @@ interface KindReading {
   readonly anyUser?: boolean;
   /** For a damaged record whose service is no string: read as run in the separate verifier's service. */
   readonly inVerifierService?: boolean;
+  /** For an exec whose command_preview holds a NUL byte: the command as a shell is given it, up to the NUL. */
+  readonly commandBeforeNul?: string;
+}
+
+/**
+ * A command_preview with a NUL byte has two meanings: the JSON string as written, and what `sh -c` runs,
+ * since an argument reaches the shell as a C string, which ends at its first NUL (`pkill -9 -u agent\u0000`
+ * kills agent). Python's subprocess refuses such an argument outright, so no BenchFlow exec ran one as
+ * written: both readings are weighed, and neither is taken for sure.
+ */
+function beforeNul(command: unknown): string | undefined {
+  if (typeof command !== 'string') return undefined;
+  const nul = command.indexOf('\u0000');
+  return nul === -1 ? undefined : command.slice(0, nul);
 }
 
 /** `conflated`: the recorded status is also what the command ends with when its observer fails. */
@@ -303,8 +317,8 @@ export function uncertaintyWords(step: Step): string {
 }
 
 function damageWords(step: Step): string {
-  // A record read otherwise is of unknown kind or damaged; the fallback only keeps the words total.
-  return step.action.record.damage ?? 'is damaged';
+  // A record read otherwise is of unknown kind, damaged, or holds a command with a NUL byte.
+  return step.action.record.damage ?? 'holds a NUL byte in its command_preview';
 }
 
 /**
@@ -423,7 +437,8 @@ function alternativesOf(
   written: RecordReading,
 ): AlternativeReading[] {
   const eventTypeVaries = written.eventTypeUnknown || record.damage !== undefined;
-  if (!eventTypeVaries && !written.phaseUnknown) return [];
+  const commandBeforeNul = beforeNul(record.command);
+  if (!eventTypeVaries && !written.phaseUnknown && commandBeforeNul === undefined) return [];
   const writtenType = knownName(eventTypesByLowerCase, record.eventType);
   // A command is read otherwise only where one was written or may have been: an exec, or a record of unknown event type.
   const commandVaries =
@@ -439,12 +454,14 @@ function alternativesOf(
   };
   const alternatives: AlternativeReading[] = [];
   for (const eventType of eventTypeVaries ? eventTypeCandidates : [writtenType]) {
-    const details: readonly Pick<KindReading, 'command' | 'outcome'>[] =
+    const details: readonly Pick<KindReading, 'command' | 'outcome' | 'commandBeforeNul'>[] =
       eventType === 'SandboxExec' && commandVaries
         ? commandCandidates.map((command) => (command ? { command } : {}))
-        : eventType === 'SandboxUserQuiescence' && outcomeVaries
-          ? outcomeCandidates.map((outcome) => (outcome ? { outcome } : {}))
-          : [{}];
+        : eventType === 'SandboxExec' && commandBeforeNul !== undefined
+          ? [{}, { commandBeforeNul }]
+          : eventType === 'SandboxUserQuiescence' && outcomeVaries
+            ? outcomeCandidates.map((outcome) => (outcome ? { outcome } : {}))
+            : [{}];
     for (const phase of written.phaseUnknown ? phaseCandidates : [knownName(phasesByLowerCase, record.phase)]) {
       for (const detail of details) {
         const kind: KindReading = { eventType, phase, ...detail, ...shared };
@@ -486,8 +503,13 @@ function outcomeReadable({ returnCode, status, quiescence }: ActionRecord): bool
   );
 }
 
-function detailWords({ command, outcome }: Pick<KindReading, 'command' | 'outcome'>): string {
+function detailWords({
+  command,
+  outcome,
+  commandBeforeNul,
+}: Pick<KindReading, 'command' | 'outcome' | 'commandBeforeNul'>): string {
   if (command) return `an unreadable command as ${commandReadingWords[command]}`;
+  if (commandBeforeNul !== undefined) return 'its command_preview up to its NUL byte, as sh -c is given it';
   if (outcome) return `a damaged observation as ${outcome === 'unobservable' ? 'unable to observe' : outcome}`;
   return 'its content as it is';
 }
@@ -538,8 +560,9 @@ function readingOf(
         : reading('other', traits);
     case 'SandboxExec': {
       if (kind.command) return commandRead(kind.command, traits);
-      if (typeof record.command !== 'string') return reading('exec', traits);
-      const evidence = source.caches.commands.evidenceOf(record.command, user);
+      const command = kind.commandBeforeNul ?? record.command;
+      if (typeof command !== 'string') return reading('exec', traits);
+      const evidence = source.caches.commands.evidenceOf(command, user);
       const grading =
         evidence.events.length === 0 && !evidence.setupOnly && !evidence.syntaxError && traits.verifyPhase;
       let events = grading ? gradingOnly : noEvents;
