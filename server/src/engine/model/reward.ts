@@ -84,8 +84,8 @@ export function statedRewards(bundle: RolloutBundle): BundleRewards {
   const { statements, none: resultStatesNone } = resultStatements(bundle);
   const stated = [...statements];
 
-  const row = bundle.facts('results', 'results')?.rows[0];
-  if (row) {
+  // Every readable row states a reward: a second row (which the validator already fails) may be the rollout's.
+  for (const row of bundle.facts('results', 'results')?.rows ?? []) {
     const file = bundle.pathOf('results');
     for (const name of ['reward', 'score']) {
       const key = keyForFinding('results', [], row.value, name);

@@ -43,10 +43,16 @@ export interface ResultsRowOptions {
   readonly timeouts: readonly TimeoutReading[];
 }
 
+/**
+ * Every row that can be read is judged. The validator reads a file of exactly one row, and fails one of
+ * more (review-results-rows), but each readable row may be the rollout's: a second row, or a line after
+ * it that never ends, must not take away what the first row shows against the reward.
+ */
 export function checkResultsRow(context: RuleContext, options: ResultsRowOptions): void {
-  const facts = context.bundle.facts('results', 'results');
-  const row = facts?.rows[0];
-  if (!facts || facts.count !== 1 || !row) return;
+  for (const row of context.bundle.facts('results', 'results')?.rows ?? []) checkRow(context, row, options);
+}
+
+function checkRow(context: RuleContext, row: ResultsRowFact, options: ResultsRowOptions): void {
   const file = context.bundle.pathOf('results');
   const value = row.value;
   const at = (path: readonly (string | number)[], part: 'value' | 'key' = 'value') =>
