@@ -11,7 +11,8 @@
  * `largeInputBytes`, so that no analysis of a huge or hostile command stays in memory to count against
  * the RSS of the inputs after it.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { artifactKindInfo, type ArtifactFormat, type ArtifactKind } from '../../shared/src/layout';
@@ -31,6 +32,7 @@ import { writeTree } from '../support/files';
 import { discoverRollout } from '../support/rollout';
 import type { CorpusBundle } from './corpus';
 import { DamageClassifier } from './damage';
+import type { FileShape } from './mutations';
 
 /** Verdicts as levels: trusted-timeout and trusted are one level (both countable), so a move between them is no raise. */
 export const verdictLevel: Readonly<Record<Verdict, number>> = {
@@ -162,10 +164,11 @@ export class FuzzWorkspace {
     return materialised;
   }
 
-  /** Checks `bundle` with `target` holding `bytes`. */
-  check(bundle: MaterialisedBundle, target: TargetFile, bytes: Buffer): CheckOutcome {
+  /** Checks `bundle` with `target` holding `bytes`, or made into `shape` on disk. */
+  check(bundle: MaterialisedBundle, target: TargetFile, bytes: Buffer, shape?: FileShape): CheckOutcome {
     const start = process.cpuUsage();
     try {
+      if (shape) return { ok: true, ...this.checkShaped(bundle, target, shape), cpuMs: cpuMsSince(start) };
       const options = { maxFindings: bundle.corpus.maxProblems };
       const report =
         isUtf8(bytes) && utf8ByteOrderMarkLength(bytes) === 0
@@ -196,6 +199,53 @@ export class FuzzWorkspace {
       };
     } finally {
       if (bytes.length > largeInputBytes) this.caches = new ModelCaches();
+    }
+  }
+
+  /**
+   * The CLI's whole path (discovery, then every file read from disk) over the bundle with `target` made
+   * into `shape`, which only a file on disk can be; the file is put back after.
+   */
+  private checkShaped(
+    bundle: MaterialisedBundle,
+    target: TargetFile,
+    shape: FileShape,
+  ): { verdict: Verdict; internalErrors: readonly string[] } {
+    rmSync(target.path, { force: true });
+    try {
+      switch (shape.kind) {
+        case 'fifo':
+          execFileSync('mkfifo', [target.path]);
+          break;
+        case 'dangling-link':
+          symlinkSync(join(this.folder, 'no-such-file'), target.path);
+          break;
+        case 'link-to-dev-null':
+          symlinkSync('/dev/null', target.path);
+          break;
+        case 'link-outside': {
+          const outside = join(this.folder, `outside-${target.name.split('/').join('-')}`);
+          writeFileSync(outside, target.bytes);
+          symlinkSync(outside, target.path);
+          break;
+        }
+        case 'unending-line':
+          writeFileSync(target.path, target.bytes);
+          truncateSync(target.path, target.bytes.length + shape.holeBytes);
+          break;
+      }
+      const checked = checkBundle(discoverRollout(bundle.root), this.checker, {
+        maxFindings: bundle.corpus.maxProblems,
+        rules: bundle.corpus.rules,
+        caches: new ModelCaches(),
+      });
+      const internalErrors = listedFindings(checked, bundle.corpus.maxProblems)
+        .findings.filter((finding) => finding.code === 'internal-error')
+        .map((finding) => finding.message);
+      return { verdict: checked.evaluation!.verdict, internalErrors };
+    } finally {
+      rmSync(target.path, { force: true });
+      writeFileSync(target.path, target.bytes);
     }
   }
 

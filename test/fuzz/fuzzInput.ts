@@ -7,7 +7,8 @@ import type { SeededRandom } from '../support/random';
 import type { FuzzWorkspace, MaterialisedBundle, TargetFile } from './engineRun';
 import { verdictLevel } from './engineRun';
 import { inputRandom, type FuzzSettings } from './inputs';
-import { mutate, type Mutation } from './mutations';
+import type { DamageVerdict } from './damage';
+import { mutate, type FileShape, type Mutation } from './mutations';
 import { describeEdit, editedLines, shrinkEdit } from './shrink';
 
 export const limits = {
@@ -77,14 +78,30 @@ export function normalised(text: string): string {
 
 type Judgement = { readonly kind: FailureKind; readonly detail: string; readonly cause: string } | undefined;
 
+/**
+ * A file made into another shape is damaged: one that is not a regular file leaves nothing of it to
+ * read; a line that never ends within the engine's bound leaves the records before it readable, but
+ * nothing of a JSON document.
+ */
+function shapeDamage(target: TargetFile, shape: FileShape): DamageVerdict {
+  if (shape.kind !== 'unending-line')
+    return { damaging: true, reason: `the file is a ${shape.kind}`, unreadable: true };
+  return {
+    damaging: true,
+    reason: 'a line that never ends within the bound',
+    ...(target.format === 'json' ? { unreadable: true } : {}),
+  };
+}
+
 function judge(
   workspace: FuzzWorkspace,
   bundle: MaterialisedBundle,
   target: TargetFile,
   bytes: Buffer,
+  shape?: FileShape,
 ): { judgement: Judgement; damaging: boolean; transition?: string; cpuMs: number } {
-  const outcome = workspace.check(bundle, target, bytes);
-  const damage = target.damage.classify(target.bytes, bytes);
+  const outcome = workspace.check(bundle, target, bytes, shape);
+  const damage = shape ? shapeDamage(target, shape) : target.damage.classify(target.bytes, bytes);
   if (!outcome.ok)
     return {
       judgement: { kind: 'crash', detail: outcome.error, cause: outcome.error },
@@ -107,7 +124,7 @@ function judge(
     };
   }
   if (damage.damaging && verdictLevel[outcome.verdict] > verdictLevel[bundle.verdict]) {
-    const carriedUntrust = bundle.verdict === 'untrusted' && damagesUntrustedEvidence(bundle, target, bytes);
+    const carriedUntrust = bundle.verdict === 'untrusted' && damagesUntrustedEvidence(bundle, target, bytes, shape);
     // The one raise the property allows: the only record that showed the failed precondition can no
     // longer be read at all, so nothing is left to read the untrust from, and the rollout is still not
     // countable. A damaged record that can still be read must keep its untrust (damaged keys, kinds).
@@ -139,10 +156,17 @@ function judge(
 }
 
 /** Whether the edit touches a record (a JSON document as a whole, or a JSONL line) on which, or on whose evidence, an untrusted finding sat. */
-function damagesUntrustedEvidence(bundle: MaterialisedBundle, target: TargetFile, bytes: Buffer): boolean {
+function damagesUntrustedEvidence(
+  bundle: MaterialisedBundle,
+  target: TargetFile,
+  bytes: Buffer,
+  shape: FileShape | undefined,
+): boolean {
   const lines = bundle.untrustedEvidence.get(target.path);
   if (!lines) return false;
   if (target.format === 'json') return true;
+  // A file that is not a regular file takes every record with it; a line added after them, none.
+  if (shape) return shape.kind !== 'unending-line';
   const { firstLine, lastLine } = editedLines(target.bytes, bytes);
   return [...lines].some((line) => line >= firstLine && line <= lastLine);
 }
@@ -158,7 +182,7 @@ export function runInput(
   firstOfClass: (classKey: string) => boolean = () => true,
 ): InputResult {
   const { bundle, target, mutation } = drawInput(workspace, inputRandom(settings.seed, index), settings.operator);
-  const result = judge(workspace, bundle, target, mutation.bytes);
+  const result = judge(workspace, bundle, target, mutation.bytes, mutation.shape);
   const base = {
     operator: mutation.operator,
     damaging: result.damaging,
@@ -169,12 +193,14 @@ export function runInput(
   if (!result.judgement) return base;
   const failed = result.judgement;
   const unshrunk = failureOf(failed.kind, index, bundle, target, mutation, failed.detail, normalised(failed.cause), '');
-  const minimal = !firstOfClass(unshrunk.classKey)
-    ? mutation.bytes
-    : shrinkEdit(target.bytes, mutation.bytes, (candidate) => {
-        const again = judge(workspace, bundle, target, candidate).judgement;
-        return again?.kind === failed.kind && normalised(again.cause) === normalised(failed.cause);
-      });
+  // A file's shape has no smaller edit: its failure is reproduced by the shape itself.
+  const minimal =
+    !firstOfClass(unshrunk.classKey) || mutation.shape
+      ? mutation.bytes
+      : shrinkEdit(target.bytes, mutation.bytes, (candidate) => {
+          const again = judge(workspace, bundle, target, candidate).judgement;
+          return again?.kind === failed.kind && normalised(again.cause) === normalised(failed.cause);
+        });
   return { ...base, failure: { ...unshrunk, reproducer: describeEdit(target.name, target.bytes, minimal) } };
 }
 

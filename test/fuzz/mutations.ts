@@ -15,7 +15,18 @@ export interface Mutation {
   /** What was done, precisely enough to read in a failure report. */
   readonly description: string;
   readonly bytes: Buffer;
+  /** What the file becomes on disk instead of a regular file of `bytes`, when it does (engineRun.ts makes it). */
+  readonly shape?: FileShape;
 }
+
+/**
+ * A file that is present but not a regular file of the rollout (a FIFO, a dangling link, a link to
+ * /dev/null or to a file outside the rollout), or whose last line never ends within the engine's
+ * bound: the file's bytes, then a sparse hole of `holeBytes` zero bytes with no newline.
+ */
+export type FileShape =
+  { readonly kind: NotRegularShape } | { readonly kind: 'unending-line'; readonly holeBytes: number };
+type NotRegularShape = 'fifo' | 'dangling-link' | 'link-to-dev-null' | 'link-outside';
 
 export interface MutationTarget {
   readonly kind: ArtifactKind;
@@ -469,6 +480,63 @@ const legitimateEdit: Operator = (random, target) => {
   };
 };
 
+/**
+ * A key written twice in one object: the second time with the same value or another (JSON.stringify
+ * never repeats a key, so the repeat is spliced in where the first value is written).
+ */
+const repeatedKey: Operator = (random, target) => {
+  const record = recordOf(random, target);
+  if (!record) return undefined;
+  const keys = pathsOf(record.value).filter((path) => typeof path[path.length - 1] === 'string');
+  if (keys.length === 0) return undefined;
+  const path = pick(random, keys);
+  const key = path[path.length - 1] as string;
+  const old = valueAt(record.value, path);
+  const other = random.below(3) === 0 ? old : (legitimateReplacement(random, target.kind, path, old) ?? null);
+  const placeholder = `\u0000repeated-key-${random.below(1 << 30)}`;
+  const text = `${JSON.stringify(old)},${JSON.stringify(key)}:${JSON.stringify(other)}`;
+  return {
+    description: `${record.where}: key ${showPath(path)} written again with ${other === old ? 'the same value' : brief(other)}`,
+    bytes: record.write(withValueAt(record.value, path, placeholder), { placeholder, text }),
+  };
+};
+
+/** A number as no writer writes it: JSON.parse reads each as a number a C or shell reader reads otherwise. */
+const ambiguousNumbers: readonly string[] = ['1e-400', '-0', '9007199254740993', '1E0', '0.0e0', '1e400'];
+
+const ambiguousNumber: Operator = (random, target) => {
+  const record = recordOf(random, target);
+  if (!record) return undefined;
+  const numbers = pathsOf(record.value).filter(
+    (path) => path.length > 0 && typeof valueAt(record.value, path) === 'number',
+  );
+  if (numbers.length === 0) return undefined;
+  const path = pick(random, numbers);
+  const placeholder = `\u0000ambiguous-number-${random.below(1 << 30)}`;
+  const text = pick(random, ambiguousNumbers);
+  return {
+    description: `${record.where}: ${showPath(path)} ${brief(valueAt(record.value, path))} → ${text}`,
+    bytes: record.write(withValueAt(record.value, path, placeholder), { placeholder, text }),
+  };
+};
+
+const fileShapes: readonly NotRegularShape[] = ['fifo', 'dangling-link', 'link-to-dev-null', 'link-outside'];
+
+const notRegularFile: Operator = (random, target) => {
+  const kind = pick(random, fileShapes);
+  return { description: `the file replaced by a ${kind}`, bytes: target.bytes, shape: { kind } };
+};
+
+/** Past the engine's 64 MiB bound for one record: a sparse hole, so the disk holds none of it. */
+const unendingLine: Operator = (random, target) => {
+  const holeBytes = logSize(random, 64 * 1024 * 1024 + 1, 256 * 1024 * 1024);
+  return {
+    description: `a line of ${holeBytes} zero bytes with no newline added after the file's bytes (a sparse hole)`,
+    bytes: target.bytes,
+    shape: { kind: 'unending-line', holeBytes },
+  };
+};
+
 /** Operators with their weights: the costly ones (huge, deep, hostile) are rare, so a run of 100,000 fits in minutes. */
 const operators: readonly (readonly [string, Operator, number])[] = [
   ['byte-flip', byteFlip, 200],
@@ -486,6 +554,10 @@ const operators: readonly (readonly [string, Operator, number])[] = [
   ['delete-line', deleteLine, 50],
   ['delete-key', deleteKey, 40],
   ['legitimate-edit', legitimateEdit, 100],
+  ['repeated-key', repeatedKey, 40],
+  ['ambiguous-number', ambiguousNumber, 30],
+  ['not-regular-file', notRegularFile, 10],
+  ['unending-line', unendingLine, 1],
 ];
 
 export const operatorNames: readonly string[] = operators.map(([name]) => name);
@@ -506,7 +578,7 @@ export function mutate(random: SeededRandom, target: MutationTarget, only?: stri
   if (only) chosen = operators.find(([name]) => name === only) ?? chosen;
   const [operator, apply] = chosen;
   const applied = apply(random, target);
-  if (applied && !applied.bytes.equals(target.bytes)) return { operator, ...applied };
+  if (applied && (applied.shape || !applied.bytes.equals(target.bytes))) return { operator, ...applied };
   const fallback = byteFlip(random, target) ?? { description: 'empty file: a byte added', bytes: Buffer.from('x') };
   return { operator: 'byte-flip', ...fallback };
 }
