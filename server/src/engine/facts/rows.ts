@@ -3,6 +3,7 @@
  * server can reuse it for every line an edit did not touch.
  */
 import { createHash } from 'node:crypto';
+import { ambiguousValue } from '../../../../shared/src/jsonObject';
 import type { ArtifactKind } from '../../../../shared/src/layout';
 import { arrayOrEmpty, isJsonObject, type JsonObject } from '../parse/jsonKind';
 import { keyForFinding, SchemaKnowledge, shapedLike } from '../schema/knownKeys';
@@ -135,6 +136,8 @@ const ruleRowTypes = ['tool_call', 'agent_timeout', 'tool_call_lifecycle'] as co
 /** What the rules tell a trajectory row apart as: each type they read, or a row they pass over. */
 export type RowKind = (typeof ruleRowTypes)[number] | 'other';
 
+const everyRowKind: readonly RowKind[] = ['other', ...ruleRowTypes];
+
 /** What a row of each type the rules read must carry, and may carry (its schema branch). */
 const keysOfRuleRowType = new Map(ruleRowTypes.map((type) => [type, trajectoryKnowledge.keysWhen('type', type)]));
 
@@ -149,6 +152,8 @@ const keysOfRuleRowType = new Map(ruleRowTypes.map((type) => [type, trajectoryKn
  */
 function rowKindsOf(field: FieldOf, type: unknown, damaged: boolean): readonly RowKind[] | undefined {
   if (!damaged && typeof type === 'string' && knownRowTypes.includes(type)) return undefined;
+  // A type written twice with different values (parse/ambiguity.ts) may have been either: any kind at all.
+  if (type === ambiguousValue) return everyRowKind;
   const written = ruleRowTypes.find((known) => known === type);
   const ownKeys = written ? keysOfRuleRowType.get(written)! : undefined;
   const kinds: RowKind[] = [written ?? 'other'];

@@ -100,7 +100,12 @@ function checkRow(context: RuleContext, row: ResultsRowFact, options: ResultsRow
   const rowTask = valueAt(value, rowTaskPath);
   const resultTaskKey = result ? keyForFinding('result', [], result, 'task_name') : 'task_name';
   const resultTask = result?.[resultTaskKey];
-  if (resultTask && (unreadableTask || (rowTask && rowTask !== resultTask))) {
+  // A task result.json names with a value no writer gives (0, under a damaged key) cannot be read as the same task either.
+  const resultTaskUnreadable = resultTask !== undefined && resultTask !== null && typeof resultTask !== 'string';
+  if (
+    (resultTask || resultTaskUnreadable) &&
+    (unreadableTask || resultTaskUnreadable || (rowTask && rowTask !== resultTask))
+  ) {
     const resultPlace = context.inDocument(context.bundle.pathOf('result'), context.bundle.facts('result', 'result'), [
       resultTaskKey,
     ]);
@@ -110,7 +115,7 @@ function checkRow(context: RuleContext, row: ResultsRowFact, options: ResultsRow
     context.report(
       'review-task-mismatch',
       at(unreadableTask ? [infoName, unreadableTask] : rowTaskPath),
-      `The results row ${row}, but ${rolloutFiles.result} is for ${describeValue(resultTask)}.`,
+      `The results row ${row}, but ${rolloutFiles.result} is for ${describeValue(resultTask)}${resultTaskUnreadable ? ', which cannot be read as a task' : ''}.`,
       {
         related: [context.related(resultPlace, `${rolloutFiles.result}'s task`)],
       },
