@@ -81,10 +81,16 @@ function linesOf(text: string): string[] {
   return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
 }
 
-/** A record too deep to say where its ambiguities are counts as holding more than any other. */
-function ambiguityCount(text: string): number {
-  const found = ambiguitiesIn(text);
-  return found.some((ambiguity) => ambiguity.kind === 'whole-record') ? Number.POSITIVE_INFINITY : found.length;
+/**
+ * Where a record's ambiguities are, one word each (the kind and the field's path); a record too deep to
+ * say where holds the one word `whole-record`.
+ */
+function ambiguitiesOf(text: string): Set<string> {
+  return new Set(
+    ambiguitiesIn(text).map((ambiguity) =>
+      ambiguity.kind === 'whole-record' ? 'whole-record' : `${ambiguity.kind} ${JSON.stringify(ambiguity.path)}`,
+    ),
+  );
 }
 
 export class DamageClassifier {
@@ -136,14 +142,17 @@ export class DamageClassifier {
     if (isObject(original.value) && !isObject(mutated.value)) return unreadable(`${where}: no longer an object`);
     // First, since JSON.parse's reading of an ambiguous record is only one of its readings: an edit that
     // removes an ambiguity gives the record a reading it did not surely have, whatever else it breaks.
-    const ambiguitiesBefore = ambiguityCount(before);
-    const ambiguitiesAfter = ambiguityCount(after);
-    if (ambiguitiesAfter < ambiguitiesBefore) return legitimate(`${where}: repairs an ambiguity`);
+    // A mutation that re-serialises the record repairs each ambiguity it had (JSON.stringify writes 1e-400
+    // as 0 and a repeated key once) while it may add one elsewhere: any ambiguity gone is a repair.
+    const ambiguitiesBefore = ambiguitiesOf(before);
+    const ambiguitiesAfter = ambiguitiesOf(after);
+    if ([...ambiguitiesBefore].some((ambiguity) => !ambiguitiesAfter.has(ambiguity)))
+      return legitimate(`${where}: repairs an ambiguity`);
     const errorsBefore = this.validate(original.value).length;
     const errorsAfter = this.validate(mutated.value).length;
     if (errorsAfter > errorsBefore) return damage(`${where}: breaks its schema`);
     if (errorsAfter < errorsBefore) return legitimate(`${where}: repairs a schema break`);
-    if (ambiguitiesAfter > ambiguitiesBefore) return damage(`${where}: adds an ambiguity`);
+    if (ambiguitiesAfter.size > ambiguitiesBefore.size) return damage(`${where}: adds an ambiguity`);
     const found = this.compare(original.value, mutated.value, this.knowledge.rootNodes(), []);
     return found ? damage(`${where}: ${found}`) : legitimate(`${where}: edited within types and known values`);
   }

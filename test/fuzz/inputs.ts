@@ -3,6 +3,7 @@
  * which mutation. Each input draws from a generator of its own, seeded from the run's seed and its
  * index, so any one input replays alone, in any worker, in any order.
  */
+import { randomInt } from 'node:crypto';
 import { seededRandom, type SeededRandom } from '../support/random';
 
 /** The default seed, printed with every run; ROLLOUT_EVIDENCE_FUZZ_SEED picks another. */
@@ -50,4 +51,30 @@ export function fuzzSettings(defaultInputs: number): FuzzSettings {
         }
       : {}),
   };
+}
+
+/** One run of the property: its settings, and what its seed is, for the test's name. */
+export interface FuzzRun {
+  readonly settings: FuzzSettings;
+  readonly seedKind: string;
+}
+
+/**
+ * The runs of one test process: the fixed seed with `defaultInputs` inputs, which every run repeats, and
+ * a seed drawn afresh with `freshInputs`, so that each run (each CI run) also explores inputs no run has
+ * tried; its seed is printed with its counts and in each failure's replay command. With
+ * ROLLOUT_EVIDENCE_FUZZ_SEED set, that seed alone runs, as a replay.
+ */
+export function fuzzRuns(defaultInputs: number, freshInputs: number): readonly FuzzRun[] {
+  const fixed = fuzzSettings(defaultInputs);
+  if (process.env.ROLLOUT_EVIDENCE_FUZZ_SEED || fixed.only)
+    return [{ settings: fixed, seedKind: `seed ${fixed.seed}` }];
+  const fresh = randomInt(0, 2 ** 31);
+  return [
+    { settings: fixed, seedKind: `the fixed seed ${fixed.seed}` },
+    {
+      settings: { ...fixed, seed: fresh, inputs: integerSetting('ROLLOUT_EVIDENCE_FUZZ_INPUTS', freshInputs) },
+      seedKind: `this run's own seed ${fresh}`,
+    },
+  ];
 }
