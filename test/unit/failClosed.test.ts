@@ -698,6 +698,21 @@ describe('a damaged record is read as each thing it may have been', () => {
       { ...infra.files, 'result.json': JSON.stringify({ ...result, error: true }, null, 2) },
       'review-infra-error',
     );
+    // Null under a damaged error key is what is left of the error, not "no error" (fuzz seed 1966116298).
+    const damagedInfra = fixture('damaged-key-infra-error');
+    assertStaysUntrusted(
+      damagedInfra,
+      {
+        ...damagedInfra.files,
+        'result.json': damagedInfra.files['result.json']!.replace(/"erroU": "[^"]*"/, '"erroU": null'),
+      },
+      'review-infra-error',
+    );
+    const noError = check(infra, {
+      ...infra.files,
+      'result.json': JSON.stringify({ ...result, error: null }, null, 2),
+    });
+    assert.ok(!codes(noError).includes('review-infra-error'), 'near miss: null under the error key itself says none');
     const beforeQuiescence = fixture('verifier-before-quiescence');
     const observation = lineOf(
       beforeQuiescence.files,

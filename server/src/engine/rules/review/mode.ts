@@ -46,8 +46,8 @@ const errorFields = ['error', 'verifier_error', 'error_category', 'verifier_erro
 
 /**
  * The error fields of result.json that name an infrastructure failure, with the marker found; and those
- * that cannot be read (a value no writer gives an error field: no string or null), with no
- * marker, since such an error may have named one.
+ * that cannot be read (a value no writer gives an error field: no string or null; or null under a
+ * damaged key), with no marker, since such an error may have named one.
  */
 export function infraErrors(result: JsonObject | undefined): { field: string; marker: string | undefined }[] {
   if (!result) return [];
@@ -55,7 +55,9 @@ export function infraErrors(result: JsonObject | undefined): { field: string; ma
     // A finding against the reward: a damaged error key still carries its error.
     const field = keyForFinding('result', [], result, name);
     const value = result[field];
-    if (value === null || value === undefined) return [];
+    if (value === undefined) return [];
+    // Null says no error, unless it stands under a damaged key: then it is what is left of the claim.
+    if (value === null) return field === name ? [] : [{ field, marker: undefined }];
     const text = searchableText(value).toLowerCase();
     const marker = infraMarkers.find((candidate) => text.includes(candidate));
     if (marker) return [{ field, marker }];
