@@ -147,6 +147,18 @@ function recordOf(random: SeededRandom, target: MutationTarget): RecordSlot | un
   };
 }
 
+/** A record of the file and a place in it, drawn from `paths` (of the record's value); undefined when there is none. */
+function placeIn(
+  random: SeededRandom,
+  target: MutationTarget,
+  paths: (value: Json) => Path[],
+): { readonly record: RecordSlot; readonly path: Path } | undefined {
+  const record = recordOf(random, target);
+  if (!record) return undefined;
+  const found = paths(record.value);
+  return found.length === 0 ? undefined : { record, path: pick(random, found) };
+}
+
 function parseOrUndefined(text: string): Json | undefined {
   try {
     return JSON.parse(text) as Json;
@@ -261,11 +273,9 @@ const truncateLine: Operator = (random, target) => {
 };
 
 const changeType: Operator = (random, target) => {
-  const record = recordOf(random, target);
-  if (!record) return undefined;
-  const paths = pathsOf(record.value).filter((path) => path.length > 0);
-  if (paths.length === 0) return undefined;
-  const path = pick(random, paths);
+  const place = placeIn(random, target, (value) => pathsOf(value).filter((path) => path.length > 0));
+  if (!place) return undefined;
+  const { record, path } = place;
   const old = valueAt(record.value, path);
   const replacement = pick(random, otherTypedValues(old));
   return {
@@ -281,11 +291,9 @@ const objectPaths = (value: Json): Path[] =>
   });
 
 const unknownKey: Operator = (random, target) => {
-  const record = recordOf(random, target);
-  if (!record) return undefined;
-  const paths = objectPaths(record.value);
-  if (paths.length === 0) return undefined;
-  const path = pick(random, paths);
+  const place = placeIn(random, target, (value) => objectPaths(value));
+  if (!place) return undefined;
+  const { record, path } = place;
   const key = pick(random, ['fuzz_unknown', 'verifier_environment_mode_v2', 'eventType', 'Phase', 'return_code_']);
   const added = pick(random, [1, 'separate', true, null, {}] as Json[]);
   const node = { ...(valueAt(record.value, path) as Record<string, Json>), [key]: added };
@@ -303,11 +311,9 @@ const kindPaths = (value: Json): Path[] =>
   });
 
 const unknownKind: Operator = (random, target) => {
-  const record = recordOf(random, target);
-  if (!record) return undefined;
-  const paths = kindPaths(record.value);
-  if (paths.length === 0) return undefined;
-  const path = pick(random, paths);
+  const place = placeIn(random, target, (value) => kindPaths(value));
+  if (!place) return undefined;
+  const { record, path } = place;
   const old = valueAt(record.value, path) as string;
   const replacement = pick(random, [`${old}V2`, old.toUpperCase(), `${old} `, '', 'Unknown', old.slice(1), `x-${old}`]);
   if (replacement === old) return undefined;
@@ -318,11 +324,9 @@ const unknownKind: Operator = (random, target) => {
 };
 
 const deepNesting: Operator = (random, target) => {
-  const record = recordOf(random, target);
-  if (!record) return undefined;
-  const paths = pathsOf(record.value).filter((path) => path.length > 0);
-  if (paths.length === 0) return undefined;
-  const path = pick(random, paths);
+  const place = placeIn(random, target, (value) => pathsOf(value).filter((path) => path.length > 0));
+  if (!place) return undefined;
+  const { record, path } = place;
   const depth = logSize(random, 100, 100_000);
   const text =
     random.below(2) === 0
@@ -336,11 +340,11 @@ const deepNesting: Operator = (random, target) => {
 };
 
 const hugeLine: Operator = (random, target) => {
-  const record = recordOf(random, target);
-  if (!record) return undefined;
-  const strings = pathsOf(record.value).filter((path) => typeof valueAt(record.value, path) === 'string');
-  if (strings.length === 0) return undefined;
-  const path = pick(random, strings);
+  const place = placeIn(random, target, (value) =>
+    pathsOf(value).filter((path) => typeof valueAt(value, path) === 'string'),
+  );
+  if (!place) return undefined;
+  const { record, path } = place;
   const length = logSize(random, 10_000, 900_000);
   const old = valueAt(record.value, path) as string;
   const replacement = old + pick(random, ['x', ' ', '\\', '"', 'é', '\u2028']).repeat(length);
@@ -432,11 +436,11 @@ const deleteLine: Operator = (random, target) => {
 };
 
 const deleteKey: Operator = (random, target) => {
-  const record = recordOf(random, target);
-  if (!record) return undefined;
-  const keys = pathsOf(record.value).filter((path) => typeof path[path.length - 1] === 'string');
-  if (keys.length === 0) return undefined;
-  const path = pick(random, keys);
+  const place = placeIn(random, target, (value) =>
+    pathsOf(value).filter((path) => typeof path[path.length - 1] === 'string'),
+  );
+  if (!place) return undefined;
+  const { record, path } = place;
   return {
     description: `${record.where}: key ${showPath(path)} deleted`,
     bytes: record.write(withValueAt(record.value, path, undefined)),
@@ -463,14 +467,14 @@ function legitimateReplacement(random: SeededRandom, kind: ArtifactKind, path: P
 }
 
 const legitimateEdit: Operator = (random, target) => {
-  const record = recordOf(random, target);
-  if (!record) return undefined;
-  const scalars = pathsOf(record.value).filter((path) => {
-    const node = valueAt(record.value, path);
-    return path.length > 0 && (node === null || typeof node !== 'object');
-  });
-  if (scalars.length === 0) return undefined;
-  const path = pick(random, scalars);
+  const place = placeIn(random, target, (value) =>
+    pathsOf(value).filter((path) => {
+      const node = valueAt(value, path);
+      return path.length > 0 && (node === null || typeof node !== 'object');
+    }),
+  );
+  if (!place) return undefined;
+  const { record, path } = place;
   const old = valueAt(record.value, path);
   const replacement = legitimateReplacement(random, target.kind, path, old);
   if (replacement === undefined || replacement === old) return undefined;
@@ -485,11 +489,11 @@ const legitimateEdit: Operator = (random, target) => {
  * never repeats a key, so the repeat is spliced in where the first value is written).
  */
 const repeatedKey: Operator = (random, target) => {
-  const record = recordOf(random, target);
-  if (!record) return undefined;
-  const keys = pathsOf(record.value).filter((path) => typeof path[path.length - 1] === 'string');
-  if (keys.length === 0) return undefined;
-  const path = pick(random, keys);
+  const place = placeIn(random, target, (value) =>
+    pathsOf(value).filter((path) => typeof path[path.length - 1] === 'string'),
+  );
+  if (!place) return undefined;
+  const { record, path } = place;
   const key = path[path.length - 1] as string;
   const old = valueAt(record.value, path);
   const other = random.below(3) === 0 ? old : (legitimateReplacement(random, target.kind, path, old) ?? null);
@@ -505,13 +509,11 @@ const repeatedKey: Operator = (random, target) => {
 const ambiguousNumbers: readonly string[] = ['1e-400', '-0', '9007199254740993', '1E0', '0.0e0', '1e400'];
 
 const ambiguousNumber: Operator = (random, target) => {
-  const record = recordOf(random, target);
-  if (!record) return undefined;
-  const numbers = pathsOf(record.value).filter(
-    (path) => path.length > 0 && typeof valueAt(record.value, path) === 'number',
+  const place = placeIn(random, target, (value) =>
+    pathsOf(value).filter((path) => path.length > 0 && typeof valueAt(value, path) === 'number'),
   );
-  if (numbers.length === 0) return undefined;
-  const path = pick(random, numbers);
+  if (!place) return undefined;
+  const { record, path } = place;
   const placeholder = `\u0000ambiguous-number-${random.below(1 << 30)}`;
   const text = pick(random, ambiguousNumbers);
   return {
