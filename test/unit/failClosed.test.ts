@@ -657,7 +657,25 @@ describe('a damaged record is read as each thing it may have been', () => {
       })),
       'status-counts-mismatch',
     );
+    // A summary with no counts is no summary BenchFlow writes: they may be its other key (fuzz seed 7005).
+    // No schema finding says so (a summary may gain keys), so the untrust is all that does.
+    const renamed = check(
+      counts,
+      asResult(counts, (result) => ({ ...result, trajectory_summary: { a: 1 } })),
+    );
+    assert.equal(verdictOf(renamed), 'untrusted', said(renamed).join('\n'));
+    assert.ok(codes(renamed).includes('status-counts-mismatch'));
     const healthy = fixture('healthy');
+    const { trajectory_summary: _summary, ...withoutSummary } = JSON.parse(healthy.files['result.json']!) as Record<
+      string,
+      unknown
+    >;
+    assert.ok(
+      !codes(check(healthy, { ...healthy.files, 'result.json': JSON.stringify(withoutSummary, null, 2) })).includes(
+        'status-counts-mismatch',
+      ),
+      'near miss: a result.json with no trajectory_summary claims no counts',
+    );
     const noSummary = check(
       healthy,
       asResult(healthy, (result) => ({ ...result, trajectory_summary: null })),
@@ -806,13 +824,12 @@ describe('a damaged record is read as each thing it may have been', () => {
 
   it('two damaged rows are read in combination: one as the timeout marker claiming a complete trajectory, the other as the call it leaves unresolved', () => {
     // An idle timeout, countable as written: nothing claims its trajectory complete, no call is open, and
-    // (left out here) no status counts claim what the calls' rows hold.
+    // (left out here) no trajectory summary counts what the calls' rows hold.
     const idle = fixture('benchflow-idle-timeout');
-    const result = JSON.parse(idle.files['result.json']!) as Record<string, Record<string, unknown>>;
-    const { tool_call_status_counts: _, ...summary } = result['trajectory_summary']!;
+    const { trajectory_summary: _, ...result } = JSON.parse(idle.files['result.json']!) as Record<string, unknown>;
     const subject: FixtureDefinition = {
       ...idle,
-      files: { ...idle.files, 'result.json': JSON.stringify({ ...result, trajectory_summary: summary }, null, 2) },
+      files: { ...idle.files, 'result.json': JSON.stringify(result, null, 2) },
     };
     assert.equal(verdictOf(check(subject, subject.files)), 'trusted-timeout', 'the fixture as written');
     // A tool call whose type became [] (it carries no id, so it cannot be read as an annotation either),

@@ -626,13 +626,17 @@ function checkStatusCounts(
     // A null trajectory_summary claims nothing (BenchFlow writes one when there is no trajectory), unless
     // it stands under a damaged key: then it is what is left of the claim. Counts are always an object
     // (result_metadata.py counts into a dict), so null counts are damage too.
+    // A summary with no counts at all is no summary BenchFlow writes (the counts came with the summary,
+    // in the same change): its counts may be any other key of it, damaged past recognition.
     const summaryClaims = summary !== undefined && (summary !== null || summaryKey !== 'trajectory_summary');
     const unreadable =
       summaryClaims && !isJsonObject(summary)
         ? { path: [summaryKey], what: `trajectory_summary is ${describeValue(summary)}` }
         : claimed !== undefined
           ? { path: [summaryKey, countsKey], what: `it is ${describeValue(claimed)}` }
-          : undefined;
+          : isJsonObject(summary)
+            ? { path: [summaryKey], what: 'trajectory_summary has none, and BenchFlow writes them in every summary' }
+            : undefined;
     if (unreadable) {
       context.report(
         'status-counts-mismatch',
