@@ -35,7 +35,8 @@ export const trajectoryCodes = {
     severity: 'warning',
     effect: 'untrusted',
     summary: "result.json's tool call status counts disagree with the trajectory's rows.",
-    description: 'result.json `trajectory_summary.tool_call_status_counts` disagrees with the rows.',
+    description:
+      'result.json `trajectory_summary.tool_call_status_counts` disagrees with the rows, or cannot be read: it is no object (null included), or a `trajectory_summary` lacks it, which BenchFlow always writes with the summary.',
   },
   'lifecycle-without-quiescence': {
     severity: 'error',
