@@ -146,6 +146,15 @@ const cases: readonly Case[] = [
     verdict: 'untrusted',
   },
   {
+    name: "result.json's task, under a damaged key, written as null (what is left of the claim)",
+    fixture: 'damaged-key-task-name',
+    file: 'result.json',
+    from: '"task_nam%": "hello-world"',
+    to: '"task_nam%": null',
+    code: undefined,
+    verdict: 'untrusted',
+  },
+  {
     name: "an observation's return_code 1e-400 (0 to JSON.parse)",
     fixture: 'survivors-with-reward',
     file: actionsPath,

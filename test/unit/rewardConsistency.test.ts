@@ -222,6 +222,11 @@ describe('a statement that cannot be read as a number', () => {
       'results.jsonl:1',
     ],
     [
+      'a results row reward that is null under a damaged key (what is left of it)',
+      { 'results.jsonl': completed['results.jsonl']!.replace('"reward": 1.0', '"rewarx": null') },
+      'results.jsonl:1',
+    ],
+    [
       'a rewards.jsonl scalar value that is a string',
       { 'rewards.jsonl': completed['rewards.jsonl']!.replace('"value": 1.0', '"value": "1.0"') },
       'rewards.jsonl:1',

@@ -25,7 +25,7 @@ import { rangeOnLine, type TextRange } from '../findings';
 import { ambiguitiesIn, makeAmbiguousFieldsUnknown } from '../parse/ambiguity';
 import { describeValue, isJsonObject, type JsonObject } from '../parse/jsonKind';
 import { locate, parseTreeSafely, type JsonPath } from '../parse/jsonTree';
-import { keyForFinding } from '../schema/knownKeys';
+import { claimsNothing, keyForFinding } from '../schema/knownKeys';
 import { LineIndex } from '../text/lineLayout';
 import { rewardFromText } from './rewardNumber';
 
@@ -89,7 +89,7 @@ export function statedRewards(bundle: RolloutBundle): BundleRewards {
     const file = bundle.pathOf('results');
     for (const name of ['reward', 'score']) {
       const key = keyForFinding('results', [], row.value, name);
-      const reading = jsonReading(row.value[key]);
+      const reading = jsonReading(row.value[key], key, name);
       if (reading)
         stated.push({
           label: `${rolloutFiles.results} ${name} (line ${row.ref.line + 1})`,
@@ -143,19 +143,19 @@ function resultStatements(bundle: RolloutBundle): {
   let surelyStates = false;
   if (isJsonObject(rewards)) {
     const key = keyForFinding('result', [rewardsKey], rewards, 'reward');
-    const reading = jsonReading(rewards[key]);
+    const reading = jsonReading(rewards[key], key, 'reward');
     if (reading) {
       surelyStates = true;
       const label = `${rolloutFiles.result} rewards.reward`;
       statements.push({ label, statedBy: 'result', source: at([rewardsKey, key]), reading });
     }
-  } else if (rewards !== undefined && rewards !== null) {
+  } else if (!claimsNothing(rewards, rewardsKey, 'rewards')) {
     const why = `is ${describeValue(rewards)}, not an object holding a reward`;
     const label = `${rolloutFiles.result} rewards`;
     statements.push({ label, statedBy: 'result', source: at([rewardsKey]), reading: { kind: 'unreadable', why } });
   }
   const topKey = keyForFinding('result', [], value, 'reward');
-  const top = jsonReading(value[topKey]);
+  const top = jsonReading(value[topKey], topKey, 'reward');
   if (top)
     statements.push({ label: `${rolloutFiles.result} reward`, statedBy: 'result', source: at([topKey]), reading: top });
 
@@ -177,9 +177,13 @@ export function rolloutReward({ stated }: BundleRewards): RecordedReward | undef
   return undefined;
 }
 
-/** A JSON value where a reward goes: null and absence state none; anything but a number cannot be read as one. */
-function jsonReading(value: unknown): RewardReading | undefined {
-  if (value === undefined || value === null) return undefined;
+/**
+ * A JSON value where a reward goes, read under `key` for `name` (keyForFinding): absence and null state
+ * none, but null under a damaged copy of the key is what is left of a reward; anything but a number
+ * cannot be read as one.
+ */
+function jsonReading(value: unknown, key = '', name = key): RewardReading | undefined {
+  if (claimsNothing(value, key, name)) return undefined;
   if (typeof value === 'number') return { kind: 'number', value, written: String(value) };
   return { kind: 'unreadable', why: `is ${describeValue(value)}, not a number` };
 }

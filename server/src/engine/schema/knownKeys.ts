@@ -286,6 +286,14 @@ function withinEdits(a: string, b: string, bound: number): boolean {
 }
 
 /**
+ * Whether a value read for `name` under `key` (`keyForFinding`) claims nothing: absent, or null under
+ * `name` itself. Null under a damaged copy of the key is what is left of the claim, never its absence.
+ */
+export function claimsNothing(value: unknown, key: string, name: string): boolean {
+  return value === undefined || (value === null && key === name);
+}
+
+/**
  * The key a finding against the reward reads for `name` in the object at `path` of a `kind` record:
  * `name` itself, or, when it is absent, the damaged copy of it that the check reported (a task
  * mismatch, a banned key, an infrastructure error, counts that disagree). Reading it as what it

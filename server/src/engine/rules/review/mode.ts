@@ -3,7 +3,7 @@
  * usage came from the ACP peer rather than a provider proxy.
  */
 import { isJsonObject, type JsonObject } from '../../parse/jsonKind';
-import { keyForFinding } from '../../schema/knownKeys';
+import { claimsNothing, keyForFinding } from '../../schema/knownKeys';
 import type { RuleContext } from '../context';
 
 export function isOracle(context: RuleContext): boolean {
@@ -55,9 +55,8 @@ export function infraErrors(result: JsonObject | undefined): { field: string; ma
     // A finding against the reward: a damaged error key still carries its error.
     const field = keyForFinding('result', [], result, name);
     const value = result[field];
-    if (value === undefined) return [];
-    // Null says no error, unless it stands under a damaged key: then it is what is left of the claim.
-    if (value === null) return field === name ? [] : [{ field, marker: undefined }];
+    if (claimsNothing(value, field, name)) return [];
+    if (value === null) return [{ field, marker: undefined }];
     const text = searchableText(value).toLowerCase();
     const marker = infraMarkers.find((candidate) => text.includes(candidate));
     if (marker) return [{ field, marker }];

@@ -6,7 +6,7 @@ import { rolloutFiles } from '../../../../../shared/src/layout';
 import type { ResultsRowFact } from '../../facts/facts';
 import { arrayOrEmpty, describeValue, isJsonObject, valueAt, type JsonObject } from '../../parse/jsonKind';
 import { rowHasRewardOrScore } from '../../model/reward';
-import { keyForFinding } from '../../schema/knownKeys';
+import { claimsNothing, keyForFinding } from '../../schema/knownKeys';
 import type { Place, RuleContext } from '../context';
 import { selectedExchanges } from './llm';
 import type { RowReadings } from '../../model/rowReadings';
@@ -94,14 +94,14 @@ function checkRow(context: RuleContext, row: ResultsRowFact, options: ResultsRow
       ? [infoName, infoKey('task_name')]
       : [keyForFinding('results', [], value, 'task_name')];
   // A task named by a value no writer gives (a number, a list) may name any task: it is never read as the same one.
-  const unreadableTask = [infoKey('task_id'), infoKey('task_name')].find(
-    (key) => info[key] !== undefined && info[key] !== null && typeof info[key] !== 'string',
-  );
+  const unreadableTask = ['task_id', 'task_name']
+    .map((name) => ({ name, key: infoKey(name) }))
+    .find(({ name, key }) => !claimsNothing(info[key], key, name) && typeof info[key] !== 'string')?.key;
   const rowTask = valueAt(value, rowTaskPath);
   const resultTaskKey = result ? keyForFinding('result', [], result, 'task_name') : 'task_name';
   const resultTask = result?.[resultTaskKey];
-  // A task result.json names with a value no writer gives (0, under a damaged key) cannot be read as the same task either.
-  const resultTaskUnreadable = resultTask !== undefined && resultTask !== null && typeof resultTask !== 'string';
+  // A task result.json names with a value no writer gives (0, or null under a damaged key) cannot be read as the same task either.
+  const resultTaskUnreadable = !claimsNothing(resultTask, resultTaskKey, 'task_name') && typeof resultTask !== 'string';
   if (
     (resultTask || resultTaskUnreadable) &&
     (unreadableTask || resultTaskUnreadable || (rowTask && rowTask !== resultTask))

@@ -15,7 +15,7 @@ import type { DocumentFacts, LifecycleFact, RecordRef, TimeoutFact, ToolCallFact
 import type { RelatedEvidence } from '../../findings';
 import { isAdapterTerminal } from '../../facts/toolCallStatus';
 import { describeValue, isJsonObject, type JsonObject } from '../../parse/jsonKind';
-import { keyForFinding } from '../../schema/knownKeys';
+import { claimsNothing, keyForFinding } from '../../schema/knownKeys';
 import type { Place, RuleContext } from '../context';
 import { annotationProvenances, provenanceCounts, provenanceOf } from '../../model/provenance';
 import { RowReadings, rowIs, writtenAs } from '../../model/rowReadings';
@@ -628,9 +628,8 @@ function checkStatusCounts(
     // (result_metadata.py counts into a dict), so null counts are damage too.
     // A summary with no counts at all is no summary BenchFlow writes (the counts came with the summary,
     // in the same change): its counts may be any other key of it, damaged past recognition.
-    const summaryClaims = summary !== undefined && (summary !== null || summaryKey !== 'trajectory_summary');
     const unreadable =
-      summaryClaims && !isJsonObject(summary)
+      !claimsNothing(summary, summaryKey, 'trajectory_summary') && !isJsonObject(summary)
         ? { path: [summaryKey], what: `trajectory_summary is ${describeValue(summary)}` }
         : claimed !== undefined
           ? { path: [summaryKey, countsKey], what: `it is ${describeValue(claimed)}` }
