@@ -95,7 +95,7 @@ export interface QuiescenceFact {
   readonly final: unknown;
 }
 
-/** What one action record says, independent of where it is (so it can be reused across edits). */
+/** How a record is damaged, in the words a finding says it with. */
 export type RecordDamage = 'breaks its schema' | 'is ambiguous' | 'breaks its schema and is ambiguous';
 
 /** The damage of a record with schema findings (`schema`) and ambiguous fields (`ambiguous`), or undefined. */
@@ -104,6 +104,7 @@ export function recordDamage(schema: boolean, ambiguous: boolean): RecordDamage 
   return ambiguous ? 'is ambiguous' : undefined;
 }
 
+/** What one action record says, independent of where it is (so it can be reused across edits). */
 export interface ActionRecord {
   readonly eventType: unknown;
   readonly phase: unknown;

@@ -623,11 +623,10 @@ function checkStatusCounts(
   const claimed = isJsonObject(summary) ? summary[countsKey] : undefined;
   if (!isJsonObject(claimed)) {
     // Counts that are there but cannot be read are never taken as counts that agree (README "Damaged evidence").
-    // A null trajectory_summary claims nothing (BenchFlow writes one when there is no trajectory), unless
-    // it stands under a damaged key: then it is what is left of the claim. Counts are always an object
-    // (result_metadata.py counts into a dict), so null counts are damage too.
-    // A summary with no counts at all is no summary BenchFlow writes (the counts came with the summary,
-    // in the same change): its counts may be any other key of it, damaged past recognition.
+    // A null trajectory_summary claims nothing (the schema allows it), unless it stands under a damaged
+    // key (claimsNothing). Counts are always an object (result_metadata.py counts into a dict), so null
+    // counts are damage too, and a summary with none at all is no summary BenchFlow writes (the counts came
+    // with the summary, in one change): they may be any other key of it, damaged past recognition.
     const unreadable =
       !claimsNothing(summary, summaryKey, 'trajectory_summary') && !isJsonObject(summary)
         ? { path: [summaryKey], what: `trajectory_summary is ${describeValue(summary)}` }
