@@ -9,7 +9,8 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { JsonBundle, JsonReport } from '../../server/src/cli/formats/json';
+import type { JsonReport } from '../../server/src/cli/formats/json';
+import type { JsonBundle } from '../../server/src/cli/report/reportTypes';
 import { builtCli, healthyRollout, repoRoot, temporaryFolder } from '../support/repo';
 
 const folder = temporaryFolder();

@@ -10,7 +10,7 @@ import { defaultFixtureFolders, defaultSettings } from '../../../shared/src/sett
 import { ArtifactClassifier } from '../engine/artifacts/classify';
 import { discoverBundles, DiscoveryUsageError } from '../engine/bundle/discover';
 import { version } from '../version';
-import type { ExitStatus } from './checkRun';
+import type { ExitStatus } from './report/run';
 import {
   formatNames,
   formats,

@@ -8,8 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ExitStatus } from './checkRun';
-import type { JsonCheck, JsonReport } from './formats/json';
+import type { ExitStatus } from './report/run';
+import type { JsonReport } from './formats/json';
+import type { JsonCheck } from './report/reportTypes';
 import { formatNames, formats, parseFormat, takesQuiet } from './formats/formats';
 import { fileSpool } from './pipeline/fileSpool';
 import { stdoutSink } from './pipeline/streamCheck';

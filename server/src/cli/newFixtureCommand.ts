@@ -11,7 +11,7 @@ import { rolloutFiles, rolloutFolders } from '../../../shared/src/layout';
 import { benchflowStyleRolloutName, type ScenarioSummary } from '../../../shared/src/scaffold';
 import { writeScaffoldFiles, type ScaffoldWriteOutcome } from '../../../shared/src/scaffoldWrite';
 import { scaffoldRollout, ScaffoldUsageError, scenarioSummaries } from '../authoring/scaffold/scaffold';
-import type { ExitStatus } from './checkRun';
+import type { ExitStatus } from './report/run';
 import { writeStderrMessage } from './stderrMessage';
 import { printable } from '../engine/text/printable';
 

@@ -17,7 +17,7 @@ import { checkRecordFile } from '../../../shared/src/recordAppend';
 import { appendRecord, quiescenceRecord } from '../probe/observationRecord';
 import { runProbe } from '../probe/runProbe';
 import { checkMode, parseTarget, ProbeUsageError } from '../probe/validation';
-import type { ExitStatus } from './checkRun';
+import type { ExitStatus } from './report/run';
 import { writeStderrMessage } from './stderrMessage';
 import { printable } from '../engine/text/printable';
 

@@ -2,7 +2,7 @@
  * The output formats of `check` and `merge`, by the name --format takes. A format is a writer of the
  * rollouts' reports (report/reportWriter.ts); adding one here adds it to both commands.
  */
-import type { CheckFailure } from '../checkRun';
+import type { CheckFailure } from '../report/run';
 import { UsageError } from '../usageError';
 import type { WriterFactory } from '../report/reportWriter';
 import { formatJsonFailure, jsonWriter } from './json';

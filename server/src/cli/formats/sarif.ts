@@ -9,22 +9,16 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { allDiagnosticCodes, codeInfo, type DiagnosticCode, type Effect } from '../../engine/codes';
-import type { Severity } from '../../engine/findings';
+import type { Severity } from '../../engine/codeContract';
 import { shippedReference } from '../../reference';
 import { version } from '../../version';
 import { limitNotice } from '../../engine/check/collector';
 import { displayPath } from '../../../../shared/src/paths';
-import type { CheckFailure, CheckRun } from '../checkRun';
-import { fingerprintKey } from '../fingerprints';
+import type { CheckFailure, CheckRun } from '../report/run';
+import { fingerprintKey } from '../report/fingerprints';
 import { absolutePathOf } from '../report/rolloutReport';
-import {
-  memorySpool,
-  renderRun,
-  type Output,
-  type ReportWriter,
-  type RunContext,
-  type Spool,
-} from '../report/reportWriter';
+import { renderRun } from '../report/renderRun';
+import { memorySpool, type Output, type ReportWriter, type RunContext, type Spool } from '../report/reportWriter';
 
 type SarifLevel = 'error' | 'warning' | 'note';
 

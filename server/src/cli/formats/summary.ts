@@ -6,7 +6,7 @@
  */
 import { markdownText, summaryMarkdown } from '../../engine/experiment/summary';
 import { printableLines } from '../../engine/text/printable';
-import type { CheckFailure } from '../checkRun';
+import type { CheckFailure } from '../report/run';
 import type { Output, ReportWriter, RunContext, RunEnd } from '../report/reportWriter';
 
 export function summaryWriter(_context: RunContext, write: Output): ReportWriter {

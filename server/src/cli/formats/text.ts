@@ -10,11 +10,12 @@ import { limitNotice } from '../../engine/check/collector';
 import { summaryText } from '../../engine/experiment/summary';
 import { printable } from '../../engine/text/printable';
 import { displayPath } from '../../../../shared/src/paths';
-import type { CheckRun } from '../checkRun';
-import type { JsonDiagnostic } from './json';
-import { readingRank } from '../listingOrder';
+import type { CheckRun } from '../report/run';
+import type { JsonDiagnostic } from '../report/reportTypes';
+import { readingRank } from '../report/listingOrder';
 import { absolutePathOf, type RolloutReport } from '../report/rolloutReport';
-import { renderRun, type Output, type ReportWriter, type RunContext, type RunEnd } from '../report/reportWriter';
+import { renderRun } from '../report/renderRun';
+import type { Output, ReportWriter, RunContext, RunEnd } from '../report/reportWriter';
 
 export interface TextOptions {
   /** Only each rollout's verdict line (and a loose folder's heading when it has errors). */

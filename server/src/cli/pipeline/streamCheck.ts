@@ -11,7 +11,8 @@
  */
 import { join } from 'node:path';
 import type { DiscoveredBundle, Discovery } from '../../engine/bundle/discover';
-import type { CheckRequest, BundleChecker } from '../checkRun';
+import type { BundleChecker } from '../checkRun';
+import type { CheckRequest } from '../report/run';
 import { displayPath } from '../../../../shared/src/paths';
 import { BundleCheckSession } from '../checkRun';
 import type { ProgressLine } from '../progress';

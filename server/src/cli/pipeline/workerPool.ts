@@ -7,7 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { DiscoveredBundle } from '../../engine/bundle/discover';
-import type { CheckRequest } from '../checkRun';
+import type { CheckRequest } from '../report/run';
 import type { RolloutReport } from '../report/rolloutReport';
 import { failedReport, type ReportRequest } from './checkReport';
 

@@ -3,11 +3,10 @@
  * rollout's report in the listing order as soon as it is its turn, and the run's totals at the end. A
  * format keeps counts, never the reports, so a run's memory does not grow with its rollouts.
  */
-import type { CheckFailure, CheckRequest, CheckRun, ExitStatus, Totals } from '../checkRun';
 import type { ExperimentSummary } from '../../engine/experiment/summary';
-import type { JsonCheck } from '../formats/json';
-import { rolloutReport, type RolloutReport } from './rolloutReport';
-import { RunTally } from './runTally';
+import type { JsonCheck } from './reportTypes';
+import type { RolloutReport } from './rolloutReport';
+import type { CheckFailure, CheckRequest, ExitStatus, Totals } from './run';
 
 export interface RunContext {
   /** Paths in the reports are relative to it, as the JSON document gives them. */
@@ -77,19 +76,4 @@ export function contextOf(
       unreadableFolders,
     },
   };
-}
-
-/** A finished run held in memory, written as one string by the format `writer`. */
-export function renderRun(run: CheckRun, writer: WriterFactory, quiet = false): string {
-  const context = contextOf(run.request, run.unreadableFolders, { quiet });
-  const out: string[] = [];
-  const format = writer(context, (text) => out.push(text));
-  const tally = new RunTally(context);
-  for (const bundle of run.bundles) {
-    const report = rolloutReport(bundle, context.cwd, { fingerprints: true });
-    tally.add(report);
-    format.rollout(report);
-  }
-  format.end(tally.end());
-  return out.join('');
 }

@@ -9,11 +9,11 @@ import { tallyOf, type RolloutTally } from '../../engine/experiment/summary';
 import type { BundleFinding } from '../../engine/findings';
 import { effectOf } from '../../engine/verdict';
 import { displayPath } from '../../../../shared/src/paths';
-import { pathInBundle, type ListedBundle } from '../checkRun';
-import { fingerprintsOf } from '../fingerprints';
-import type { JsonBundle, JsonDiagnostic, JsonFile, JsonSeverityCounts } from '../formats/json';
-import { ruleFindingsOf } from '../listingOrder';
-import { verdictCause } from '../verdictCause';
+import { fingerprintsOf } from './fingerprints';
+import { ruleFindingsOf } from './listingOrder';
+import type { JsonBundle, JsonDiagnostic, JsonFile, JsonSeverityCounts } from './reportTypes';
+import { pathInBundle, type ListedBundle } from './run';
+import { verdictCause } from './verdictCause';
 
 export type RolloutReport = JsonBundle;
 

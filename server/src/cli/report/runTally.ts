@@ -6,7 +6,7 @@
  */
 import { verdicts, type Verdict } from '../../engine/verdict';
 import { displayPath } from '../../../../shared/src/paths';
-import { type CheckFailure, type ExitStatus, type Totals } from '../checkRun';
+import type { CheckFailure, ExitStatus, Totals } from './run';
 import { SummaryBuilder } from '../../engine/experiment/summary';
 import { absolutePathOf, checkerFailed, tallyOfReport, type RolloutReport } from './rolloutReport';
 import type { RunContext, RunEnd } from './reportWriter';

@@ -14,9 +14,9 @@
  * outside its bundle, is unreadable or too large to hold) contributes its line number instead of its text.
  */
 import { createHash } from 'node:crypto';
-import { boundaryOf, readInside, readPrefixBytes } from '../engine/bundle/containment';
-import type { BundleFinding } from '../engine/findings';
-import { pathInBundle, type ListedBundle } from './checkRun';
+import { boundaryOf, readInside, readPrefixBytes } from '../../engine/bundle/containment';
+import type { BundleFinding } from '../../engine/findings';
+import { pathInBundle, type ListedBundle } from './run';
 
 export const fingerprintKey = 'rolloutEvidenceFinding/v1';
 

@@ -4,10 +4,10 @@
  * in full), the evidence rules' before the files' own problems, one entry per code with its count and
  * first place. Read from every finding, not only the listed ones: --max-problems must not hide a cause.
  */
-import { allDiagnosticCodes, type DiagnosticCode } from '../engine/codes';
-import type { BundleFinding } from '../engine/findings';
-import { effectOf, type Verdict } from '../engine/verdict';
-import { pathInBundle, type ListedBundle } from './checkRun';
+import { allDiagnosticCodes, type DiagnosticCode } from '../../engine/codes';
+import type { BundleFinding } from '../../engine/findings';
+import { effectOf, type Verdict } from '../../engine/verdict';
+import { pathInBundle, type ListedBundle } from './run';
 import { ruleFindingsOf } from './listingOrder';
 
 /** Codes named in full; the rest are counted, so that the line stays one line. Unread files are always named. */

@@ -3,10 +3,10 @@
  * incomplete, then what only informs, and the files' own problems (syntax, schema, encoding) last,
  * since they are many and rarely the reason a reward cannot be trusted.
  */
-import type { Effect } from '../engine/codes';
-import type { BundleFinding } from '../engine/findings';
-import { effectOf } from '../engine/verdict';
-import type { ListedBundle } from './checkRun';
+import type { Effect } from '../../engine/codes';
+import type { BundleFinding } from '../../engine/findings';
+import { effectOf } from '../../engine/verdict';
+import type { ListedBundle } from './run';
 
 const effectRank: Readonly<Record<Effect, number>> = { untrusted: 0, incomplete: 1, none: 2 };
 
