@@ -8,7 +8,8 @@
  * shows a failed or unchecked precondition of its reward, `incomplete` when evidence is missing,
  * malformed or not yet final.
  */
-import type { Severity } from './findings';
+/** How a finding is shown; with `effect`, the two things a code's contract fixes. */
+export type Severity = 'error' | 'warning' | 'information' | 'hint';
 
 export type Effect = 'untrusted' | 'incomplete' | 'none';
 

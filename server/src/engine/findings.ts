@@ -2,9 +2,11 @@
  * What the engine reports: findings placed on exact text ranges. Lines and characters are 0-based and
  * characters count UTF-16 code units, as LSP and SARIF do; presenters convert for people.
  */
-import type { DiagnosticCode, Effect } from './codes';
+import type { Effect, Severity } from './codeContract';
+import type { DiagnosticCode } from './codes';
 
-export type Severity = 'error' | 'warning' | 'information' | 'hint';
+/** How many findings of each severity. */
+export type SeverityCounts = Record<Severity, number>;
 
 export interface TextPosition {
   readonly line: number;

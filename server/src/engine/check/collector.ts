@@ -3,10 +3,8 @@
  * lines costs a counter, not a million diagnostics, and the user is told how many were left out.
  */
 import type { ArtifactKind } from '../../../../shared/src/layout';
-import type { Finding, Severity } from '../findings';
+import type { Finding, SeverityCounts } from '../findings';
 import type { FileReport } from './report';
-
-export type SeverityCounts = Record<Severity, number>;
 
 export class FindingCollector {
   readonly findings: Finding[] = [];

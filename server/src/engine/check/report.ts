@@ -2,8 +2,7 @@ import type { ArtifactKind } from '../../../../shared/src/layout';
 import type { NotRead } from '../bundle/containment';
 import { codeInfo } from '../codes';
 import type { ArtifactFacts } from '../facts/facts';
-import { rangeOnLine, type Finding } from '../findings';
-import type { SeverityCounts } from './collector';
+import { rangeOnLine, type Finding, type SeverityCounts } from '../findings';
 
 /** The outcome of checking one artifact file on its own. */
 export interface FileReport {

@@ -14,7 +14,8 @@ import type {
   TimeoutFact,
   ToolCallFact,
 } from './facts';
-import type { RowFact, RowKind } from './rows';
+import type { RowKind } from './facts';
+import type { RowFact } from './rows';
 import { isAdapterTerminal } from './toolCallStatus';
 
 type TrajectoryRow = Extract<RowFact, { kind: 'trajectory-row' }>;

@@ -4,7 +4,11 @@
  * because the schema check has already reported wrong types; rules read them defensively.
  */
 import type { JsonObject } from '../parse/jsonKind';
-import type { RowKind } from './rows';
+
+/** The row types the rules read; they pass over every other (messages, thoughts, a newer BenchFlow's types). */
+export const ruleRowTypes = ['tool_call', 'agent_timeout', 'tool_call_lifecycle'] as const;
+/** What the rules tell a trajectory row apart as: each type they read, or a row they pass over. */
+export type RowKind = (typeof ruleRowTypes)[number] | 'other';
 
 /** Where a record is, with its text when a rule may need to point inside it. */
 export interface RecordRef {

@@ -8,14 +8,16 @@ import type { ArtifactKind } from '../../../../shared/src/layout';
 import { arrayOrEmpty, isJsonObject, type JsonObject } from '../parse/jsonKind';
 import { keyForFinding, SchemaKnowledge, shapedLike } from '../schema/knownKeys';
 import { detachedCopy } from '../text/detachedCopy';
-import type {
-  ActionRecord,
-  LifecycleFact,
-  LlmExchangeFact,
-  PromptFact,
-  RecordDamage,
-  TimeoutFact,
-  ToolCallFact,
+import {
+  ruleRowTypes,
+  type ActionRecord,
+  type LifecycleFact,
+  type LlmExchangeFact,
+  type PromptFact,
+  type RecordDamage,
+  type RowKind,
+  type TimeoutFact,
+  type ToolCallFact,
 } from './facts';
 import { isScalarRewardEvent } from './rewardEvent';
 
@@ -130,11 +132,6 @@ function lifecycleParts(field: FieldOf): RowPart<LifecycleFact> {
     provenance: field('provenance'),
   };
 }
-
-/** The row types the rules read; they pass over every other (messages, thoughts, a newer BenchFlow's types). */
-const ruleRowTypes = ['tool_call', 'agent_timeout', 'tool_call_lifecycle'] as const;
-/** What the rules tell a trajectory row apart as: each type they read, or a row they pass over. */
-export type RowKind = (typeof ruleRowTypes)[number] | 'other';
 
 const everyRowKind: readonly RowKind[] = ['other', ...ruleRowTypes];
 

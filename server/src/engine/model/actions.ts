@@ -21,9 +21,10 @@ import type { RolloutBundle } from '../bundle/rollout';
 import type { ActionFact, ActionRecord, QuiescenceFact } from '../facts/facts';
 import { isJsonObject } from '../parse/jsonKind';
 import { parseTimestamp } from '../parse/timestamps';
-import { meaningOfStatus, sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
+import { meaningOfStatus, type CommandEvidence } from '../shell/evidence';
+import { sandboxUserKey, type SandboxUser } from '../shell/sandboxUser';
 import type { Span } from '../shell/syntax';
-import type { ModelCaches } from './caches';
+import type { RecentlyUsedCache } from '../recentlyUsedCache';
 import { certaintyOver, possibly, type Certainty } from './certainty';
 import { observationProvenances, provenanceCounts, provenanceOf } from './provenance';
 import { userNameOrUid } from './sandboxUser';
@@ -222,7 +223,14 @@ export const verifierService = 'benchguard-verifier';
 export interface ActionSequenceSource {
   readonly bundle: RolloutBundle;
   readonly fixtureBundle: boolean;
-  readonly caches: ModelCaches;
+  readonly caches: ActionCaches;
+}
+
+/** What the sequence reads of the model's caches (model/caches.ts keeps them, and names this module's steps). */
+export interface ActionCaches {
+  readonly commands: { evidenceOf(command: string, user: SandboxUser | undefined): CommandEvidence };
+  /** The steps of each rollout's sequence, per sandbox user, kept across edits when the server asks. */
+  readonly actionSequences: RecentlyUsedCache<readonly Step[], string> | undefined;
 }
 
 /** The action sequence, with the steps each rule reads picked out in the same pass. */

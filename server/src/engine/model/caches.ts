@@ -3,7 +3,8 @@
  * server, which evaluates the same rollouts again after each edit, every rollout's action sequence.
  */
 import { RecentlyUsedCache } from '../recentlyUsedCache';
-import { analyseCommand, sandboxUserKey, type CommandEvidence, type SandboxUser } from '../shell/evidence';
+import { analyseCommand, type CommandEvidence } from '../shell/evidence';
+import { sandboxUserKey, type SandboxUser } from '../shell/sandboxUser';
 import type { Step } from './actions';
 
 /** The analysis of a command for a user never changes: one version of each. */

@@ -10,7 +10,7 @@
  * own row from the calls the marker may leave unresolved): joining more than can hold only adds a finding.
  */
 import type { TimeoutFact, TrajectoryFacts, TrajectoryRowFact } from '../facts/facts';
-import type { RowKind } from '../facts/rows';
+import type { RowKind } from '../facts/facts';
 import type { Certainty } from './certainty';
 
 /** Whether the row is the kind of its fact: surely when taken at its word, else maybe. */

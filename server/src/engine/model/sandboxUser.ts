@@ -8,7 +8,7 @@
 import { rolloutFiles } from '../../../../shared/src/layout';
 import type { RolloutBundle } from '../bundle/rollout';
 import { describeValue, type JsonObject } from '../parse/jsonKind';
-import type { SandboxUser } from '../shell/evidence';
+import type { SandboxUser } from '../shell/sandboxUser';
 
 /**
  * `unknown`: the config is missing, so whether any sandbox user applies is unknown. `unreadable`: the

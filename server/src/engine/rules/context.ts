@@ -5,7 +5,8 @@
 import { codeInfo, type DiagnosticCode, type Effect } from '../codes';
 import type { RolloutBundle } from '../bundle/rollout';
 import type { DocumentFacts, RecordRef } from '../facts/facts';
-import { rangeOnLine, type BundleFinding, type RelatedEvidence, type Severity, type TextRange } from '../findings';
+import type { Severity } from '../codeContract';
+import { rangeOnLine, type BundleFinding, type RelatedEvidence, type TextRange } from '../findings';
 import { locate, parseTreeSafely, type JsonPath, type SyntaxNode } from '../parse/jsonTree';
 import { LineIndex } from '../text/lineLayout';
 import type { RolloutModel } from '../model/rolloutModel';

@@ -2,7 +2,7 @@
  * How a simple command is named once the wrappers around it are set aside (sudo, env, timeout, …), and
  * which users it selects: the shell analyser's evidence and its model of a run both read commands so.
  */
-import type { SandboxUser } from './evidence';
+import type { SandboxUser } from './sandboxUser';
 import type { SimpleCommand, Word } from './syntax';
 
 const wrappers = new Set([

@@ -18,18 +18,9 @@ import {
   type Word,
 } from './syntax';
 import { basename, namesSandboxUser, resolve, scriptArgument, userSelectors } from './commands';
+import type { SandboxUser } from './sandboxUser';
 import { endsWith, runOutcomes, type Outcomes, type Status, type WorldOutcomes } from './outcomes';
 import { append, runCommands, WalkBudget, type RunCommand } from './walk';
-
-export interface SandboxUser {
-  readonly name: string;
-  readonly uid?: number;
-}
-
-/** One text per sandbox user (or none), for keeping what was worked out for that user. */
-export function sandboxUserKey(user: SandboxUser | undefined): string {
-  return `${user?.name ?? ''}\u0000${user?.uid ?? ''}`;
-}
 
 export interface CommandEvidence {
   /** Kill attempts and observations together, in run order. */

@@ -17,7 +17,7 @@
  * analyser calls proof ends a command in the survivors or observer-fails world.
  */
 import { basename, namesSandboxUser, resolve, scriptArgument, selectsSandboxUser } from './commands';
-import type { SandboxUser } from './evidence';
+import type { SandboxUser } from './sandboxUser';
 import { parseShell } from './parse';
 import { append } from './walk';
 import {
