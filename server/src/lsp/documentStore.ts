@@ -111,7 +111,8 @@ function checkedSync(
         logger.warn(`Dropped ${method}: ${problem}.`);
         return;
       }
-      handler(params);
+      // The connection awaits what the handler returns, and logs its rejection.
+      return handler(params);
     };
   };
   return {

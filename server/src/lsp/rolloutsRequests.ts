@@ -16,7 +16,7 @@ import {
   type RolloutsResult,
   type RolloutSummary,
 } from '../../../shared/src/rollouts';
-import type { Severity } from '../engine/findings';
+import type { Severity } from '../engine/codeContract';
 import { RecentlyUsedCache } from '../engine/recentlyUsedCache';
 import type { DocumentValidator } from './documentValidator';
 import type { PushedDiagnostics } from './pushedDiagnostics';

@@ -2,7 +2,8 @@
 import { pathToFileURL } from 'node:url';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver/node';
 import { codeInfo } from '../engine/codes';
-import type { Finding, Severity, TextRange } from '../engine/findings';
+import type { Severity } from '../engine/codeContract';
+import type { Finding, TextRange } from '../engine/findings';
 
 export const diagnosticSource = 'rollout-evidence';
 
