@@ -1,5 +1,6 @@
 /**
- * The linter that keeps the architecture (biome.json, run by `npm test` over the whole tree): these tests
+ * The linter that keeps the architecture (biome.json, its layers written by scripts/layers.mjs, run by
+ * `npm test` over the whole tree): these tests
  * run the project's own Biome, with the project's own configuration, on small trees that break one rule
  * each, so a rule that stops catching what it names fails here rather than passing silently.
  */
@@ -38,6 +39,11 @@ function lint(files: Readonly<Record<string, string>>): string[] {
 }
 
 describe('the architecture, as the linter enforces it', () => {
+  it('biome.json holds the layers as scripts/layers.mjs writes them from its one table', () => {
+    const run = spawnSync(process.execPath, [join(repoRoot, 'scripts/layers.mjs'), '--check'], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+  });
+
   it('the engine imports no vscode or LSP module, and nothing of the layers above it', () => {
     assert.deepEqual(
       lint({
@@ -54,6 +60,44 @@ describe('the architecture, as the linter enforces it', () => {
         'lint/style/noRestrictedImports server/src/engine/d.ts',
         'lint/style/noRestrictedImports server/src/engine/rules/c.ts',
       ],
+    );
+  });
+
+  it("the engine's own layers only import downward: reading, records, the per-file check, load, model, rules, views, the entry point", () => {
+    assert.deepEqual(
+      lint({
+        'server/src/engine/check/a.ts': "import { b } from '../bundle/b';\nexport const a = b;\n",
+        'server/src/engine/bundle/b.ts': "import { m } from '../model/m';\nexport const b = m;\n",
+        'server/src/engine/model/m.ts': "import { r } from '../rules/quiescence/r';\nexport const m = r;\n",
+        'server/src/engine/rules/quiescence/r.ts':
+          "import { checkBundle } from '../../checkRollout';\nexport const r = checkBundle;\n",
+        'server/src/engine/text/t.ts': "import { f } from '../facts/f';\nexport const t = f;\n",
+        'server/src/engine/facts/f.ts': 'export const f = 1;\n',
+        'server/src/engine/checkRollout.ts': 'export const checkBundle = 1;\n',
+      }),
+      [
+        'lint/style/noRestrictedImports server/src/engine/bundle/b.ts',
+        'lint/style/noRestrictedImports server/src/engine/check/a.ts',
+        'lint/style/noRestrictedImports server/src/engine/model/m.ts',
+        'lint/style/noRestrictedImports server/src/engine/rules/quiescence/r.ts',
+        'lint/style/noRestrictedImports server/src/engine/text/t.ts',
+      ],
+    );
+    assert.deepEqual(
+      lint({
+        'server/src/engine/rules/quiescence/r.ts':
+          "import { m } from '../../model/m';\nimport { c } from '../context';\nexport const r = [m, c];\n",
+        'server/src/engine/rules/context.ts': "import { f } from '../facts/f';\nexport const c = f;\n",
+        'server/src/engine/model/m.ts': "import { b } from '../bundle/b';\nexport const m = b;\n",
+        'server/src/engine/bundle/b.ts': "import { a } from '../check/a';\nexport const b = a;\n",
+        'server/src/engine/check/a.ts': "import { f } from '../facts/f';\nexport const a = f;\n",
+        'server/src/engine/facts/f.ts': "import { t } from '../text/t';\nexport const f = t;\n",
+        'server/src/engine/text/t.ts': 'export const t = 1;\n',
+        'server/src/engine/checkRollout.ts':
+          "import { r } from './rules/quiescence/r';\nexport const checkBundle = r;\n",
+      }),
+      [],
+      'near miss: each layer importing the one below',
     );
   });
 

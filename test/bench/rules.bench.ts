@@ -13,7 +13,7 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { checkBundle } from '../../server/src/engine/bundle/checkBundle';
+import { checkBundle } from '../../server/src/engine/checkRollout';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { defaultRuleOptions } from '../../server/src/engine/rules/context';
 import { ModelCaches } from '../../server/src/engine/model/caches';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { checkBundle } from '../../server/src/engine/bundle/checkBundle';
+import { checkBundle } from '../../server/src/engine/checkRollout';
 import { defaultRuleOptions } from '../../server/src/engine/rules/context';
 import { defaultSettings } from '../../shared/src/settings';
 import { exitStatusOf, runCheck, type BundleChecker } from '../../server/src/cli/checkRun';

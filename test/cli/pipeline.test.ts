@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
-import { checkBundle } from '../../server/src/engine/bundle/checkBundle';
+import { checkBundle } from '../../server/src/engine/checkRollout';
 import { discoverBundles } from '../../server/src/engine/bundle/discover';
 import type { BundleChecker } from '../../server/src/cli/checkRun';
 import { formats, type Format } from '../../server/src/cli/formats/formats';

@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { artifactKindInfo, type ArtifactFormat, type ArtifactKind } from '../../shared/src/layout';
-import { checkBundle, listedFindings } from '../../server/src/engine/bundle/checkBundle';
+import { checkBundle, listedFindings } from '../../server/src/engine/checkRollout';
 import { readVerifierReward } from '../../server/src/engine/load';
 import type { DiscoveredBundle } from '../../server/src/engine/bundle/discover';
 import { RolloutBundle, type BundleFile, type VerifierFile } from '../../server/src/engine/bundle/rollout';

@@ -1,6 +1,6 @@
 /** A rollout on disk found and checked as the CLI does: discovery, then the per-file checks and the rules. */
 import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
-import { checkBundle, type BundleCheckOptions, type CheckedBundle } from '../../server/src/engine/bundle/checkBundle';
+import { checkBundle, type BundleCheckOptions, type CheckedBundle } from '../../server/src/engine/checkRollout';
 import { discoverBundles, type DiscoveredBundle } from '../../server/src/engine/bundle/discover';
 import type { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { listedFindings, type CheckedBundle } from '../../server/src/engine/bundle/checkBundle';
+import { listedFindings, type CheckedBundle } from '../../server/src/engine/checkRollout';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { ModelCaches } from '../../server/src/engine/model/caches';
 import { defaultRuleOptions } from '../../server/src/engine/rules/context';

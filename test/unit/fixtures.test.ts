@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { describe, it } from 'node:test';
-import { listedFindings } from '../../server/src/engine/bundle/checkBundle';
+import { listedFindings } from '../../server/src/engine/checkRollout';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { allDiagnosticCodes, type DiagnosticCode } from '../../server/src/engine/codes';
 import { defaultRuleOptions } from '../../server/src/engine/rules/context';

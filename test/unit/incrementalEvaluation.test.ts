@@ -10,7 +10,7 @@ import { after, describe, it } from 'node:test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { defaultSettings } from '../../shared/src/settings';
 import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
-import { listedFindings } from '../../server/src/engine/bundle/checkBundle';
+import { listedFindings } from '../../server/src/engine/checkRollout';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { defaultRuleOptions } from '../../server/src/engine/rules/context';
 import { ModelCaches } from '../../server/src/engine/model/caches';

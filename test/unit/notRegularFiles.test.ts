@@ -15,7 +15,7 @@ import { after, describe, it } from 'node:test';
 import { defaultSettings } from '../../shared/src/settings';
 import { rolloutFiles } from '../../shared/src/layout';
 import { ArtifactClassifier } from '../../server/src/engine/artifacts/classify';
-import { listedFindings, type CheckedBundle } from '../../server/src/engine/bundle/checkBundle';
+import { listedFindings, type CheckedBundle } from '../../server/src/engine/checkRollout';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { diskSource, loadRollout, prepareLoad } from '../../server/src/engine/load';
 import { defaultRuleOptions } from '../../server/src/engine/rules/context';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { listedFindings, type CheckedBundle } from '../../server/src/engine/bundle/checkBundle';
+import { listedFindings, type CheckedBundle } from '../../server/src/engine/checkRollout';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { maxRecordBytes } from '../../server/src/engine/check/report';
 import { ModelCaches } from '../../server/src/engine/model/caches';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { listedFindings, type CheckedBundle } from '../../server/src/engine/bundle/checkBundle';
+import { listedFindings, type CheckedBundle } from '../../server/src/engine/checkRollout';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { rewardFromText, rewardsAgree } from '../../server/src/engine/model/rewardNumber';
 import { ModelCaches } from '../../server/src/engine/model/caches';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { listedFindings, type CheckedBundle } from '../../server/src/engine/bundle/checkBundle';
+import { listedFindings, type CheckedBundle } from '../../server/src/engine/checkRollout';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { comparePositions } from '../../server/src/engine/findings';
 import { defaultRuleOptions } from '../../server/src/engine/rules/context';

@@ -10,7 +10,7 @@ import { fixtureMarkerFile, rolloutNameProblem, taskOfRolloutName } from '../../
 import { defaultFixtureFolders } from '../../shared/src/settings';
 import { FixtureFolders, isFixtureBundle } from '../../server/src/authoring/fixtureBundles';
 import { scaffoldRollout, ScaffoldUsageError, scenarioSummaries } from '../../server/src/authoring/scaffold/scaffold';
-import { listedFindings } from '../../server/src/engine/bundle/checkBundle';
+import { listedFindings } from '../../server/src/engine/checkRollout';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { defaultRuleOptions, type RuleOptions } from '../../server/src/engine/rules/context';
 import { ModelCaches } from '../../server/src/engine/model/caches';

@@ -5,7 +5,7 @@
  * (`pipeline/streamCheck.ts`) with the same per-bundle check, `BundleCheckSession`.
  */
 import { ArtifactClassifier } from '../engine/artifacts/classify';
-import { checkBundle, listedFindings } from '../engine/bundle/checkBundle';
+import { checkBundle, listedFindings } from '../engine/checkRollout';
 import { discoverBundles, type DiscoveredBundle } from '../engine/bundle/discover';
 import { RolloutBundle } from '../engine/bundle/rollout';
 import { codeInfo } from '../engine/codes';

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { rolloutFiles } from '../../../shared/src/layout';
 import { listedEntry, type ArtifactFile, type RolloutListing } from './bundle/discover';
-import { boundaryOf, readInside, readPrefixBytes, resolvedInside, type OpenedArtifact } from './bundle/containment';
+import { boundaryOf, readInside, readPrefixBytes, resolvedInside, type OpenedArtifact } from './io/containment';
 import { isUtf8 } from './text/utf8';
 import { describeFileError } from './bundle/fileErrors';
 import {

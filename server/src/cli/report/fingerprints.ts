@@ -14,7 +14,7 @@
  * outside its bundle, is unreadable or too large to hold) contributes its line number instead of its text.
  */
 import { createHash } from 'node:crypto';
-import { boundaryOf, readInside, readPrefixBytes } from '../../engine/bundle/containment';
+import { boundaryOf, readInside, readPrefixBytes } from '../../engine/io/containment';
 import type { BundleFinding } from '../../engine/findings';
 import { pathInBundle, type ListedBundle } from './run';
 

@@ -5,7 +5,7 @@
  */
 import { relative, sep } from 'node:path';
 import type { ArtifactKind } from '../../../../shared/src/layout';
-import type { CheckedBundle, ListedFindings } from '../../engine/bundle/checkBundle';
+import type { CheckedBundle, ListedFindings } from '../../engine/checkRollout';
 import type { SeverityCounts } from '../../engine/findings';
 import type { RuleOptions } from '../../engine/rules/context';
 import type { RolloutEvaluation } from '../../engine/rules/evaluate';

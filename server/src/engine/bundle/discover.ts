@@ -14,7 +14,7 @@ import {
   type ArtifactKind,
 } from '../../../../shared/src/layout';
 import type { ArtifactClassifier } from '../artifacts/classify';
-import { boundaryOf } from './containment';
+import { boundaryOf } from '../io/containment';
 import { describeFileError } from './fileErrors';
 import { compareNames } from '../../../../shared/src/order';
 

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { rolloutRoles, type ArtifactKind, type RolloutRole } from '../../../../shared/src/layout';
 import type { FileReport } from '../check/report';
-import type { NotRead } from './containment';
+import type { NotRead } from '../io/containment';
 import type { ArtifactFacts, DocumentFacts } from '../facts/facts';
 
 export interface BundleFile {

@@ -11,7 +11,7 @@ import {
   readPrefixBytes,
   type NotRead,
   type OpenedArtifact,
-} from '../bundle/containment';
+} from '../io/containment';
 import { codeInfo } from '../codes';
 import type { Finding } from '../findings';
 import { SchemaRegistry } from '../schema/validators';

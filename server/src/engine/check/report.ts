@@ -1,5 +1,5 @@
 import type { ArtifactKind } from '../../../../shared/src/layout';
-import type { NotRead } from '../bundle/containment';
+import type { NotRead } from '../io/containment';
 import { codeInfo } from '../codes';
 import type { ArtifactFacts } from '../facts/facts';
 import { rangeOnLine, type Finding, type SeverityCounts } from '../findings';

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { CancellationToken, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ArtifactKind } from '../../../../shared/src/layout';
-import { boundaryOf, readInside, readPrefix, resolvedInside } from '../../engine/bundle/containment';
+import { boundaryOf, readInside, readPrefix, resolvedInside } from '../../engine/io/containment';
 import type { KeptCheck } from '../../engine/check/artifactChecker';
 import type { SourceFile } from '../../engine/inspect/ids';
 import type { DocumentValidator } from '../documentValidator';

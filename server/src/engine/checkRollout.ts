@@ -2,17 +2,17 @@
  * Checks every artifact of a discovered bundle on its own, from disk, then, for a rollout loaded as
  * load.ts loads every rollout, reads it as a whole: the evidence rules and its verdict.
  */
-import type { ArtifactChecker, FileCheckOptions } from '../check/artifactChecker';
-import { listFindings, type BundleFinding } from '../findings';
-import type { RuleOptions } from '../rules/context';
-import type { ModelCaches } from '../model/caches';
-import { evaluateRollout, type RolloutEvaluation } from '../rules/evaluate';
-import { diskSource, loadRollout, prepareLoad, type FileRead } from '../load';
-import type { ArtifactFile, DiscoveredBundle } from './discover';
-import { boundaryOf } from './containment';
-import { describeFileError } from './fileErrors';
-import type { BundleFile } from './rollout';
-import { compareNames } from '../../../../shared/src/order';
+import type { ArtifactChecker, FileCheckOptions } from './check/artifactChecker';
+import { listFindings, type BundleFinding } from './findings';
+import type { RuleOptions } from './rules/context';
+import type { ModelCaches } from './model/caches';
+import { evaluateRollout, type RolloutEvaluation } from './rules/evaluate';
+import { diskSource, loadRollout, prepareLoad, type FileRead } from './load';
+import type { ArtifactFile, DiscoveredBundle } from './bundle/discover';
+import { boundaryOf } from './io/containment';
+import { describeFileError } from './bundle/fileErrors';
+import type { BundleFile } from './bundle/rollout';
+import { compareNames } from '../../../shared/src/order';
 
 export interface CheckedBundle {
   readonly root: string;
