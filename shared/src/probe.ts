@@ -166,7 +166,11 @@ export const probeSettingDefaults: ProbeSettings = {
   docker: 'auto',
 };
 
-/** BenchFlow's rule for sandbox user names, or a numeric uid. */
+/**
+ * BenchFlow's rule for sandbox user names, or a numeric uid: the one rule for the probe, the extension and
+ * the engine's reading of config.json, so that a user the probe refuses (root) is never one the rules
+ * trust a proof for.
+ */
 const sandboxUserPattern = /^(?:[a-z_][a-z0-9_-]*|[0-9]{1,10})$/;
 
 /** The longest bound a probe may be given, in seconds. */
@@ -179,4 +183,9 @@ export function sandboxUserProblem(user: unknown): string | undefined {
   }
   if (/^0+$/.test(user)) return 'uid 0 is root: the probe never observes or signals root';
   return undefined;
+}
+
+/** A sandbox user the probe accepts (`sandboxUserProblem` finds nothing). */
+export function isSandboxUserName(user: unknown): user is string {
+  return sandboxUserProblem(user) === undefined;
 }

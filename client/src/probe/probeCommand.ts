@@ -9,6 +9,7 @@ import { errorMessage } from '../../../shared/src/errors';
 import {
   describeTarget,
   describeTranscriptEntry,
+  isSandboxUserName,
   sandboxUserProblem,
   summarizeOutcome,
   type ContainerListing,
@@ -191,8 +192,7 @@ async function pickTarget(listing: ContainerListing): Promise<ProbeTarget | unde
 }
 
 async function pickUser(context: ProbeContext, fallback: string): Promise<string | undefined> {
-  const fromConfig =
-    sandboxUserProblem(context.sandboxUser) === undefined ? (context.sandboxUser as string) : undefined;
+  const fromConfig = isSandboxUserName(context.sandboxUser) ? context.sandboxUser : undefined;
   const source =
     fromConfig !== undefined
       ? "from the active rollout's config, the user the rules judge"

@@ -7,7 +7,7 @@ import {
   dockerAccesses,
   maxProbeTimeoutSeconds,
   probeSettingDefaults,
-  sandboxUserProblem,
+  isSandboxUserName,
   type ProbeSettings,
 } from '../../../shared/src/probe';
 import { settingsSection } from '../../../shared/src/settings';
@@ -26,11 +26,7 @@ export function readProbeSettings(): { settings: ProbeSettings; problems: string
   }
   return {
     settings: {
-      sandboxUser: read(
-        'sandboxUser',
-        (value): value is string => sandboxUserProblem(value) === undefined,
-        'a user name or a numeric uid other than 0',
-      ),
+      sandboxUser: read('sandboxUser', isSandboxUserName, 'a user name or a numeric uid other than 0'),
       timeoutSeconds: read(
         'timeoutSeconds',
         (value): value is number => typeof value === 'number' && value > 0 && value <= maxProbeTimeoutSeconds,

@@ -27,7 +27,7 @@ import type { Span } from '../shell/syntax';
 import type { RecentlyUsedCache } from '../recentlyUsedCache';
 import { certaintyOver, possibly, type Certainty } from './certainty';
 import { observationProvenances, provenanceCounts, provenanceOf } from './provenance';
-import { userNameOrUid } from './sandboxUser';
+import { isSandboxUserName } from '../../../../shared/src/probe';
 
 /**
  * The action kinds the rules know: this is their one home. Both compare case-insensitively
@@ -490,7 +490,7 @@ function alternativesOf(
 
 /** A sandbox_user as a writer gives one (absent says nothing of which user, and is left as it is). */
 function namesAUser(name: unknown): boolean {
-  return name === undefined || (typeof name === 'string' && userNameOrUid.test(name));
+  return name === undefined || isSandboxUserName(name);
 }
 
 /**

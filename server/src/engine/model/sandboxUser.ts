@@ -8,6 +8,7 @@
 import { rolloutFiles } from '../../../../shared/src/layout';
 import type { RolloutBundle } from '../bundle/rollout';
 import { describeValue, type JsonObject } from '../parse/jsonKind';
+import { isSandboxUserName } from '../../../../shared/src/probe';
 import type { SandboxUser } from '../shell/sandboxUser';
 
 /**
@@ -30,18 +31,16 @@ export function sandboxUserOf(bundle: RolloutBundle): SandboxUserState {
   return sandboxUserInConfig(value);
 }
 
-/** A user name as config.json's schema allows it, or a numeric uid as the probe accepts one. */
-export const userNameOrUid = /^(?:[a-z_][a-z0-9_-]*|\d+)$/;
-
 /** config.json's `sandbox_user`: absent means BenchFlow's default "agent"; null means the agent ran as root. */
 function sandboxUserInConfig(value: JsonObject): SandboxUserState {
   if (!Object.prototype.hasOwnProperty.call(value, 'sandbox_user')) return { kind: 'user', user: { name: 'agent' } };
   const user = value['sandbox_user'];
   if (user === null) return { kind: 'none' };
-  if (typeof user === 'string' && userNameOrUid.test(user))
+  // The probe's rule (shared/src/probe.ts): root, or a uid past 32 bits, is no sandbox user a proof can be about.
+  if (isSandboxUserName(user))
     return { kind: 'user', user: /^\d+$/.test(user) ? { name: user, uid: Number(user) } : { name: user } };
   return {
     kind: 'unreadable',
-    why: `${rolloutFiles.config} sandbox_user ${describeValue(user)} is neither a user name nor null`,
+    why: `${rolloutFiles.config} sandbox_user ${describeValue(user)} is neither a sandbox user (a name, or a uid other than root's) nor null`,
   };
 }
