@@ -107,7 +107,14 @@ describe('damaged keys and row types', () => {
 
   it('does not follow a record deeper than its schema, however deep it nests', () => {
     const deep = `{"task_name":"a","rewards":{"reward":1,"rubric":${'['.repeat(50_000)}${']'.repeat(50_000)}}}`;
-    assert.doesNotThrow(() => checker.checkText(deep, 'result', options));
+    const report = checker.checkText(deep, 'result', options);
+    // The record is read (its task and reward), and nothing below the schema's depth is taken for a damaged key.
+    assert.equal(report.records, 1);
+    assert.deepEqual(
+      report.findings.filter((finding) => finding.code === 'schema' && /shaped like/.test(finding.message)),
+      [],
+    );
+    assert.ok(report.facts?.kind === 'result' && report.facts.value?.['task_name'] === 'a');
   });
 });
 

@@ -579,7 +579,14 @@ describe('the shell analyser against real dash and busybox sh', () => {
     console.log(
       `real shells: time ${seconds(runs.timings.runMs)} for the runs (dash -n ${seconds(runs.timings.dashNMs)}), seed ${runs.seed}`,
     );
-    assert.ok(runs.runnable.length > 0);
+    // Soundness is the test above's; this one bounds the cost of it. An analyser that stopped taking
+    // honest observations as proof (or stopped seeing them) would be safe and useless: every real rollout
+    // would be incomplete. The fixed seed's corpus: 173 of 8,317 observing commands too strict (2.1%).
+    assert.ok(observing >= runs.runnable.length / 2, `only ${observing} of ${runs.runnable.length} commands observe`);
+    assert.ok(
+      tooStrict.length <= observing * 0.05,
+      `the analyser refuses an honest 0 for ${tooStrict.length} of ${observing} observing commands (over 5%)`,
+    );
   });
 });
 
