@@ -97,6 +97,8 @@ export function failedBundle(bundle: DiscoveredBundle, error: unknown): ListedBu
     severity: codeInfo('internal-error').severity,
     message: `The checker failed on this ${bundle.loose ? 'folder' : 'rollout'} (${reason}), so its files' own problems and the rules' findings are not listed; every other rollout is checked in full.`,
     file: place,
+    // A rollout's stands where its rules' findings would; a folder of loose files has only files' own.
+    source: bundle.loose ? 'file' : 'rules',
     range: rangeOnLine(0, 0, 0),
   };
   const listed = { findings: [finding], omitted: new Map<string, number>() };

@@ -86,7 +86,7 @@ export function listedFindings(bundle: CheckedBundle, maxFindings: number): List
   );
   for (const path of paths) {
     const report = bundle.files.find((file) => file.path === path)?.report;
-    const own = (report?.findings ?? []).map((finding) => ({ ...finding, file: path }));
+    const own = (report?.findings ?? []).map((finding): BundleFinding => ({ ...finding, file: path, source: 'file' }));
     const listed = listFindings(own, report?.omitted ?? 0, rulesByFile.get(path) ?? [], maxFindings);
     findings.push(...listed.listed);
     if (listed.omitted > 0) omitted.set(path, listed.omitted);

@@ -39,6 +39,8 @@ export interface Finding {
 /** A finding of the rules, which may concern any file of a rollout. */
 export interface BundleFinding extends Finding {
   readonly file: string;
+  /** Who raised it: the evidence rules, over the whole rollout, or the file's own check (syntax, schema, encoding). */
+  readonly source: 'rules' | 'file';
   /**
    * Set when it holds only under another reading of damaged evidence than as written (rules/context.ts
    * `holdsWhen`): views that say what the rollout shows as written (inspect/rolloutSummary.ts) leave it out.

@@ -10,14 +10,6 @@ import type { ListedBundle } from './run';
 
 const effectRank: Readonly<Record<Effect, number>> = { untrusted: 0, incomplete: 1, none: 2 };
 
-/**
- * Whether the evidence rules raised a finding, not its file's own check. The listing holds the rules'
- * findings themselves (the files' own are copied to add their path), so identity tells them apart.
- */
-export function ruleFindingsOf(bundle: ListedBundle): ReadonlySet<BundleFinding> {
-  return new Set(bundle.evaluation?.findings ?? []);
-}
-
 /** Where a finding comes in the reading order: the rules' before the files' own, each part by effect. */
 export function readingRank(fromRules: boolean, effect: Effect): number {
   return (fromRules ? 0 : 3) + effectRank[effect];
@@ -25,7 +17,6 @@ export function readingRank(fromRules: boolean, effect: Effect): number {
 
 /** The listed findings of a bundle in reading order; the sort is stable, so file and position order stay within a rank. */
 export function inReadingOrder(bundle: ListedBundle): BundleFinding[] {
-  const fromRules = ruleFindingsOf(bundle);
-  const rank = (finding: BundleFinding) => readingRank(fromRules.has(finding), effectOf(finding));
+  const rank = (finding: BundleFinding) => readingRank(finding.source === 'rules', effectOf(finding));
   return [...bundle.listed.findings].sort((a, b) => rank(a) - rank(b));
 }

@@ -10,7 +10,6 @@ import type { BundleFinding } from '../../engine/findings';
 import { effectOf } from '../../engine/verdict';
 import { displayPath } from '../../../../shared/src/paths';
 import { fingerprintsOf } from './fingerprints';
-import { ruleFindingsOf } from './listingOrder';
 import type { JsonBundle, JsonDiagnostic, JsonFile, JsonSeverityCounts } from './reportTypes';
 import { pathInBundle, type ListedBundle } from './run';
 import { verdictCause } from './verdictCause';
@@ -24,7 +23,6 @@ export interface ReportOptions {
 
 export function rolloutReport(bundle: ListedBundle, cwd: string, options: ReportOptions): RolloutReport {
   const { findings, omitted } = bundle.listed;
-  const fromRules = ruleFindingsOf(bundle);
   const fingerprints = options.fingerprints ? fingerprintsOf(bundle) : undefined;
   const root = displayPath(cwd, bundle.root);
   const tally = tallyOfBundle(bundle, root);
@@ -49,7 +47,7 @@ export function rolloutReport(bundle: ListedBundle, cwd: string, options: Report
     causes: tally ? [...tally.causes] : [],
     limited: [...omitted].map(([path, count]) => ({ file: pathInBundle(bundle, path), omitted: count })),
     details: findings.map((finding) => ({
-      source: fromRules.has(finding) ? 'rules' : 'file',
+      source: finding.source,
       effect: effectOf(finding),
       fingerprint: fingerprints?.get(finding) ?? '',
       relatedEnds: (finding.related ?? []).map(({ range: { end } }) => [end.line + 1, end.character + 1] as const),

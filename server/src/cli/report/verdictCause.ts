@@ -8,7 +8,6 @@ import { allDiagnosticCodes, type DiagnosticCode } from '../../engine/codes';
 import type { BundleFinding } from '../../engine/findings';
 import { effectOf, type Verdict } from '../../engine/verdict';
 import { pathInBundle, type ListedBundle } from './run';
-import { ruleFindingsOf } from './listingOrder';
 
 /** Codes named in full; the rest are counted, so that the line stays one line. Unread files are always named. */
 const codesShown = 4;
@@ -38,9 +37,8 @@ function causeOf(bundle: ListedBundle, verdict: Verdict): string {
 
 /** `code (file:line:column)`, or `code ×count (first file:line:column)`, for each code of the deciding findings. */
 function codeEntries(bundle: ListedBundle, verdict: 'untrusted' | 'incomplete'): string[] {
-  const fromRules = ruleFindingsOf(bundle);
   const ownFindings = bundle.files.flatMap((file) =>
-    (file.report?.findings ?? []).map((finding): BundleFinding => ({ ...finding, file: file.path })),
+    (file.report?.findings ?? []).map((finding): BundleFinding => ({ ...finding, file: file.path, source: 'file' })),
   );
   const deciding = [...(bundle.evaluation?.findings ?? []), ...ownFindings].filter(
     (finding) => effectOf(finding) === verdict,
@@ -49,7 +47,7 @@ function codeEntries(bundle: ListedBundle, verdict: 'untrusted' | 'incomplete'):
   for (const finding of deciding) {
     const entry = byCode.get(finding.code);
     if (entry) entry.count++;
-    else byCode.set(finding.code, { first: finding, count: 1, fromRules: fromRules.has(finding) });
+    else byCode.set(finding.code, { first: finding, count: 1, fromRules: finding.source === 'rules' });
   }
   return [...byCode.entries()]
     .sort(

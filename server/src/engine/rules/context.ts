@@ -79,6 +79,7 @@ export class RuleContext {
           ? `${said} (The first ${maxRelated} of ${related.length} related places are linked.)`
           : said,
       file: place.file,
+      source: 'rules',
       range: place.range,
       ...(related.length > 0 ? { related: related.slice(0, maxRelated) } : {}),
       ...(extra.effect ? { effect: extra.effect } : {}),
