@@ -10,6 +10,7 @@
  * the same whatever order the tallies arrive in. Pure: the CLI, the language server and the tests share it.
  */
 import type { RolloutBundle } from '../bundle/rollout';
+import { agentNameOf } from '../model/agent';
 import { allDiagnosticCodes, codeInfo, type DiagnosticCode } from '../codes';
 import type { Finding } from '../findings';
 import { shownPrefix } from '../parse/jsonKind';
@@ -104,9 +105,7 @@ export function tallyOf(root: string, bundle: RolloutBundle, outcome: TalliedOut
   return {
     root,
     task: nameIn(result?.['task_name']),
-    // BenchFlow writes `agent` (what ran, e.g. "claude-agent-acp") and `agent_name` (its display name) into
-    // result.json (rollout/_results.py), and `agent` into config.json: the first it gives identifies the agent.
-    agent: nameIn(result?.['agent']) ?? nameIn(result?.['agent_name']) ?? nameIn(config?.['agent']),
+    agent: agentNameOf(result, config),
     verdict: outcome.verdict,
     // A trusted-timeout verdict is an accepted timeout even when another reading of the trajectory found it.
     timedOut: outcome.timeout !== undefined || outcome.verdict === 'trusted-timeout',

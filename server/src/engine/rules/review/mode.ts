@@ -4,13 +4,14 @@
  */
 import { isJsonObject, type JsonObject } from '../../parse/jsonKind';
 import { claimsNothing, keyForFinding } from '../../schema/knownKeys';
+import { validatorTakesForOracle } from '../../model/agent';
 import type { RuleContext } from '../context';
 
 export function isOracle(context: RuleContext): boolean {
-  const result = context.bundle.facts('result', 'result')?.value;
-  const config = context.bundle.facts('config', 'config')?.value;
-  const candidates = [result?.['agent'], result?.['agent_name'], config?.['agent'], config?.['harness']];
-  return candidates.some((value) => typeof value === 'string' && value.toLowerCase() === 'oracle');
+  return validatorTakesForOracle(
+    context.bundle.facts('result', 'result')?.value,
+    context.bundle.facts('config', 'config')?.value,
+  );
 }
 
 /** Usage came from the ACP peer and there is no provider trajectory (absent, not merely broken). */
