@@ -179,7 +179,10 @@ export const maxProbeTimeoutSeconds = 3600;
 /** Why `user` cannot be probed, or undefined when it can: the extension's input box and the server say the same. */
 export function sandboxUserProblem(user: unknown): string | undefined {
   if (typeof user !== 'string' || !sandboxUserPattern.test(user)) {
-    return `the sandbox user must be a name matching ^[a-z_][a-z0-9_-]*$ (as BenchFlow requires) or a numeric uid, not ${JSON.stringify(user)}`;
+    // Only a string is quoted: any other value may be bundle text nested past what JSON.stringify can walk.
+    const given =
+      typeof user === 'string' ? JSON.stringify(user) : `a value of type ${user === null ? 'null' : typeof user}`;
+    return `the sandbox user must be a name matching ^[a-z_][a-z0-9_-]*$ (as BenchFlow requires) or a numeric uid, not ${given}`;
   }
   if (/^0+$/.test(user)) return 'uid 0 is root: the probe never observes or signals root';
   return undefined;
@@ -187,5 +190,5 @@ export function sandboxUserProblem(user: unknown): string | undefined {
 
 /** A sandbox user the probe accepts (`sandboxUserProblem` finds nothing). */
 export function isSandboxUserName(user: unknown): user is string {
-  return sandboxUserProblem(user) === undefined;
+  return typeof user === 'string' && sandboxUserProblem(user) === undefined;
 }

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { isSandboxUserName } from '../../shared/src/probe';
+import { isSandboxUserName, sandboxUserProblem } from '../../shared/src/probe';
 import { listedFindings } from '../../server/src/engine/checkRollout';
 import { ArtifactChecker } from '../../server/src/engine/check/artifactChecker';
 import { ModelCaches } from '../../server/src/engine/model/caches';
@@ -47,6 +47,13 @@ describe('the sandbox user, as the probe and the engine read it', () => {
       assert.equal(readAsUser, accepted, messages.join('\n'));
     });
   }
+  it('a value nested past what JSON.stringify can walk is no user, and no crash (fuzz seed 20261201)', () => {
+    let deep: unknown = 'agent';
+    for (let depth = 0; depth < 100_000; depth++) deep = [deep];
+    assert.equal(isSandboxUserName(deep), false);
+    assert.match(sandboxUserProblem(deep)!, /not a value of type object$/);
+  });
+
   it('near miss: root and a uid past 32 bits are the ones the probe refuses, a plain uid it accepts', () => {
     assert.deepEqual(
       ['0', '12345678901', '1001'].map((user) => isSandboxUserName(user)),
