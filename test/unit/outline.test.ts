@@ -75,3 +75,21 @@ describe('the outline from the checked lines', () => {
     });
   }
 });
+
+describe('the outline reads an action kind as the rules do', () => {
+  it('an event_type in another case is the kind the rules read it as, shown as written', () => {
+    const text = [
+      '{"event_type":"sandboxexec","phase":"Harden","service":"main","status":"ok","command_preview":"pkill -u agent","return_code":0}',
+      '{"event_type":"SANDBOXUSERQUIESCENCE","phase":"Harden","sandbox_user":"agent","mode":"harden","return_code":0}',
+      '{"event_type":"SandboxExecV2","phase":"Harden","return_code":0}',
+    ].join('\n');
+    assert.deepEqual(
+      outlineOf(text, 'action-records').map((entry) => [entry.category, entry.name]),
+      [
+        ['exec', 'sandboxexec Harden main · rc 0'],
+        ['observation', 'SANDBOXUSERQUIESCENCE agent harden · rc 0'],
+        ['record', 'SandboxExecV2 Harden · rc 0'],
+      ],
+    );
+  });
+});

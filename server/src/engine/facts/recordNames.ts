@@ -8,6 +8,7 @@
 import type { ArtifactKind } from '../../../../shared/src/layout';
 import { describeValue, isJsonObject, shownPrefix, type JsonObject } from '../parse/jsonKind';
 import { detachedCopy } from '../text/detachedCopy';
+import { actionEventTypeOf } from './actionKinds';
 
 /** What a record is, coarsely: editors show each category with its own symbol icon. */
 export type RecordCategory =
@@ -131,7 +132,8 @@ function actionRecord(record: JsonObject): RecordName {
     returnCode === undefined || returnCode === null
       ? suffix(record['status'])
       : ` · rc ${text(returnCode) ?? describeValue(returnCode)}`;
-  switch (type) {
+  // The kind as the rules read it (in any case); the name shows it as written.
+  switch (actionEventTypeOf(record['event_type'])) {
     case 'SandboxExec':
       return { name: `${where}${outcome}`, category: 'exec' };
     case 'SandboxUserQuiescence':

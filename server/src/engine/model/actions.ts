@@ -28,28 +28,14 @@ import type { RecentlyUsedCache } from '../recentlyUsedCache';
 import { certaintyOver, possibly, type Certainty } from './certainty';
 import { observationProvenances, provenanceCounts, provenanceOf } from './provenance';
 import { isSandboxUserName } from '../../../../shared/src/probe';
-
-/**
- * The action kinds the rules know: this is their one home. Both compare case-insensitively
- * (`SandboxExeC` is SandboxExec). The action-record schema leaves both open, because a newer BenchFlow
- * may write kinds this checker has not met and the schema must not drown such logs in noise; so a kind
- * outside these lists is reported by the rules (`action-kind-unknown`), which also read the record under
- * each known kind instead of skipping it.
- */
-export const actionEventTypes = ['SandboxExec', 'StartBenchGuardVerifierService', 'SandboxUserQuiescence'] as const;
-export const actionPhases = ['Setup', 'Agent', 'Harden', 'Verify'] as const;
-
-export type ActionEventType = (typeof actionEventTypes)[number];
-export type ActionPhase = (typeof actionPhases)[number];
-
-const eventTypesByLowerCase = new Map<string, ActionEventType>(
-  actionEventTypes.map((name) => [name.toLowerCase(), name]),
-);
-const phasesByLowerCase = new Map<string, ActionPhase>(actionPhases.map((name) => [name.toLowerCase(), name]));
-
-function knownName<T>(names: ReadonlyMap<string, T>, value: unknown): T | undefined {
-  return typeof value === 'string' ? names.get(value.toLowerCase()) : undefined;
-}
+import {
+  actionEventTypeOf,
+  actionEventTypes,
+  actionPhaseOf,
+  actionPhases,
+  type ActionEventType,
+  type ActionPhase,
+} from '../facts/actionKinds';
 
 /**
  * What a command that cannot be read (a damaged record's command_preview that is no string) is read as,
@@ -447,7 +433,7 @@ function alternativesOf(
   const eventTypeVaries = written.eventTypeUnknown || record.damage !== undefined;
   const commandBeforeNul = beforeNul(record.command);
   if (!eventTypeVaries && !written.phaseUnknown && commandBeforeNul === undefined) return [];
-  const writtenType = knownName(eventTypesByLowerCase, record.eventType);
+  const writtenType = actionEventTypeOf(record.eventType);
   // A command is read otherwise only where one was written or may have been: an exec, or a record of unknown event type.
   const commandVaries =
     record.damage !== undefined &&
@@ -470,7 +456,7 @@ function alternativesOf(
           : eventType === 'SandboxUserQuiescence' && outcomeVaries
             ? outcomeCandidates.map((outcome) => (outcome ? { outcome } : {}))
             : [{}];
-    for (const phase of written.phaseUnknown ? phaseCandidates : [knownName(phasesByLowerCase, record.phase)]) {
+    for (const phase of written.phaseUnknown ? phaseCandidates : [actionPhaseOf(record.phase)]) {
       for (const detail of details) {
         const kind: KindReading = { eventType, phase, ...detail, ...shared };
         const words = [
@@ -554,8 +540,8 @@ function readingOf(
     inVerifierService:
       kind.inVerifierService === true ||
       (typeof record.service === 'string' && record.service.toLowerCase() === verifierService),
-    eventTypeUnknown: knownName(eventTypesByLowerCase, record.eventType) === undefined,
-    phaseUnknown: record.phase !== undefined && knownName(phasesByLowerCase, record.phase) === undefined,
+    eventTypeUnknown: actionEventTypeOf(record.eventType) === undefined,
+    phaseUnknown: record.phase !== undefined && actionPhaseOf(record.phase) === undefined,
   };
   switch (kind.eventType) {
     case 'StartBenchGuardVerifierService':
@@ -628,8 +614,8 @@ export function observationsCount(record: ActionRecord, fixtureBundle: boolean):
 
 function kindAsWritten(record: ActionRecord): KindReading {
   return {
-    eventType: knownName(eventTypesByLowerCase, record.eventType),
-    phase: knownName(phasesByLowerCase, record.phase),
+    eventType: actionEventTypeOf(record.eventType),
+    phase: actionPhaseOf(record.phase),
   };
 }
 

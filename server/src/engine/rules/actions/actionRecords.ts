@@ -3,9 +3,8 @@
  * timestamps that run backwards against line order, execs whose command cannot be read or whose process
  * outcome is missing, kinds the rules do not know, and provenance that keeps a record from proving anything.
  */
+import { actionEventTypes, actionPhases } from '../../facts/actionKinds';
 import {
-  actionEventTypes,
-  actionPhases,
   observationsCount,
   readingNote,
   type ActionReading,
