@@ -3,7 +3,7 @@
  * load.ts loads every rollout, reads it as a whole: the evidence rules and its verdict.
  */
 import type { ArtifactChecker, FileCheckOptions } from './check/artifactChecker';
-import { listFindings, type BundleFinding } from './findings';
+import { fileFinding, listFindings, type BundleFinding } from './findings';
 import type { RuleOptions } from './rules/context';
 import type { ModelCaches } from './model/caches';
 import { evaluateRollout, type RolloutEvaluation } from './rules/evaluate';
@@ -86,7 +86,7 @@ export function listedFindings(bundle: CheckedBundle, maxFindings: number): List
   );
   for (const path of paths) {
     const report = bundle.files.find((file) => file.path === path)?.report;
-    const own = (report?.findings ?? []).map((finding): BundleFinding => ({ ...finding, file: path, source: 'file' }));
+    const own = (report?.findings ?? []).map((finding) => fileFinding(finding, path));
     const listed = listFindings(own, report?.omitted ?? 0, rulesByFile.get(path) ?? [], maxFindings);
     findings.push(...listed.listed);
     if (listed.omitted > 0) omitted.set(path, listed.omitted);

@@ -48,6 +48,11 @@ export interface BundleFinding extends Finding {
   readonly underReading?: true;
 }
 
+/** A file's own finding (syntax, schema, encoding), placed in `file` among the rollout's. */
+export function fileFinding(finding: Finding, file: string): BundleFinding {
+  return { ...finding, file, source: 'file' };
+}
+
 export function rangeOnLine(line: number, startCharacter: number, endCharacter: number): TextRange {
   return { start: { line, character: startCharacter }, end: { line, character: endCharacter } };
 }

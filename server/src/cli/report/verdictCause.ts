@@ -5,7 +5,7 @@
  * first place. Read from every finding, not only the listed ones: --max-problems must not hide a cause.
  */
 import { allDiagnosticCodes, type DiagnosticCode } from '../../engine/codes';
-import type { BundleFinding } from '../../engine/findings';
+import { fileFinding, type BundleFinding } from '../../engine/findings';
 import { effectOf, type Verdict } from '../../engine/verdict';
 import { pathInBundle, type ListedBundle } from './run';
 
@@ -38,7 +38,7 @@ function causeOf(bundle: ListedBundle, verdict: Verdict): string {
 /** `code (file:line:column)`, or `code ×count (first file:line:column)`, for each code of the deciding findings. */
 function codeEntries(bundle: ListedBundle, verdict: 'untrusted' | 'incomplete'): string[] {
   const ownFindings = bundle.files.flatMap((file) =>
-    (file.report?.findings ?? []).map((finding): BundleFinding => ({ ...finding, file: file.path, source: 'file' })),
+    (file.report?.findings ?? []).map((finding) => fileFinding(finding, file.path)),
   );
   const deciding = [...(bundle.evaluation?.findings ?? []), ...ownFindings].filter(
     (finding) => effectOf(finding) === verdict,

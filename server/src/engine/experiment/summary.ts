@@ -13,7 +13,7 @@ import type { RolloutBundle } from '../bundle/rollout';
 import { agentNameOf } from '../model/agent';
 import { allDiagnosticCodes, codeInfo, type DiagnosticCode } from '../codes';
 import type { Finding } from '../findings';
-import { shownPrefix } from '../parse/jsonKind';
+import { nonBlankText, shownPrefix } from '../parse/jsonKind';
 import type { RolloutTimeout } from '../rules/timeout/timeout';
 import { effectOf, verdicts, type Verdict } from '../verdict';
 import { compareNames } from '../../../../shared/src/order';
@@ -104,7 +104,7 @@ export function tallyOf(root: string, bundle: RolloutBundle, outcome: TalliedOut
   }
   return {
     root,
-    task: nameIn(result?.['task_name']),
+    task: nonBlankText(result?.['task_name']),
     agent: agentNameOf(result, config),
     verdict: outcome.verdict,
     // A trusted-timeout verdict is an accepted timeout even when another reading of the trajectory found it.
@@ -119,10 +119,6 @@ export function tallyOf(root: string, bundle: RolloutBundle, outcome: TalliedOut
  */
 export function failedTally(root: string): RolloutTally {
   return { root, task: null, agent: null, verdict: 'incomplete', timedOut: false, causes: ['internal-error'] };
-}
-
-function nameIn(value: unknown): string | null {
-  return typeof value === 'string' && value.trim() !== '' ? value : null;
 }
 
 interface RowCounts {

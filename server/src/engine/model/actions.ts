@@ -430,19 +430,18 @@ function alternativesOf(
   user: SandboxUser | undefined,
   written: RecordReading,
 ): AlternativeReading[] {
-  const eventTypeVaries = written.eventTypeUnknown || record.damage !== undefined;
+  const damaged = record.damage !== undefined;
+  const eventTypeVaries = written.eventTypeUnknown || damaged;
   const commandBeforeNul = beforeNul(record.command);
   if (!eventTypeVaries && !written.phaseUnknown && commandBeforeNul === undefined) return [];
   const writtenType = actionEventTypeOf(record.eventType);
   // A command is read otherwise only where one was written or may have been: an exec, or a record of unknown event type.
   const commandVaries =
-    record.damage !== undefined &&
-    typeof record.command !== 'string' &&
-    (writtenType === 'SandboxExec' || writtenType === undefined);
-  const outcomeVaries = record.damage !== undefined && !outcomeReadable(record);
+    damaged && typeof record.command !== 'string' && (writtenType === 'SandboxExec' || writtenType === undefined);
+  const outcomeVaries = damaged && !outcomeReadable(record);
   const shared: Pick<KindReading, 'anyUser' | 'inVerifierService'> = {
-    ...(record.damage !== undefined && !namesAUser(record.quiescence?.sandboxUser) ? { anyUser: true } : {}),
-    ...(record.damage !== undefined && record.service !== undefined && typeof record.service !== 'string'
+    ...(damaged && !namesAUser(record.quiescence?.sandboxUser) ? { anyUser: true } : {}),
+    ...(damaged && record.service !== undefined && typeof record.service !== 'string'
       ? { inVerifierService: true }
       : {}),
   };

@@ -5,14 +5,14 @@
  * fields and reads them its own way (validate_run_artifacts.py `is_oracle_result`); parity with the
  * validator needs the second, and nothing else may read the agent otherwise.
  */
-import type { JsonObject } from '../parse/jsonKind';
+import { nonBlankText, type JsonObject } from '../parse/jsonKind';
 
 /**
  * BenchFlow writes `agent` (what ran, e.g. "claude-agent-acp") and `agent_name` (its display name) into
  * result.json (rollout/_results.py), and `agent` into config.json: the first it gives names the agent.
  */
 export function agentNameOf(result: JsonObject | undefined, config: JsonObject | undefined): string | null {
-  return namedIn(result?.['agent']) ?? namedIn(result?.['agent_name']) ?? namedIn(config?.['agent']);
+  return nonBlankText(result?.['agent']) ?? nonBlankText(result?.['agent_name']) ?? nonBlankText(config?.['agent']);
 }
 
 /**
@@ -22,8 +22,4 @@ export function agentNameOf(result: JsonObject | undefined, config: JsonObject |
 export function validatorTakesForOracle(result: JsonObject | undefined, config: JsonObject | undefined): boolean {
   const values = [result?.['agent'], result?.['agent_name'], config?.['agent'], config?.['harness']];
   return values.some((value) => typeof value === 'string' && value.trim().toLowerCase() === 'oracle');
-}
-
-function namedIn(value: unknown): string | null {
-  return typeof value === 'string' && value.trim() !== '' ? value : null;
 }

@@ -55,6 +55,11 @@ const shownCharacters = 12;
  * splitting a surrogate pair. Everything that shows bundle text goes through here, directly or by
  * `quotedText` and `describeValue`.
  */
+/** A value that is text with something in it besides whitespace, or null: a name a writer gave. */
+export function nonBlankText(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
 export function shownPrefix(text: string, characters = shownCharacters): string {
   if (text.length <= characters) return text;
   // Enough UTF-16 units for one character more than shown, however many units each takes.

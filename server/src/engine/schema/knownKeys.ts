@@ -294,6 +294,14 @@ export function claimsNothing(value: unknown, key: string, name: string): boolea
 }
 
 /**
+ * Whether a value read for a text field `name` under `key` (a task, an error) states something no writer
+ * writes there: neither text nor `claimsNothing`. Read under the field's own key by default.
+ */
+export function unreadableText(value: unknown, key = '', name = key): boolean {
+  return !claimsNothing(value, key, name) && typeof value !== 'string';
+}
+
+/**
  * The key a finding against the reward reads for `name` in the object at `path` of a `kind` record:
  * `name` itself, or, when it is absent, the damaged copy of it that the check reported (a task
  * mismatch, a banned key, an infrastructure error, counts that disagree). Reading it as what it

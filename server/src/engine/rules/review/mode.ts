@@ -3,7 +3,7 @@
  * usage came from the ACP peer rather than a provider proxy.
  */
 import { isJsonObject, type JsonObject } from '../../parse/jsonKind';
-import { claimsNothing, keyForFinding } from '../../schema/knownKeys';
+import { claimsNothing, keyForFinding, unreadableText } from '../../schema/knownKeys';
 import { validatorTakesForOracle } from '../../model/agent';
 import type { RuleContext } from '../context';
 
@@ -57,11 +57,10 @@ export function infraErrors(result: JsonObject | undefined): { field: string; ma
     const field = keyForFinding('result', [], result, name);
     const value = result[field];
     if (claimsNothing(value, field, name)) return [];
-    if (value === null) return [{ field, marker: undefined }];
     const text = searchableText(value).toLowerCase();
     const marker = infraMarkers.find((candidate) => text.includes(candidate));
     if (marker) return [{ field, marker }];
-    return unreadableError(value) ? [{ field, marker: undefined }] : [];
+    return unreadableText(value, field, name) ? [{ field, marker: undefined }] : [];
   });
 }
 
@@ -90,13 +89,8 @@ export function terminalErrorReadings(result: JsonObject | undefined): readonly 
   const asWritten = hasTerminalError(result);
   const partial = result?.['partial_trajectory'];
   const damaged =
-    unreadableError(result?.['error']) ||
-    unreadableError(result?.['verifier_error']) ||
+    unreadableText(result?.['error']) ||
+    unreadableText(result?.['verifier_error']) ||
     (partial !== undefined && partial !== null && typeof partial !== 'boolean');
   return damaged ? [asWritten, !asWritten] : [asWritten];
-}
-
-/** An error field whose value no writer gives one (it is text or null): what it said cannot be read. */
-function unreadableError(value: unknown): boolean {
-  return value !== undefined && value !== null && typeof value !== 'string';
 }

@@ -6,7 +6,7 @@ import { rolloutFiles } from '../../../../../shared/src/layout';
 import type { ResultsRowFact } from '../../facts/facts';
 import { arrayOrEmpty, describeValue, isJsonObject, valueAt, type JsonObject } from '../../parse/jsonKind';
 import { rowHasRewardOrScore } from '../../model/reward';
-import { claimsNothing, keyForFinding } from '../../schema/knownKeys';
+import { keyForFinding, unreadableText } from '../../schema/knownKeys';
 import type { Place, RuleContext } from '../context';
 import { selectedExchanges } from './llm';
 import type { RowReadings } from '../../model/rowReadings';
@@ -96,12 +96,12 @@ function checkRow(context: RuleContext, row: ResultsRowFact, options: ResultsRow
   // A task named by a value no writer gives (a number, a list) may name any task: it is never read as the same one.
   const unreadableTask = ['task_id', 'task_name']
     .map((name) => ({ name, key: infoKey(name) }))
-    .find(({ name, key }) => !claimsNothing(info[key], key, name) && typeof info[key] !== 'string')?.key;
+    .find(({ name, key }) => unreadableText(info[key], key, name))?.key;
   const rowTask = valueAt(value, rowTaskPath);
   const resultTaskKey = result ? keyForFinding('result', [], result, 'task_name') : 'task_name';
   const resultTask = result?.[resultTaskKey];
   // A task result.json names with a value no writer gives (0, or null under a damaged key) cannot be read as the same task either.
-  const resultTaskUnreadable = !claimsNothing(resultTask, resultTaskKey, 'task_name') && typeof resultTask !== 'string';
+  const resultTaskUnreadable = unreadableText(resultTask, resultTaskKey, 'task_name');
   if (
     (resultTask || resultTaskUnreadable) &&
     (unreadableTask || resultTaskUnreadable || (rowTask && rowTask !== resultTask))
