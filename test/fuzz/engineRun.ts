@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { artifactKindInfo, type ArtifactFormat, type ArtifactKind } from '../../shared/src/layout';
-import { checkBundle, listedFindings } from '../../server/src/engine/checkRollout';
+import { checkBundle, listedFindings, type CheckedBundle } from '../../server/src/engine/checkRollout';
 import { readVerifierReward } from '../../server/src/engine/load';
 import type { DiscoveredBundle } from '../../server/src/engine/bundle/discover';
 import { RolloutBundle, type BundleFile, type VerifierFile } from '../../server/src/engine/bundle/rollout';
@@ -29,7 +29,7 @@ import { isUtf8, utf8ByteOrderMarkLength } from '../../server/src/engine/text/ut
 import { SchemaRegistry } from '../../server/src/engine/schema/validators';
 import type { Verdict } from '../../server/src/engine/verdict';
 import { writeTree } from '../support/files';
-import { discoverRollout } from '../support/rollout';
+import { checkRollout, discoverRollout } from '../support/rollout';
 import type { CorpusBundle } from './corpus';
 import { DamageClassifier } from './damage';
 import type { FileShape } from './mutations';
@@ -74,6 +74,13 @@ export type CheckOutcome =
   | { readonly ok: false; readonly error: string; readonly cpuMs: number };
 
 const largeInputBytes = 64 * 1024;
+
+/** The messages of the internal-error findings the listing holds: the checker failed somewhere. */
+function internalErrorsOf(checked: CheckedBundle, bundle: MaterialisedBundle): string[] {
+  return listedFindings(checked, bundle.corpus.maxProblems)
+    .findings.filter((finding) => finding.code === 'internal-error')
+    .map((finding) => finding.message);
+}
 
 const cpuMsSince = (start: NodeJS.CpuUsage): number => {
   const used = process.cpuUsage(start);
@@ -182,10 +189,7 @@ export class FuzzWorkspace {
         bundle.corpus.rules,
         this.caches,
       );
-      const listed = listedFindings({ root: bundle.root, loose: false, files, evaluation }, bundle.corpus.maxProblems);
-      const internalErrors = listed.findings
-        .filter((finding) => finding.code === 'internal-error')
-        .map((finding) => finding.message);
+      const internalErrors = internalErrorsOf({ root: bundle.root, loose: false, files, evaluation }, bundle);
       return { ok: true, verdict: evaluation.verdict, cpuMs: cpuMsSince(start), internalErrors };
     } catch (error) {
       const cpuMs = cpuMsSince(start);
@@ -234,15 +238,12 @@ export class FuzzWorkspace {
           truncateSync(target.path, target.bytes.length + shape.holeBytes);
           break;
       }
-      const checked = checkBundle(discoverRollout(bundle.root), this.checker, {
+      const checked = checkRollout(bundle.root, this.checker, {
         maxFindings: bundle.corpus.maxProblems,
         rules: bundle.corpus.rules,
         caches: new ModelCaches(),
       });
-      const internalErrors = listedFindings(checked, bundle.corpus.maxProblems)
-        .findings.filter((finding) => finding.code === 'internal-error')
-        .map((finding) => finding.message);
-      return { verdict: checked.evaluation!.verdict, internalErrors };
+      return { verdict: checked.evaluation!.verdict, internalErrors: internalErrorsOf(checked, bundle) };
     } finally {
       rmSync(target.path, { force: true });
       writeFileSync(target.path, target.bytes);

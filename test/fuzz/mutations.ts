@@ -291,7 +291,7 @@ const objectPaths = (value: Json): Path[] =>
   });
 
 const unknownKey: Operator = (random, target) => {
-  const place = placeIn(random, target, (value) => objectPaths(value));
+  const place = placeIn(random, target, objectPaths);
   if (!place) return undefined;
   const { record, path } = place;
   const key = pick(random, ['fuzz_unknown', 'verifier_environment_mode_v2', 'eventType', 'Phase', 'return_code_']);
@@ -311,7 +311,7 @@ const kindPaths = (value: Json): Path[] =>
   });
 
 const unknownKind: Operator = (random, target) => {
-  const place = placeIn(random, target, (value) => kindPaths(value));
+  const place = placeIn(random, target, kindPaths);
   if (!place) return undefined;
   const { record, path } = place;
   const old = valueAt(record.value, path) as string;
